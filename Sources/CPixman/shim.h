@@ -1,0 +1,2 @@
+// Umbrella header for the CPixman system library (flags from pkg-config).
+#include <pixman.h>

@@ -1,0 +1,2 @@
+// Umbrella header for the CTurboJPEG system library (flags from pkg-config).
+#include <turbojpeg.h>

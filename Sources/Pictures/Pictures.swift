@@ -1,0 +1,1 @@
+// Pictures module: placeholder until its first file lands.

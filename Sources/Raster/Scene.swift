@@ -1,0 +1,33 @@
+// What a window shows, independent of where it is shown: a Wayland surface or the offscreen
+// display. Hosts deliver input and frame times; the scene animates and draws.
+import Foundation
+import ScrollKit
+
+/// When a scene wants to be ticked again.
+public enum FrameRequest: Equatable, Sendable {
+    /// Nothing moves: request no frame callback (an idle window costs nothing).
+    case idle
+    /// Something animates: tick on the next frame.
+    case nextFrame
+    /// Nothing animates now, but something will happen at this time (ms, the clock passed
+    /// to `advance(to:)`), e.g. an indicator that starts fading after a pause.
+    case at(Double)
+}
+
+/// The content of one window, driven by a host.
+public protocol Scene: AnyObject {
+    /// The window's size in surface points and its integer buffer scale.
+    func resize(width: Int, height: Int, scale: Int)
+    /// One input event, in surface points.
+    func handle(_ event: InputEvent)
+    /// Advances animations to `time` (ms, monotonic) and says when to tick next.
+    func advance(to time: Double) -> FrameRequest
+    /// Whether anything visible changed since the last `render`.
+    var needsRender: Bool { get }
+    /// Draws into `buffer`, whose pixels are what this scene rendered `bufferAge` frames ago
+    /// (0: unknown contents, repaint everything). Returns the changed rects in buffer pixels.
+    func render(into buffer: Framebuffer, bufferAge: Int) -> [PixelRect]
+    /// Set by the host: call when something changed outside `advance` (input, code) so the
+    /// host schedules a frame.
+    var onNeedsFrame: (() -> Void)? { get set }
+}

@@ -1,0 +1,1 @@
+// Replay module: placeholder until its first file lands.
