@@ -1,0 +1,102 @@
+// A scroll-view delegate that writes down every call with the state at that moment, and
+// answers as the trace's setup asks (target override, scroll-to-top refusal).
+import Foundation
+import ScrollKit
+
+/// Records `ScrollViewDelegate` calls as `ReplayRecord`s, in call order.
+public final class RecordingDelegate: ScrollViewDelegate {
+    /// How the delegate answers the scroll view.
+    public var config: DelegateConfig
+    /// The view `viewForZooming(in:)` returns: the setup's zooming content view, if any.
+    public weak var zoomingView: View?
+    /// The current time in ms, read at each call (the host's event or frame time).
+    public var now: Double = 0
+    /// Receives each record as the call is made.
+    public var sink: (ReplayRecord) -> Void
+
+    /// A delegate answering per `config` and handing records to `sink`.
+    public init(config: DelegateConfig = DelegateConfig(), sink: @escaping (ReplayRecord) -> Void) {
+        self.config = config
+        self.sink = sink
+    }
+
+    /// The state snapshot the output lines carry.
+    public static func snapshot(of scrollView: ScrollView) -> ScrollStateSnapshot {
+        ScrollStateSnapshot(offset: scrollView.contentOffset, tracking: scrollView.isTracking,
+                            dragging: scrollView.isDragging, decelerating: scrollView.isDecelerating,
+                            zooming: scrollView.isZooming, zoomBouncing: scrollView.isZoomBouncing,
+                            zoomScale: Double(scrollView.zoomScale))
+    }
+
+    private func record(_ call: DelegateCall, _ scrollView: ScrollView) {
+        sink(.delegate(time: now, call: call, state: Self.snapshot(of: scrollView)))
+    }
+
+    /// Records `scrollViewDidScroll`.
+    public func scrollViewDidScroll(_ scrollView: ScrollView) {
+        record(.didScroll, scrollView)
+    }
+
+    /// Records `scrollViewWillBeginDragging`.
+    public func scrollViewWillBeginDragging(_ scrollView: ScrollView) {
+        record(.willBeginDragging, scrollView)
+    }
+
+    /// Applies the configured target override, then records the call with the final target.
+    public func scrollViewWillEndDragging(_ scrollView: ScrollView, withVelocity velocity: CGPoint,
+                                          targetContentOffset: inout CGPoint) {
+        if let target = config.targetContentOffset { targetContentOffset = target }
+        record(.willEndDragging(velocity: velocity, targetContentOffset: targetContentOffset), scrollView)
+    }
+
+    /// Records `scrollViewDidEndDragging`.
+    public func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+        record(.didEndDragging(willDecelerate: decelerate), scrollView)
+    }
+
+    /// Records `scrollViewWillBeginDecelerating`.
+    public func scrollViewWillBeginDecelerating(_ scrollView: ScrollView) {
+        record(.willBeginDecelerating, scrollView)
+    }
+
+    /// Records `scrollViewDidEndDecelerating`.
+    public func scrollViewDidEndDecelerating(_ scrollView: ScrollView) {
+        record(.didEndDecelerating, scrollView)
+    }
+
+    /// Records `scrollViewDidEndScrollingAnimation`.
+    public func scrollViewDidEndScrollingAnimation(_ scrollView: ScrollView) {
+        record(.didEndScrollingAnimation, scrollView)
+    }
+
+    /// Records the question and answers with `config.shouldScrollToTop`.
+    public func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
+        record(.shouldScrollToTop, scrollView)
+        return config.shouldScrollToTop
+    }
+
+    /// Records `scrollViewDidScrollToTop`.
+    public func scrollViewDidScrollToTop(_ scrollView: ScrollView) {
+        record(.didScrollToTop, scrollView)
+    }
+
+    /// The setup's zooming content view (nil: zooming disabled, as UIKit's default).
+    public func viewForZooming(in scrollView: ScrollView) -> View? {
+        zoomingView
+    }
+
+    /// Records `scrollViewWillBeginZooming`.
+    public func scrollViewWillBeginZooming(_ scrollView: ScrollView, with view: View?) {
+        record(.willBeginZooming, scrollView)
+    }
+
+    /// Records `scrollViewDidZoom`.
+    public func scrollViewDidZoom(_ scrollView: ScrollView) {
+        record(.didZoom, scrollView)
+    }
+
+    /// Records `scrollViewDidEndZooming` with the final scale.
+    public func scrollViewDidEndZooming(_ scrollView: ScrollView, with view: View?, atScale scale: CGFloat) {
+        record(.didEndZooming(atScale: Double(scale)), scrollView)
+    }
+}

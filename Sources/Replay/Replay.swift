@@ -1,1 +1,0 @@
-// Replay module: placeholder until its first file lands.

@@ -1,0 +1,197 @@
+// The validated contents of a trace file (spec/trace-format.md), independent of JSON.
+import Foundation
+import ScrollKit
+
+/// A whole input session for one scroll view: the setup line and the events, in file order.
+public struct Trace: Equatable, Sendable {
+    /// How the scroll view is configured before input starts.
+    public var setup: TraceSetup
+    /// Input and programmatic calls with non-decreasing times.
+    public var events: [TraceEvent]
+
+    /// Creates a trace; `events` must already be in time order (the parser guarantees it).
+    public init(setup: TraceSetup, events: [TraceEvent]) {
+        self.setup = setup
+        self.events = events
+    }
+
+    /// Time of the last event in milliseconds (0 for a trace without events).
+    public var duration: Double { events.last?.time ?? 0 }
+}
+
+/// The trace's first line: the scroll view's size, content and properties.
+public struct TraceSetup: Equatable, Sendable {
+    /// The scroll view's frame size (its origin is 0,0 in the root view), in points.
+    public var viewport: CGSize
+    /// `contentSize`, in points.
+    public var content: CGSize
+    /// Display refresh rate in frames per second; frames tick every `1000 / frameRate` ms.
+    public var frameRate: Double
+    /// Scroll-view properties set before input starts.
+    public var options: ScrollOptions
+    /// Button-like controls placed in the content (content coordinates).
+    public var buttons: [ButtonSpec]
+    /// Whether the scroll view gets a zooming content view filling the content size.
+    public var zoomable: Bool
+    /// How the recording delegate answers.
+    public var delegate: DelegateConfig
+    /// 1-based line number of the setup line in the file (for messages).
+    public var line: Int
+
+    /// Creates a setup with the spec's defaults for everything but the sizes.
+    public init(viewport: CGSize, content: CGSize, frameRate: Double = 60, options: ScrollOptions = ScrollOptions(),
+                buttons: [ButtonSpec] = [], zoomable: Bool = false, delegate: DelegateConfig = DelegateConfig(),
+                line: Int = 1) {
+        self.viewport = viewport
+        self.content = content
+        self.frameRate = frameRate
+        self.options = options
+        self.buttons = buttons
+        self.zoomable = zoomable
+        self.delegate = delegate
+        self.line = line
+    }
+
+    /// Milliseconds between frame ticks.
+    public var frameInterval: Double { 1000 / frameRate }
+}
+
+/// Scroll-view properties a trace may set, named after UIKit's Swift properties without
+/// `is`. Nil leaves the scroll view's default.
+public struct ScrollOptions: Equatable, Sendable {
+    /// `contentOffset`, in points.
+    public var contentOffset: CGPoint?
+    /// `contentInset`, in points.
+    public var contentInset: EdgeInsets?
+    /// `bounces`.
+    public var bounces: Bool?
+    /// `alwaysBounceVertical`.
+    public var alwaysBounceVertical: Bool?
+    /// `alwaysBounceHorizontal`.
+    public var alwaysBounceHorizontal: Bool?
+    /// `isPagingEnabled`.
+    public var pagingEnabled: Bool?
+    /// `isScrollEnabled`.
+    public var scrollEnabled: Bool?
+    /// `isDirectionalLockEnabled`.
+    public var directionalLockEnabled: Bool?
+    /// `decelerationRate`, per millisecond.
+    public var decelerationRate: DecelerationRateSetting?
+    /// `minimumZoomScale` (scale factor, 1 = 100 %).
+    public var minimumZoomScale: Double?
+    /// `maximumZoomScale` (scale factor).
+    public var maximumZoomScale: Double?
+    /// `zoomScale` (scale factor).
+    public var zoomScale: Double?
+    /// `bouncesZoom`.
+    public var bouncesZoom: Bool?
+    /// `delaysContentTouches`.
+    public var delaysContentTouches: Bool?
+    /// `canCancelContentTouches`.
+    public var canCancelContentTouches: Bool?
+    /// `scrollsToTop`.
+    public var scrollsToTop: Bool?
+    /// `showsVerticalScrollIndicator`.
+    public var showsVerticalScrollIndicator: Bool?
+    /// `showsHorizontalScrollIndicator`.
+    public var showsHorizontalScrollIndicator: Bool?
+
+    /// Creates options that change nothing.
+    public init() {}
+
+    /// Whether any of the zoom options is set (they need the zooming API).
+    public var setsZoom: Bool {
+        minimumZoomScale != nil || maximumZoomScale != nil || zoomScale != nil || bouncesZoom != nil
+    }
+}
+
+/// A `decelerationRate` as a trace spells it.
+public enum DecelerationRateSetting: Equatable, Sendable {
+    /// `.normal` (0.998 per ms).
+    case normal
+    /// `.fast` (0.99 per ms).
+    case fast
+    /// Any other rate, per millisecond, in (0, 1).
+    case custom(Double)
+}
+
+/// A button-like control in the content, for content-touch delivery tests.
+public struct ButtonSpec: Equatable, Sendable {
+    /// The name reported in `control` output lines.
+    public var id: String
+    /// Frame in content coordinates, in points.
+    public var frame: CGRect
+
+    /// Creates a control description.
+    public init(id: String, frame: CGRect) {
+        self.id = id
+        self.frame = frame
+    }
+}
+
+/// How the recording delegate answers the scroll view.
+public struct DelegateConfig: Equatable, Sendable {
+    /// When set, `scrollViewWillEndDragging` replaces the target with this point (points).
+    public var targetContentOffset: CGPoint?
+    /// The answer to `scrollViewShouldScrollToTop` (UIKit's default is YES).
+    public var shouldScrollToTop: Bool
+
+    /// Creates a configuration; the defaults record without interfering.
+    public init(targetContentOffset: CGPoint? = nil, shouldScrollToTop: Bool = true) {
+        self.targetContentOffset = targetContentOffset
+        self.shouldScrollToTop = shouldScrollToTop
+    }
+}
+
+/// One timed line of a trace after the setup.
+public struct TraceEvent: Equatable, Sendable {
+    /// Milliseconds since the trace start.
+    public var time: Double
+    /// What happens at `time`.
+    public var action: TraceAction
+    /// 1-based line number in the file (for messages).
+    public var line: Int
+
+    /// Creates an event.
+    public init(time: Double, action: TraceAction, line: Int = 0) {
+        self.time = time
+        self.action = action
+        self.line = line
+    }
+}
+
+/// What a trace event does: input from the seat, or a programmatic call on the scroll view.
+public enum TraceAction: Equatable, Sendable {
+    /// An input event, delivered as the Wayland seat would deliver it.
+    case input(InputEvent.Kind)
+    /// A method called by application code.
+    case call(ScrollCall)
+}
+
+/// Programmatic scroll-view methods a trace can call.
+public enum ScrollCall: Equatable, Sendable {
+    /// `setContentOffset(_:animated:)`, offset in points.
+    case setContentOffset(CGPoint, animated: Bool)
+    /// `scrollRectToVisible(_:animated:)`, rect in content coordinates (points).
+    case scrollRectToVisible(CGRect, animated: Bool)
+    /// `setZoomScale(_:animated:)`, scale factor.
+    case setZoomScale(Double, animated: Bool)
+    /// `zoom(to:animated:)`, rect in the zooming view's coordinates (points).
+    case zoomToRect(CGRect, animated: Bool)
+    /// `flashScrollIndicators()`.
+    case flashScrollIndicators
+    /// What a status-bar tap does on iOS: ask the delegate, then scroll to the top.
+    case scrollToTop
+
+    /// The method name as the trace spells it.
+    public var methodName: String {
+        switch self {
+        case .setContentOffset: return "setContentOffset"
+        case .scrollRectToVisible: return "scrollRectToVisible"
+        case .setZoomScale: return "setZoomScale"
+        case .zoomToRect: return "zoomToRect"
+        case .flashScrollIndicators: return "flashScrollIndicators"
+        case .scrollToTop: return "scrollToTop"
+        }
+    }
+}

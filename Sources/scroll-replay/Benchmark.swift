@@ -1,0 +1,83 @@
+// `scroll-replay --bench`: how much faster than real time a busy trace replays (a printed
+// figure, never a pass/fail test; build with -c release for meaningful numbers).
+import ArgumentParser
+import Foundation
+import Replay
+
+/// Parses and replays one trace several times and prints the median timings.
+struct Benchmark {
+    /// A trace file to measure, or nil for the generated one.
+    var tracePath: String?
+    /// Simulated length of the generated trace, in seconds.
+    var seconds: Double
+
+    /// Runs per measurement; the median is reported so one slow run does not skew it.
+    static let repetitions = 5
+
+    func run() throws {
+        let bytes: [UInt8]
+        let name: String
+        if let tracePath {
+            guard let data = FileManager.default.contents(atPath: tracePath) else {
+                FileHandle.standardError.write(Data("scroll-replay: \(tracePath): cannot be read\n".utf8))
+                throw ExitCode(2)
+            }
+            bytes = Array(data)
+            name = tracePath
+        } else {
+            bytes = Array(SyntheticTrace.continuousFlings(seconds: seconds).utf8)
+            name = "generated: \(ReplayOutput.number(seconds)) s of continuous drags and flings"
+        }
+
+        var parseTimes: [Double] = []
+        var replayTimes: [Double] = []
+        var summary = (events: 0, simulated: 0.0, frames: 0, lines: 0, bytes: 0)
+        for _ in 0..<Self.repetitions {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let trace: Trace
+            let replayer: Replayer
+            var lines = 0
+            var outputBytes = 0
+            do {
+                trace = try TraceParser().parse(bytes: bytes, file: name)
+                let parsed = clock.now
+                parseTimes.append(milliseconds(parsed - start))
+                // Format every line as the real run would, then drop it: printing is the
+                // terminal's cost, not the replay's.
+                replayer = try Replayer(trace: trace, file: name) { record in
+                    lines += 1
+                    outputBytes += ReplayOutput.line(for: record).utf8.count
+                }
+                let result = replayer.run()
+                replayTimes.append(milliseconds(clock.now - parsed))
+                summary = (trace.events.count, result.final.time, result.frames, lines, outputBytes)
+            } catch {
+                FileHandle.standardError.write(Data("scroll-replay: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+        let parse = median(parseTimes), replay = median(replayTimes)
+        let total = parse + replay
+        let simulated = max(summary.simulated, 1)
+        print("""
+        scroll-replay benchmark (\(name))
+          trace:     \(summary.events) events, \(bytes.count) bytes, \(ReplayOutput.number(simulated / 1000)) s simulated
+          replay:    \(summary.frames) frames, \(summary.lines) output lines (\(summary.bytes) bytes, formatted and discarded)
+          parse:     \(format(parse)) ms (median of \(Self.repetitions))
+          replay:    \(format(replay)) ms (median of \(Self.repetitions))
+          total:     \(format(total)) ms for \(format(simulated)) ms of input = \(String(format: "%.5f", total / simulated)) of real time (\(String(format: "%.0f", simulated / max(total, 0.001)))× faster)
+        """)
+    }
+
+    private func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    private func format(_ ms: Double) -> String { String(format: "%.2f", ms) }
+}
