@@ -1,0 +1,101 @@
+// Reading an image file with POSIX calls, so failures carry the system's own message.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reads whole files into memory with the size checked before anything is allocated.
+enum FileSource {
+    /// Bytes per `read(2)` call: 1 MiB keeps progress reports fine-grained on large files.
+    static let chunkBytes = 1 << 20
+
+    /// The last path component, the name the user recognises in messages.
+    static func displayName(_ path: String) -> String {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+    }
+
+    /// Reads `path` completely.
+    ///
+    /// - Parameters:
+    ///   - maxBytes: files larger than this are refused before allocation, in bytes.
+    ///   - progress: called with the fraction read (0…1) after each chunk.
+    ///   - isCancelled: polled between chunks; true stops with `.cancelled`.
+    static func read(
+        path: String, maxBytes: Int,
+        progress: (Double) -> Void = { _ in }, isCancelled: () -> Bool = { false }
+    ) throws(PictureError) -> [UInt8] {
+        let name = displayName(path)
+        func systemError() -> PictureError {
+            PictureError(file: name, kind: .unreadable(String(cString: strerror(errno))))
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw systemError() }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw systemError() }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw PictureError(file: name, kind: .unreadable(String(cString: strerror(EISDIR))))
+        }
+        let declared = Int(info.st_size)
+        guard declared <= maxBytes else {
+            throw PictureError(file: name, kind: .fileTooLarge(bytes: declared, limit: maxBytes))
+        }
+        // Pipes and /proc files report size 0: read them in chunks up to the same limit.
+        var bytes = [UInt8](repeating: 0, count: max(declared, 0))
+        var filled = 0
+        while true {
+            if isCancelled() { throw PictureError(file: name, kind: .cancelled) }
+            if filled == bytes.count {
+                guard bytes.count < maxBytes else {
+                    throw PictureError(file: name, kind: .fileTooLarge(bytes: bytes.count + 1, limit: maxBytes))
+                }
+                bytes.append(contentsOf: repeatElement(0, count: min(chunkBytes, maxBytes - bytes.count)))
+            }
+            let want = min(chunkBytes, bytes.count - filled)
+            let got = bytes.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress! + filled, want) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw systemError()
+            }
+            if got == 0 { break }
+            filled += got
+            if declared > 0 { progress(min(1, Double(filled) / Double(declared))) }
+        }
+        bytes.removeSubrange(filled...)
+        progress(1)
+        return bytes
+    }
+}
+
+/// How much memory this process may still allocate, from the kernel's own accounting.
+public enum SystemMemory {
+    /// MemAvailable from /proc/meminfo, lowered by a cgroup v2 limit when one applies, in
+    /// bytes; nil when neither can be read (the check is then skipped).
+    public static func available() -> Int? {
+        var result: Int?
+        if let text = readSmallFile("/proc/meminfo") {
+            for line in text.split(separator: "\n") where line.hasPrefix("MemAvailable:") {
+                let fields = line.split(separator: " ")
+                if fields.count >= 2, let kib = Int(fields[1]) { result = kib * 1024 }
+            }
+        }
+        // "max" (no limit) does not parse as a number and leaves MemAvailable alone.
+        if let limit = firstNumber(readSmallFile("/sys/fs/cgroup/memory.max")),
+           let used = firstNumber(readSmallFile("/sys/fs/cgroup/memory.current")) {
+            let headroom = max(0, limit - used)
+            result = min(result ?? headroom, headroom)
+        }
+        return result
+    }
+
+    private static func firstNumber(_ text: String?) -> Int? {
+        text?.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }
+    }
+
+    private static func readSmallFile(_ path: String) -> String? {
+        guard let bytes = try? FileSource.read(path: path, maxBytes: 1 << 16) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

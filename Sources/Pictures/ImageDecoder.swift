@@ -1,0 +1,252 @@
+// The decoding entry point: sniff, read the header, check limits, then decode or preview.
+
+/// Ceilings that protect the process from files declaring absurd sizes.
+public struct DecodeLimits: Sendable {
+    /// 268,435,456 pixels (2²⁸ = 16384²): 1 GiB as ARGB8888, the same ceiling as
+    /// `OwnedFramebuffer.maxPixels`, and above any camera sensor sold today.
+    public static let defaultMaxPixels = 1 << 28
+    /// 1 GiB: the largest encoded file read into memory, in bytes.
+    public static let defaultMaxFileBytes = 1 << 30
+    /// 16,777,216 pixels (16 MP, 64 MiB as ARGB): JPEGs this large or larger are kept as
+    /// YCbCr planes (1.5 bytes per pixel for 4:2:0) and converted per tile.
+    public static let defaultPlanarThreshold = 1 << 24
+
+    /// Largest decoded image accepted, in pixels.
+    public var maxPixels: Int
+    /// Largest encoded file accepted, in bytes.
+    public var maxFileBytes: Int
+    /// Pixel count from which automatic storage picks YCbCr planes for JPEG.
+    public var planarThreshold: Int
+    /// Bytes the process may still allocate, or nil when unknown (no memory check).
+    public var availableMemory: @Sendable () -> Int?
+
+    /// Creates limits; the defaults suit the image viewer.
+    public init(
+        maxPixels: Int = DecodeLimits.defaultMaxPixels,
+        maxFileBytes: Int = DecodeLimits.defaultMaxFileBytes,
+        planarThreshold: Int = DecodeLimits.defaultPlanarThreshold,
+        availableMemory: @escaping @Sendable () -> Int? = { SystemMemory.available() }
+    ) {
+        self.maxPixels = maxPixels
+        self.maxFileBytes = maxFileBytes
+        self.planarThreshold = planarThreshold
+        self.availableMemory = availableMemory
+    }
+
+    /// The viewer's limits: 268 megapixels, 1 GiB files, memory from the kernel.
+    public static let standard = DecodeLimits()
+}
+
+/// What a file declares about itself, read without decoding any pixel.
+public struct PictureHeader: Sendable, Equatable {
+    /// Encoded format, from the magic bytes.
+    public let format: ImageFormat
+    /// Width as stored in the file, in pixels.
+    public let storedWidth: Int
+    /// Height as stored in the file, in pixels.
+    public let storedHeight: Int
+    /// EXIF orientation to apply (`.up` when the file has none).
+    public let orientation: Orientation
+    /// True when the image has an alpha channel or transparency (tRNS).
+    public let hasAlpha: Bool
+    /// True for progressive JPEG or Adam7-interlaced PNG.
+    public let isProgressive: Bool
+
+    /// Width as displayed, after orientation, in pixels.
+    public var width: Int { orientation.displaySize(storedWidth: storedWidth, storedHeight: storedHeight).width }
+    /// Height as displayed, after orientation, in pixels.
+    public var height: Int { orientation.displaySize(storedWidth: storedWidth, storedHeight: storedHeight).height }
+    /// Number of pixels.
+    public var pixelCount: Int { storedWidth * storedHeight }
+}
+
+/// How decoded pixels are kept in memory.
+public enum StoragePreference: Sendable {
+    /// Planar YCbCr for JPEGs from `DecodeLimits.planarThreshold` pixels, ARGB otherwise.
+    case automatic
+    /// Premultiplied ARGB8888: 4 bytes per pixel, fastest to draw.
+    case argb
+    /// YCbCr planes where the file allows it (not CMYK), ARGB otherwise.
+    case planar
+}
+
+/// Decodes one encoded PNG or JPEG held in memory.
+///
+/// Every method checks the declared size against `limits` before allocating pixels, and
+/// reports problems as `PictureError` values naming the file; none of them traps on bad
+/// input. Safe to use from any thread; each call does its own work.
+public struct ImageDecoder: Sendable {
+    /// Name used in error messages (the file's last path component).
+    public let file: String
+    /// The encoded bytes.
+    public let data: [UInt8]
+    /// The size and memory ceilings in force.
+    public let limits: DecodeLimits
+
+    /// 1032: deflate's largest expansion (a 258-byte match coded in 2 bits, RFC 1951), the
+    /// most raw PNG bytes one compressed byte can yield.
+    static let deflateMaxRatio = 1032
+
+    /// Wraps bytes already in memory; `file` names them in errors.
+    public init(data: [UInt8], file: String, limits: DecodeLimits = .standard) {
+        self.data = data
+        self.file = file
+        self.limits = limits
+    }
+
+    /// Reads the file at `path` (refusing files over `limits.maxFileBytes` before
+    /// allocating), naming errors by its last path component.
+    public init(path: String, limits: DecodeLimits = .standard) throws(PictureError) {
+        self.init(data: try FileSource.read(path: path, maxBytes: limits.maxFileBytes),
+                  file: FileSource.displayName(path), limits: limits)
+    }
+
+    /// Everything `readHeader` learns, plus what the decode paths need.
+    struct Inspection {
+        var header: PictureHeader
+        var jpeg: JPEGCodec.Header?
+    }
+
+    /// Reads format, size and orientation without decoding pixels, and checks the size
+    /// against the pixel limit and against the file's length (a file far too short for
+    /// its declared size is reported as truncated without decoding it).
+    public func readHeader() throws(PictureError) -> PictureHeader { try inspect().header }
+
+    func inspect() throws(PictureError) -> Inspection {
+        let format = try ImageFormat.sniff(data, file: file)
+        switch format {
+        case .png:
+            let info = Metadata.png(data)
+            // Our own IHDR read comes first so absurd sizes are refused before libpng runs.
+            if let w = info.width, let h = info.height { try checkPixelLimit(w, h) }
+            let png = try PNGCodec.header(data, file: file)
+            try checkPixelLimit(png.width, png.height)
+            let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][info.colorType] ?? 1
+            let rowBytes = (png.width * channels * info.bitDepth + 7) / 8 + 1
+            if rowBytes * png.height > data.count * Self.deflateMaxRatio {
+                throw PictureError(file: file, kind: .truncated)
+            }
+            let header = PictureHeader(format: .png, storedWidth: png.width, storedHeight: png.height,
+                                       orientation: info.orientation, hasAlpha: png.hasAlpha,
+                                       isProgressive: info.interlaced)
+            return Inspection(header: header, jpeg: nil)
+        case .jpeg:
+            let info = Metadata.jpeg(data)
+            if let w = info.width, let h = info.height { try checkPixelLimit(w, h) }
+            let jpeg = try JPEGCodec.header(data, file: file, headerComplete: info.reachedScan)
+            try checkPixelLimit(jpeg.width, jpeg.height)
+            // Huffman coding spends at least one bit per 8×8 block on the first scan's DC
+            // code (T.81 §F.1.2.1); arithmetic coding can go lower, so it is not checked.
+            let blocks = ((jpeg.width + 7) / 8) * ((jpeg.height + 7) / 8)
+            if !info.arithmetic, blocks > data.count * 8 { throw PictureError(file: file, kind: .truncated) }
+            let header = PictureHeader(format: .jpeg, storedWidth: jpeg.width, storedHeight: jpeg.height,
+                                       orientation: info.orientation, hasAlpha: false,
+                                       isProgressive: info.progressive)
+            return Inspection(header: header, jpeg: jpeg)
+        }
+    }
+
+    private func checkPixelLimit(_ w: Int, _ h: Int) throws(PictureError) {
+        let (pixels, overflow) = w.multipliedReportingOverflow(by: h)
+        if w <= 0 || h <= 0 {
+            throw PictureError(file: file, kind: .corrupt(ImageFormat.sniffed(data), "invalid size \(w)×\(h)"))
+        }
+        if overflow || pixels > limits.maxPixels {
+            throw PictureError(file: file, kind: .tooLarge(width: w, height: h, limit: limits.maxPixels))
+        }
+    }
+
+    /// Refuses a decode needing more than the available memory, in bytes.
+    private func checkMemory(_ needed: Int, _ header: PictureHeader) throws(PictureError) {
+        guard let available = limits.availableMemory(), needed > available else { return }
+        throw PictureError(file: file, kind: .insufficientMemory(
+            width: header.width, height: header.height, needed: needed, available: available))
+    }
+
+    /// Whole-image coefficient buffers a progressive JPEG decode keeps: one 2-byte
+    /// coefficient per sample (jdcoefct.c), in bytes.
+    private func coefficientBytes(_ i: Inspection) -> Int {
+        guard i.header.format == .jpeg, i.header.isProgressive, let jpeg = i.jpeg else { return 0 }
+        return 2 * (jpeg.isCMYK ? 4 * i.header.pixelCount : JPEGCodec.planarBytes(jpeg))
+    }
+
+    /// Decodes the full image.
+    ///
+    /// - Parameter storage: how to keep the pixels; `.automatic` keeps huge JPEGs planar.
+    public func decode(storage: StoragePreference = .automatic) throws(PictureError) -> Picture {
+        let inspection = try inspect()
+        let header = inspection.header
+        switch inspection.jpeg {
+        case nil:
+            try checkMemory(header.pixelCount * 4, header)
+            let pixels = try PNGCodec.decode(data, file: file)
+            return Picture(storage: .argb(pixels), header: header, isOpaque: !header.hasAlpha)
+        case let jpeg?:
+            let planar: Bool
+            switch storage {
+            case .argb: planar = false
+            case .planar: planar = JPEGCodec.supportsPlanar(jpeg)
+            case .automatic: planar = JPEGCodec.supportsPlanar(jpeg) && header.pixelCount >= limits.planarThreshold
+            }
+            let output = planar ? JPEGCodec.planarBytes(jpeg) : header.pixelCount * 4
+            try checkMemory(output + coefficientBytes(inspection), header)
+            if planar {
+                let pixels = try JPEGCodec.decodePlanar(data, file: file, header: jpeg)
+                return Picture(storage: .planar(pixels), header: header, isOpaque: true)
+            }
+            let pixels = try JPEGCodec.decodeARGB(data, file: file, header: jpeg)
+            return Picture(storage: .argb(pixels), header: header, isOpaque: true)
+        }
+    }
+
+    /// Decodes a reduced image of at most `maxPixels` pixels (at least 1×1) for showing
+    /// something quickly: JPEG through libjpeg-turbo's DCT scaling (n/8), which skips most
+    /// of the inverse DCT work; PNG by decoding fully and averaging down (libpng's
+    /// simplified API has no reduced pass). `Picture.fullWidth/fullHeight` keep the size
+    /// of the real image.
+    public func decodePreview(maxPixels: Int) throws(PictureError) -> Picture {
+        let inspection = try inspect()
+        let header = inspection.header
+        let budget = max(1, maxPixels)
+        let decoded: ARGBPixels
+        switch inspection.jpeg {
+        case nil:
+            try checkMemory(header.pixelCount * 4, header)
+            decoded = try PNGCodec.decode(data, file: file)
+            if header.hasAlpha == false, header.pixelCount <= budget {
+                return Picture(storage: .argb(decoded), header: header, isOpaque: true)
+            }
+        case let jpeg?:
+            let scale = JPEGCodec.previewScale(width: jpeg.width, height: jpeg.height, maxPixels: budget)
+            let w = JPEGCodec.scaled(jpeg.width, scale), h = JPEGCodec.scaled(jpeg.height, scale)
+            try checkMemory(w * h * 4 + coefficientBytes(inspection), header)
+            decoded = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, scale: scale)
+        }
+        let reduced = Self.reduce(decoded, toAtMost: budget)
+        return Picture(storage: .argb(reduced), header: header, isOpaque: !header.hasAlpha)
+    }
+
+    /// Box-averages `pixels` (stored orientation) down to at most `maxPixels`, keeping the
+    /// aspect ratio; returns the input when it already fits.
+    static func reduce(_ pixels: ARGBPixels, toAtMost maxPixels: Int) -> ARGBPixels {
+        let count = pixels.width * pixels.height
+        guard count > maxPixels else { return pixels }
+        var scale = (Double(maxPixels) / Double(count)).squareRoot()
+        var w = max(1, Int(Double(pixels.width) * scale)), h = max(1, Int(Double(pixels.height) * scale))
+        while w * h > maxPixels, w > 1 || h > 1 {  // rounding can leave one row too many
+            scale *= 0.99
+            w = max(1, Int(Double(pixels.width) * scale)); h = max(1, Int(Double(pixels.height) * scale))
+        }
+        let out = ARGBPixels(width: w, height: h)
+        // Separate x and y factors so the output covers the whole source exactly.
+        let storage = PixelStorage.argb(pixels)
+        let sx = Double(w) / Double(pixels.width), sy = Double(h) / Double(pixels.height)
+        TileRenderer.drawAnisotropic(storage, scaleX: sx, scaleY: sy, into: out.framebuffer)
+        return out
+    }
+}
+
+extension ImageFormat {
+    /// The format for messages about data whose signature was already checked.
+    static func sniffed(_ data: [UInt8]) -> ImageFormat { data.starts(with: pngSignature) ? .png : .jpeg }
+}

@@ -1,0 +1,164 @@
+// libjpeg-turbo through the TurboJPEG 2.1 API (tjDecompress2 and friends), whose errors
+// come back as return codes and strings rather than longjmp.
+import CTurboJPEG
+
+/// JPEG header reading and decoding to ARGB or to YCbCr planes.
+enum JPEGCodec {
+    /// What TurboJPEG says about the file before decoding.
+    struct Header: Sendable {
+        var width: Int
+        var height: Int
+        /// TJSAMP_* value.
+        var subsampling: Int32
+        /// TJCS_* value.
+        var colorspace: Int32
+
+        /// CMYK and YCCK files: only the CMYK pixel format can receive them.
+        var isCMYK: Bool {
+            colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        }
+        /// Grayscale files decode to a single plane.
+        var isGray: Bool { colorspace == Int32(TJCS_GRAY.rawValue) }
+    }
+
+    /// libjpeg's JWRN_JPEG_EOF text: the data ended before the last scan did.
+    static let prematureEnd = "Premature end of JPEG file"
+
+    /// Decoder flags: TJFLAG_LIMITSCANS caps progressive scans at 500 so a crafted file
+    /// cannot make decoding take quadratic time (libjpeg-turbo 2.1 documentation).
+    static let flags = Int32(TJFLAG_LIMITSCANS)
+
+    /// A TurboJPEG decompressor, destroyed with this object.
+    private final class Handle {
+        let raw: tjhandle
+        init?() {
+            guard let h = tjInitDecompress() else { return nil }
+            raw = h
+        }
+        deinit { tjDestroy(raw) }
+        var message: String { String(cString: tjGetErrorStr2(raw)) }
+        var isWarning: Bool { tjGetErrorCode(raw) == Int32(TJERR_WARNING.rawValue) }
+    }
+
+    private static func makeHandle(file: String) throws(PictureError) -> Handle {
+        guard let h = Handle() else {
+            throw PictureError(file: file, kind: .corrupt(.jpeg, "cannot create a TurboJPEG decompressor"))
+        }
+        return h
+    }
+
+    /// Turns a failed call's message into a PictureError; nil when it was only a warning
+    /// libjpeg recovered from (extraneous bytes and the like, common in camera files).
+    private static func failure(_ h: Handle, file: String, headerComplete: Bool) -> PictureError? {
+        let message = h.message
+        if message.contains(prematureEnd) || !headerComplete { return PictureError(file: file, kind: .truncated) }
+        if h.isWarning { return nil }
+        return PictureError(file: file, kind: .corrupt(.jpeg, message))
+    }
+
+    /// Reads frame size, subsampling and colour space without decoding.
+    ///
+    /// `headerComplete` is whether the marker walk reached a scan; when it did not, a
+    /// failure means the file stops inside its headers.
+    static func header(_ data: [UInt8], file: String, headerComplete: Bool) throws(PictureError) -> Header {
+        let h = try makeHandle(file: file)
+        var w: Int32 = 0, ht: Int32 = 0, ss: Int32 = 0, cs: Int32 = 0
+        let status = data.withUnsafeBufferPointer { buf in
+            tjDecompressHeader3(h.raw, buf.baseAddress, UInt(buf.count), &w, &ht, &ss, &cs)
+        }
+        if status != 0 {
+            throw failure(h, file: file, headerComplete: headerComplete)
+                ?? PictureError(file: file, kind: .corrupt(.jpeg, h.message))
+        }
+        return Header(width: Int(w), height: Int(ht), subsampling: ss, colorspace: cs)
+    }
+
+    /// The largest DCT scaling factor ≤ 1 (libjpeg-turbo offers n/8) whose output has at
+    /// most `maxPixels` pixels; 1/8 when none does.
+    static func previewScale(width: Int, height: Int, maxPixels: Int) -> (num: Int, denom: Int) {
+        var count: Int32 = 0
+        var candidates: [(num: Int, denom: Int)] = []
+        if let factors = tjGetScalingFactors(&count) {
+            for i in 0..<Int(count) {
+                let f = factors[i]
+                if f.num <= f.denom { candidates.append((Int(f.num), Int(f.denom))) }
+            }
+        }
+        if candidates.isEmpty { candidates = [(1, 1), (1, 2), (1, 4), (1, 8)] }
+        candidates.sort { $0.num * $1.denom > $1.num * $0.denom }  // largest first
+        for f in candidates where scaled(width, f) * scaled(height, f) <= maxPixels { return f }
+        return candidates.last!
+    }
+
+    /// TJSCALED(): a dimension after DCT scaling, rounded up.
+    static func scaled(_ dimension: Int, _ f: (num: Int, denom: Int)) -> Int {
+        (dimension * f.num + f.denom - 1) / f.denom
+    }
+
+    /// Decodes to opaque ARGB at `scale` (a factor from `previewScale`, or 1/1).
+    static func decodeARGB(
+        _ data: [UInt8], file: String, header: Header, scale: (num: Int, denom: Int) = (1, 1)
+    ) throws(PictureError) -> ARGBPixels {
+        let h = try makeHandle(file: file)
+        let w = scaled(header.width, scale), ht = scaled(header.height, scale)
+        let pixels = ARGBPixels(width: w, height: ht)
+        // BGRA bytes read as a little-endian UInt32 are 0xAARRGGBB with A = 255.
+        let format = header.isCMYK ? TJPF_CMYK : TJPF_BGRA
+        let status = data.withUnsafeBufferPointer { buf in
+            tjDecompress2(h.raw, buf.baseAddress, UInt(buf.count), pixels.rawBytes,
+                          Int32(w), Int32(w * 4), Int32(ht), Int32(format.rawValue), flags)
+        }
+        if status != 0, let error = failure(h, file: file, headerComplete: true) { throw error }
+        if header.isCMYK { pixels.convertInvertedCMYK() }
+        return pixels
+    }
+
+    /// Bytes the planes of `header` take (one sample per byte).
+    static func planarBytes(_ header: Header) -> Int {
+        planeSizes(header).reduce(0) { $0 + $1.0 * $1.1 }
+    }
+
+    private static func planeSizes(_ header: Header) -> [(Int, Int)] {
+        let count = header.isGray ? 1 : 3
+        return (0..<count).map { id in
+            let w = tjPlaneWidth(Int32(id), Int32(header.width), header.subsampling)
+            let h = tjPlaneHeight(Int32(id), Int32(header.height), header.subsampling)
+            return (Int(max(w, 0)), Int(max(h, 0)))
+        }
+    }
+
+    /// Whether `decodePlanar` can take this file (YCbCr or grayscale, known subsampling).
+    static func supportsPlanar(_ header: Header) -> Bool {
+        !header.isCMYK && header.colorspace != Int32(TJCS_RGB.rawValue)
+            && header.subsampling >= 0 && header.subsampling < Int32(TJ_NUMSAMP)
+    }
+
+    /// Decodes to Y (and Cb, Cr) planes without colour conversion: the memory-lean form
+    /// for huge photos, converted tile by tile when drawn.
+    static func decodePlanar(_ data: [UInt8], file: String, header: Header) throws(PictureError) -> PlanarPixels {
+        let h = try makeHandle(file: file)
+        let sizes = planeSizes(header)
+        let chromaWidth = sizes.count == 3 ? sizes[1].0 : 0
+        let upsampling: ChromaUpsampling
+        // Mirrors jdsample.c's choice: fancy filters except for chroma 2 samples wide or less.
+        switch header.subsampling {
+        case Int32(TJSAMP_422.rawValue): upsampling = chromaWidth > 2 ? .h2v1 : .replicate(h: 2, v: 1)
+        case Int32(TJSAMP_420.rawValue): upsampling = chromaWidth > 2 ? .h2v2 : .replicate(h: 2, v: 2)
+        case Int32(TJSAMP_440.rawValue): upsampling = .h1v2
+        case Int32(TJSAMP_411.rawValue): upsampling = .replicate(h: 4, v: 1)
+        default: upsampling = .none
+        }
+        let pixels = PlanarPixels(width: header.width, height: header.height,
+                                  planeWidths: sizes.map(\.0), planeHeights: sizes.map(\.1), upsampling: upsampling)
+        var planes: [UnsafeMutablePointer<UInt8>?] = pixels.planes.map { $0 }
+        while planes.count < 3 { planes.append(nil) }
+        let status = data.withUnsafeBufferPointer { buf in
+            planes.withUnsafeMutableBufferPointer { planeList in
+                tjDecompressToYUVPlanes(h.raw, buf.baseAddress, UInt(buf.count), planeList.baseAddress,
+                                        Int32(header.width), nil, Int32(header.height), flags)
+            }
+        }
+        if status != 0, let error = failure(h, file: file, headerComplete: true) { throw error }
+        return pixels
+    }
+}

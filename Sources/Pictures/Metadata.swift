@@ -1,0 +1,132 @@
+// Bounds-checked walks over PNG chunks, JPEG markers and the Exif IFD0, run before decoding.
+
+/// What the container says before any pixel is decoded.
+struct ContainerInfo: Sendable, Equatable {
+    /// Stored width and height from IHDR / SOFn, if found.
+    var width: Int?
+    var height: Int?
+    /// EXIF orientation (tag 0x0112 in IFD0), `.up` when absent or invalid.
+    var orientation: Orientation = .up
+    /// JPEG: SOF2/SOF6/SOF10/SOF14 (progressive), whose decoder keeps all coefficients.
+    var progressive = false
+    /// JPEG: arithmetic-coded (SOF9–SOF15), which may be far denser than Huffman coding.
+    var arithmetic = false
+    /// JPEG: the walk reached a start-of-scan marker, so the headers are complete.
+    var reachedScan = false
+    /// PNG: Adam7 interlacing.
+    var interlaced = false
+    /// PNG: bits per sample and colour type from IHDR.
+    var bitDepth = 8
+    var colorType = 0
+}
+
+/// Readers for the small amount of container structure the decoder needs itself.
+///
+/// Every read checks its bounds; malformed input yields "nothing found", never a trap,
+/// because the codec libraries report the real problem afterwards.
+enum Metadata {
+    /// Big- or little-endian unsigned read of `count` bytes at `offset`, nil out of bounds.
+    static func uint(_ b: [UInt8], _ offset: Int, _ count: Int, bigEndian: Bool = true) -> Int? {
+        guard offset >= 0, count > 0, offset <= b.count - count else { return nil }
+        var value = 0
+        for i in 0..<count {
+            let byte = Int(b[offset + (bigEndian ? i : count - 1 - i)])
+            value = value << 8 | byte
+        }
+        return value
+    }
+
+    /// Orientation from a TIFF structure ("II*\0" or "MM\0*" header, IFD0 entries) that
+    /// starts at `start` and ends at `end` in `b`. Offsets inside TIFF are relative to `start`.
+    static func exifOrientation(_ b: [UInt8], start: Int, end: Int) -> Orientation? {
+        guard start >= 0, end <= b.count, end - start >= 8 else { return nil }
+        let bigEndian: Bool
+        switch (b[start], b[start + 1]) {
+        case (0x4D, 0x4D): bigEndian = true   // "MM": Motorola order
+        case (0x49, 0x49): bigEndian = false  // "II": Intel order
+        default: return nil
+        }
+        func read(_ relative: Int, _ count: Int) -> Int? {
+            guard relative >= 0, relative <= end - start - count else { return nil }
+            return uint(b, start + relative, count, bigEndian: bigEndian)
+        }
+        guard read(2, 2) == 42, let ifd0 = read(4, 4), let entries = read(ifd0, 2) else { return nil }
+        // Each IFD entry is 12 bytes: tag, type, count, value-or-offset (TIFF 6.0 §2).
+        for index in 0..<entries {
+            let entry = ifd0 + 2 + index * 12
+            guard let tag = read(entry, 2) else { return nil }
+            guard tag == 0x0112 else { continue }
+            // Type 3 (SHORT), count 1: the value sits left-justified in the 4-byte field.
+            guard read(entry + 2, 2) == 3, read(entry + 4, 4) == 1, let raw = read(entry + 8, 2) else { return nil }
+            return Orientation(rawValue: raw)
+        }
+        return nil
+    }
+
+    /// Walks JPEG markers from SOI up to SOS: frame size and type from SOFn, orientation
+    /// from the first APP1 segment that starts with "Exif\0\0".
+    static func jpeg(_ b: [UInt8]) -> ContainerInfo {
+        var info = ContainerInfo()
+        var sawExif = false
+        var pos = 2  // after SOI
+        while pos + 1 < b.count {
+            guard b[pos] == 0xFF else { break }
+            var markerPos = pos + 1
+            while markerPos < b.count, b[markerPos] == 0xFF { markerPos += 1 }  // fill bytes (T.81 §B.1.1.2)
+            guard markerPos < b.count else { break }
+            let marker = b[markerPos]
+            pos = markerPos + 1
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }  // TEM, RSTn: no length
+            if marker == 0xDA { info.reachedScan = true }
+            if marker == 0xD9 || marker == 0xDA { break }  // EOI, SOS: headers are over
+            guard let length = uint(b, pos, 2), length >= 2 else { break }
+            let body = pos + 2, bodyEnd = pos + length
+            guard bodyEnd <= b.count else { break }
+            switch marker {
+            case 0xE1 where !sawExif:
+                let exifTag: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
+                if bodyEnd - body >= 6, Array(b[body..<(body + 6)]) == exifTag {
+                    sawExif = true
+                    info.orientation = exifOrientation(b, start: body + 6, end: bodyEnd) ?? .up
+                }
+            case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
+                // SOFn (DHT, JPG and DAC share the range): P, Y, X (T.81 §B.2.2).
+                info.height = uint(b, body + 1, 2)
+                info.width = uint(b, body + 3, 2)
+                info.progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
+                info.arithmetic = marker >= 0xC9
+            default:
+                break
+            }
+            pos = bodyEnd
+        }
+        return info
+    }
+
+    /// Walks PNG chunks up to the first IDAT: IHDR fields, and orientation from eXIf
+    /// (PNG 3rd edition / Extensions 1.5: the chunk body is a TIFF structure).
+    static func png(_ b: [UInt8]) -> ContainerInfo {
+        var info = ContainerInfo()
+        var pos = 8  // after the signature
+        while let length = uint(b, pos, 4), let type = uint(b, pos + 4, 4) {
+            let body = pos + 8
+            guard length <= b.count - body else { break }
+            switch type {
+            case 0x4948_4452 where length >= 13:  // "IHDR"
+                info.width = uint(b, body, 4)
+                info.height = uint(b, body + 4, 4)
+                info.bitDepth = Int(b[body + 8])
+                info.colorType = Int(b[body + 9])
+                info.interlaced = b[body + 12] == 1
+            case 0x6558_4966:  // "eXIf"
+                info.orientation = exifOrientation(b, start: body, end: body + length) ?? .up
+            case 0x4944_4154, 0x4945_4E44:  // "IDAT", "IEND"
+                return info
+            default:
+                break
+            }
+            pos = body + length + 4  // + CRC
+        }
+        return info
+    }
+}

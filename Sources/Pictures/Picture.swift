@@ -1,0 +1,83 @@
+// A decoded image that draws any part of itself, at any scale, in display orientation.
+import Raster
+
+/// A decoded picture, immutable and shareable across threads.
+///
+/// Pixels stay in the file's stored orientation (and, for huge JPEGs, as YCbCr planes);
+/// orientation and colour conversion happen as tiles are drawn, so no second full-size
+/// copy is ever made. Coordinates and sizes are in displayed (upright) pixels.
+public final class Picture: Sendable {
+    /// Displayed width of these pixels, after EXIF orientation.
+    public let width: Int
+    /// Displayed height of these pixels, after EXIF orientation.
+    public let height: Int
+    /// Displayed width of the full image; larger than `width` for a preview.
+    public let fullWidth: Int
+    /// Displayed height of the full image; larger than `height` for a preview.
+    public let fullHeight: Int
+    /// The orientation applied when drawing.
+    public let orientation: Orientation
+    /// The format the pixels were decoded from.
+    public let format: ImageFormat
+    /// True when every pixel has alpha 255.
+    public let isOpaque: Bool
+    let storage: PixelStorage
+    private let mapping: StoredMapping
+
+    init(storage: PixelStorage, header: PictureHeader, isOpaque: Bool) {
+        self.storage = storage
+        orientation = header.orientation
+        format = header.format
+        self.isOpaque = isOpaque
+        let size = header.orientation.displaySize(storedWidth: storage.width, storedHeight: storage.height)
+        width = size.width
+        height = size.height
+        fullWidth = header.width
+        fullHeight = header.height
+        mapping = header.orientation.storedMapping(storedWidth: storage.width, storedHeight: storage.height)
+    }
+
+    /// True for a reduced preview rather than the full-resolution image.
+    public var isPreview: Bool { width != fullWidth || height != fullHeight }
+
+    /// True when pixels are kept as YCbCr planes and converted while drawing.
+    public var isPlanar: Bool {
+        if case .planar = storage { return true }
+        return false
+    }
+
+    /// Memory held by the pixels, in bytes.
+    public var byteCount: Int { storage.byteCount }
+
+    /// Size of the picture drawn at `scale`, in pixels (rounded down, at least 1×1).
+    public func scaledSize(_ scale: Double) -> (width: Int, height: Int) {
+        (max(1, Int(Double(width) * scale)), max(1, Int(Double(height) * scale)))
+    }
+
+    /// The premultiplied ARGB pixel at displayed (x, y); callers stay inside the picture.
+    public func pixel(x: Int, y: Int) -> UInt32 {
+        precondition(x >= 0 && y >= 0 && x < width && y < height, "pixel (\(x), \(y)) outside \(width)×\(height)")
+        return TileRenderer.pixel(storage, mapping, x: x, y: y)
+    }
+
+    /// Draws the part of the picture scaled by `scale` that `rect` covers into `target`,
+    /// with `rect`'s origin at `target`'s top-left (clipped to `target`).
+    ///
+    /// This is what the tile cache calls: `rect` is a tile in the scaled picture's pixel
+    /// grid (scaled pixel x covers picture pixels [x/scale, (x+1)/scale)). Parts outside
+    /// the picture come out transparent. Below 1 each output pixel averages its source
+    /// area; above 1 the nearest source pixel is repeated. Only the pixels the tile needs
+    /// are read, so a 1:1 tile of a 100-megapixel photo converts only its own pixels.
+    public func drawTile(_ rect: PixelRect, scale: Double = 1, into target: Framebuffer) {
+        TileRenderer.draw(storage, mapping, displayWidth: width, displayHeight: height,
+                          rect: rect, scaleX: scale, scaleY: scale, into: target)
+    }
+
+    /// The whole picture at 1:1 in a new framebuffer (tests, screenshots, small images);
+    /// nil when larger than `OwnedFramebuffer.maxPixels`.
+    public func render() -> OwnedFramebuffer? {
+        guard let out = OwnedFramebuffer(width: width, height: height) else { return nil }
+        drawTile(PixelRect(x: 0, y: 0, width: width, height: height), into: out.framebuffer)
+        return out
+    }
+}

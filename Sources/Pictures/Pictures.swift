@@ -1,1 +1,0 @@
-// Pictures module: placeholder until its first file lands.

@@ -1,0 +1,315 @@
+// Owned decoded pixels (packed ARGB or planar YCbCr) and the raw-memory loops that read
+// them out in display orientation.
+import Raster
+
+/// Premultiplied ARGB8888 pixels in stored (not yet oriented) order, owned by this object.
+///
+/// Immutable once the decoder has filled it, which is what makes sharing across threads
+/// safe; only the decoder writes, through `base`, before the object is published.
+final class ARGBPixels: @unchecked Sendable {
+    let width: Int
+    let height: Int
+    let base: UnsafeMutablePointer<UInt32>
+
+    /// Allocates uninitialised-but-zeroed storage; callers checked the size against the
+    /// limits first, so the multiplication cannot overflow.
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        let count = max(1, width * height)
+        base = .allocate(capacity: count)
+        base.initialize(repeating: 0, count: count)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Bytes held.
+    var byteCount: Int { width * height * 4 }
+
+    /// The pixels as a framebuffer, for decoders and resamplers that write into them.
+    var framebuffer: Framebuffer { Framebuffer(base: base, width: width, height: height, stride: width) }
+
+    /// Raw bytes for C decoders that write 4 bytes per pixel.
+    var rawBytes: UnsafeMutablePointer<UInt8> {
+        UnsafeMutableRawPointer(base).assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// Premultiplies straight-alpha pixels in place: c' = (c·a + 127) / 255 per channel,
+    /// the rounding that keeps an opaque pixel unchanged and a transparent one zero.
+    func premultiply() {
+        for i in 0..<(width * height) {
+            let p = base[i]
+            let a = p >> 24
+            if a == 255 { continue }
+            if a == 0 { base[i] = 0; continue }
+            let r = ((p >> 16 & 0xFF) * a + 127) / 255
+            let g = ((p >> 8 & 0xFF) * a + 127) / 255
+            let b = ((p & 0xFF) * a + 127) / 255
+            base[i] = a << 24 | r << 16 | g << 8 | b
+        }
+    }
+
+    /// Converts Adobe-style CMYK (as libjpeg delivers it: 255 means no ink, so the values
+    /// are inverted) to opaque RGB: R = C·K/255, the conversion libjpeg-turbo itself uses.
+    func convertInvertedCMYK() {
+        let bytes = rawBytes
+        for i in 0..<(width * height) {
+            let c = UInt32(bytes[4 * i]), m = UInt32(bytes[4 * i + 1])
+            let y = UInt32(bytes[4 * i + 2]), k = UInt32(bytes[4 * i + 3])
+            let r = (c * k + 127) / 255, g = (m * k + 127) / 255, b = (y * k + 127) / 255
+            base[i] = 0xFF00_0000 | r << 16 | g << 8 | b
+        }
+    }
+}
+
+/// How chroma planes are upsampled back to luma resolution.
+enum ChromaUpsampling: Sendable {
+    /// Full-resolution chroma (4:4:4) or no chroma at all.
+    case none
+    /// libjpeg's "fancy" triangle filters (jdsample.c), so tiles match a full decode.
+    case h2v1, h1v2, h2v2
+    /// Pixel replication by integer factors (4:1:1 and other layouts).
+    case replicate(h: Int, v: Int)
+}
+
+/// A JPEG's decoded samples kept as planes (Y, or Y + Cb + Cr): 1.5 bytes per pixel for
+/// 4:2:0 instead of 4, converted to ARGB only for the tiles that are drawn.
+final class PlanarPixels: @unchecked Sendable {
+    let width: Int
+    let height: Int
+    let planes: [UnsafeMutablePointer<UInt8>]
+    let planeWidths: [Int]
+    let planeHeights: [Int]
+    let upsampling: ChromaUpsampling
+
+    /// Allocates planes of the given sizes (one for grayscale, three for YCbCr).
+    init(width: Int, height: Int, planeWidths: [Int], planeHeights: [Int], upsampling: ChromaUpsampling) {
+        self.width = width
+        self.height = height
+        self.planeWidths = planeWidths
+        self.planeHeights = planeHeights
+        self.upsampling = upsampling
+        planes = zip(planeWidths, planeHeights).map { w, h in
+            let p = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, w * h))
+            p.initialize(repeating: 0, count: max(1, w * h))
+            return p
+        }
+    }
+
+    deinit { planes.forEach { $0.deallocate() } }
+
+    /// Bytes held by all planes.
+    var byteCount: Int { zip(planeWidths, planeHeights).reduce(0) { $0 + $1.0 * $1.1 } }
+
+    /// Chroma sample of plane `p` at luma position (x, y), upsampled like libjpeg-turbo.
+    @inline(__always)
+    func chroma(_ p: Int, _ x: Int, _ y: Int) -> Int {
+        let plane = planes[p], pw = planeWidths[p], ph = planeHeights[p]
+        switch upsampling {
+        case .none:
+            return Int(plane[y * pw + x])
+        case .h2v1:
+            let cx = x >> 1, row = plane + y * pw
+            let near = Int(row[cx]) * 3
+            if x & 1 == 0 { return (near + Int(row[max(cx - 1, 0)]) + 1) >> 2 }
+            return (near + Int(row[min(cx + 1, pw - 1)]) + 2) >> 2
+        case .h1v2:
+            let cy = y >> 1
+            let near = Int(plane[cy * pw + x]) * 3
+            if y & 1 == 0 { return (near + Int(plane[max(cy - 1, 0) * pw + x]) + 1) >> 2 }
+            return (near + Int(plane[min(cy + 1, ph - 1) * pw + x]) + 2) >> 2
+        case .h2v2:
+            let cx = x >> 1, cy = y >> 1
+            let ncy = y & 1 == 0 ? max(cy - 1, 0) : min(cy + 1, ph - 1)
+            let ncx = x & 1 == 0 ? max(cx - 1, 0) : min(cx + 1, pw - 1)
+            let row = plane + cy * pw, other = plane + ncy * pw
+            let this = 3 * Int(row[cx]) + Int(other[cx])
+            let side = 3 * Int(row[ncx]) + Int(other[ncx])
+            return (3 * this + side + (x & 1 == 0 ? 8 : 7)) >> 4
+        case .replicate(let h, let v):
+            return Int(plane[(y / v) * pw + x / h])
+        }
+    }
+
+    /// Opaque ARGB of stored pixel (x, y) with JFIF YCbCr→RGB (ITU-R BT.601 full range),
+    /// in the fixed-point form of libjpeg's jdcolor.c so results match tjDecompress2.
+    @inline(__always)
+    func argb(_ x: Int, _ y: Int) -> UInt32 {
+        let luma = Int(planes[0][y * planeWidths[0] + x])
+        if planes.count < 3 {
+            let v = UInt32(luma)
+            return 0xFF00_0000 | v << 16 | v << 8 | v
+        }
+        let cb = chroma(1, x, y), cr = chroma(2, x, y)
+        let r = clamp255(luma + YCbCrTables.crToR[cr])
+        let g = clamp255(luma + ((YCbCrTables.cbToG[cb] + YCbCrTables.crToG[cr]) >> 16))
+        let b = clamp255(luma + YCbCrTables.cbToB[cb])
+        return 0xFF00_0000 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+    }
+}
+
+@inline(__always)
+private func clamp255(_ v: Int) -> Int { v < 0 ? 0 : (v > 255 ? 255 : v) }
+
+/// libjpeg's YCbCr→RGB lookup tables (jdcolor.c build_ycc_rgb_table): 16 fraction bits.
+enum YCbCrTables {
+    /// 16 bits: SCALEBITS in jdcolor.c.
+    static let scaleBits = 16
+    static func fix(_ x: Double) -> Int { Int(x * Double(1 << scaleBits) + 0.5) }
+    static let half = 1 << (scaleBits - 1)
+    /// 1.40200: Cr→R coefficient (JFIF 1.02), rounded.
+    static let crToR: [Int] = (0..<256).map { (fix(1.40200) * ($0 - 128) + half) >> scaleBits }
+    /// 1.77200: Cb→B coefficient (JFIF 1.02), rounded.
+    static let cbToB: [Int] = (0..<256).map { (fix(1.77200) * ($0 - 128) + half) >> scaleBits }
+    /// −0.71414: Cr→G coefficient (JFIF 1.02), still scaled.
+    static let crToG: [Int] = (0..<256).map { -fix(0.71414) * ($0 - 128) }
+    /// −0.34414: Cb→G coefficient (JFIF 1.02), still scaled, carrying the rounding half.
+    static let cbToG: [Int] = (0..<256).map { -fix(0.34414) * ($0 - 128) + half }
+}
+
+/// Decoded pixels in whichever form the decoder chose.
+enum PixelStorage: Sendable {
+    case argb(ARGBPixels)
+    case planar(PlanarPixels)
+
+    var width: Int {
+        switch self {
+        case .argb(let p): return p.width
+        case .planar(let p): return p.width
+        }
+    }
+
+    var height: Int {
+        switch self {
+        case .argb(let p): return p.height
+        case .planar(let p): return p.height
+        }
+    }
+
+    var byteCount: Int {
+        switch self {
+        case .argb(let p): return p.byteCount
+        case .planar(let p): return p.byteCount
+        }
+    }
+
+    /// Writes `count` displayed pixels of displayed row `dy`, starting at displayed column
+    /// `dx`, into `out`. The caller keeps the span inside the displayed image.
+    func readRow(_ map: StoredMapping, dx: Int, dy: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        let start = map.stored(dx, dy)
+        switch self {
+        case .argb(let p):
+            let first = p.base + start.y * p.width + start.x
+            if map.xStep == (1, 0) {
+                out.update(from: first, count: count)
+            } else {
+                let step = map.xStep.y * p.width + map.xStep.x
+                for i in 0..<count { out[i] = first[i * step] }
+            }
+        case .planar(let p):
+            var x = start.x, y = start.y
+            for i in 0..<count {
+                out[i] = p.argb(x, y)
+                x += map.xStep.x
+                y += map.xStep.y
+            }
+        }
+    }
+}
+
+/// Draws displayed pixels of `storage`, resampled, into a framebuffer.
+enum TileRenderer {
+    /// Fills `target` with the part of the scaled picture that `rect` covers.
+    ///
+    /// `rect` is in the coordinates of the picture scaled by `scaleX`×`scaleY` (picture
+    /// pixel x covers scaled [x·scale, (x+1)·scale)); it lands at `target`'s origin.
+    /// Scaled pixels outside the picture become transparent. Downscaling averages each
+    /// output pixel's whole source footprint (box filter on premultiplied values, rounded);
+    /// upscaling picks the nearest source pixel, leaving smooth zoom to Raster's resampler.
+    static func draw(
+        _ storage: PixelStorage, _ map: StoredMapping, displayWidth: Int, displayHeight: Int,
+        rect: PixelRect, scaleX: Double, scaleY: Double, into target: Framebuffer
+    ) {
+        let outW = min(rect.width, target.width), outH = min(rect.height, target.height)
+        guard outW > 0, outH > 0, scaleX > 0, scaleY > 0, scaleX.isFinite, scaleY.isFinite else { return }
+        // Source span [lo, hi) of output column/row o; empty when outside the picture.
+        func span(_ o: Int, _ limit: Int, _ scale: Double) -> (Int, Int) {
+            guard o >= 0 else { return (0, 0) }
+            if scale == 1 { return o < limit ? (o, o + 1) : (0, 0) }
+            if scale > 1 {
+                let s = Int((Double(o) + 0.5) / scale)
+                return s < limit ? (s, s + 1) : (0, 0)
+            }
+            let lo = Int((Double(o) / scale).rounded(.down))
+            var hi = Int((Double(o + 1) / scale).rounded(.down))
+            if hi <= lo { hi = lo + 1 }
+            return lo < limit ? (lo, min(hi, limit)) : (0, 0)
+        }
+        let columns = (0..<outW).map { span(rect.x + $0, displayWidth, scaleX) }
+        let covered = columns.filter { $0.1 > $0.0 }
+        let srcX0 = covered.first?.0 ?? 0
+        let srcX1 = covered.last?.1 ?? 0
+        let row = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, srcX1 - srcX0))
+        defer { row.deallocate() }
+        var sums = [Int](repeating: 0, count: outW * 4)
+        let direct = scaleX == 1 && scaleY == 1 && rect.x >= 0 && rect.x + outW <= displayWidth
+
+        for oy in 0..<outH {
+            let dst = target.base + oy * target.stride
+            let (y0, y1) = span(rect.y + oy, displayHeight, scaleY)
+            guard y1 > y0, srcX1 > srcX0 else {
+                dst.update(repeating: 0, count: outW)
+                continue
+            }
+            if direct {
+                storage.readRow(map, dx: rect.x, dy: y0, count: outW, into: dst)
+                continue
+            }
+            if scaleX >= 1 && y1 - y0 == 1 {
+                storage.readRow(map, dx: srcX0, dy: y0, count: srcX1 - srcX0, into: row)
+                for ox in 0..<outW {
+                    let (x0, x1) = columns[ox]
+                    dst[ox] = x1 > x0 ? row[x0 - srcX0] : 0
+                }
+                continue
+            }
+            for i in 0..<sums.count { sums[i] = 0 }
+            for sy in y0..<y1 {
+                storage.readRow(map, dx: srcX0, dy: sy, count: srcX1 - srcX0, into: row)
+                for ox in 0..<outW {
+                    let (x0, x1) = columns[ox]
+                    guard x1 > x0 else { continue }
+                    var a = 0, r = 0, g = 0, b = 0
+                    for sx in x0..<x1 {
+                        let p = row[sx - srcX0]
+                        a += Int(p >> 24); r += Int(p >> 16 & 0xFF); g += Int(p >> 8 & 0xFF); b += Int(p & 0xFF)
+                    }
+                    sums[4 * ox] += a; sums[4 * ox + 1] += r; sums[4 * ox + 2] += g; sums[4 * ox + 3] += b
+                }
+            }
+            for ox in 0..<outW {
+                let (x0, x1) = columns[ox]
+                let n = (x1 - x0) * (y1 - y0)
+                guard n > 0 else { dst[ox] = 0; continue }
+                func avg(_ s: Int) -> UInt32 { UInt32((s + n / 2) / n) }
+                dst[ox] = avg(sums[4 * ox]) << 24 | avg(sums[4 * ox + 1]) << 16
+                    | avg(sums[4 * ox + 2]) << 8 | avg(sums[4 * ox + 3])
+            }
+        }
+    }
+
+    /// Resamples a whole stored image into `target` (stored orientation kept), with
+    /// independent factors so the output covers the source edge to edge.
+    static func drawAnisotropic(_ storage: PixelStorage, scaleX: Double, scaleY: Double, into target: Framebuffer) {
+        let map = Orientation.up.storedMapping(storedWidth: storage.width, storedHeight: storage.height)
+        draw(storage, map, displayWidth: storage.width, displayHeight: storage.height,
+             rect: target.bounds, scaleX: scaleX, scaleY: scaleY, into: target)
+    }
+
+    /// One displayed pixel.
+    static func pixel(_ storage: PixelStorage, _ map: StoredMapping, x: Int, y: Int) -> UInt32 {
+        var value: UInt32 = 0
+        withUnsafeMutablePointer(to: &value) { storage.readRow(map, dx: x, dy: y, count: 1, into: $0) }
+        return value
+    }
+}
