@@ -1,0 +1,626 @@
+// UIScrollView re-created: content offset is bounds.origin; drags, flings, bounces, paging and
+// programmatic scrolling drive it; the delegate hears about it in UIKit's order.
+import Foundation
+
+/// A view that scrolls its subviews by moving `bounds.origin` (UIKit's `UIScrollView`).
+///
+/// Input arrives through `handle(_:)` (coordinates in the superview's space, the space of
+/// `frame`) and time through `advance(to:)`: every animation (momentum, bounce, paging, animated
+/// programmatic scrolling, wheel and key steps, indicator fades) moves only on those frame
+/// ticks, so a replay of the same events and ticks gives the same frames. All times are in
+/// milliseconds on the host's clock, all distances in points.
+open class ScrollView: View {
+    // MARK: Nested types
+
+    /// How quickly momentum fades: the fraction of the velocity kept after each millisecond.
+    public struct DecelerationRate: RawRepresentable, Hashable, Sendable {
+        /// Fraction of velocity kept per millisecond.
+        public var rawValue: CGFloat
+        /// Creates a rate from a per-millisecond factor; see `isValid`.
+        public init(rawValue: CGFloat) { self.rawValue = rawValue }
+        /// 0.998 per ms: UIScrollView.DecelerationRate.normal.
+        public static let normal = DecelerationRate(rawValue: 0.998)
+        /// 0.99 per ms: UIScrollView.DecelerationRate.fast.
+        public static let fast = DecelerationRate(rawValue: 0.99)
+        /// Whether the rate describes motion that slows down and stops: finite and strictly
+        /// between 0 and 1. Invalid rates are clamped into [0.5, 0.99999] when used.
+        public var isValid: Bool { rawValue.isFinite && rawValue > 0 && rawValue < 1 }
+    }
+
+    /// The colour scheme of the scroll indicators (UIKit's `UIScrollView.IndicatorStyle`).
+    public enum IndicatorStyle: String, Hashable, Sendable {
+        /// Dark with a light border: visible on any background.
+        case `default`
+        /// Dark only, slightly thinner: for light backgrounds.
+        case black
+        /// Light only, slightly thinner: for dark backgrounds.
+        case white
+    }
+
+    /// When dragging dismisses an on-screen keyboard (UIKit's `KeyboardDismissMode`).
+    public enum KeyboardDismissMode: String, Hashable, Sendable {
+        /// Dragging never dismisses it.
+        case none
+        /// A drag that begins dismisses it.
+        case onDrag
+        /// The keyboard follows the drag; on Linux there is no interactive keyboard, so this
+        /// dismisses on drag like `.onDrag`.
+        case interactive
+    }
+
+    // MARK: Content geometry
+
+    /// The point of the content shown at the view's top-left corner, in points. It is
+    /// `bounds.origin`; setting it never clamps (UIKit does not either) and ignores
+    /// non-finite components. A running deceleration continues from the new offset and a
+    /// drag re-anchors to it; an animation is abandoned.
+    public var contentOffset: CGPoint {
+        get { bounds.origin }
+        set {
+            guard newValue.x.isFinite, newValue.y.isFinite else { return }
+            bounds.origin = newValue
+        }
+    }
+
+    /// The size of the scrollable content, in points (default zero: nothing scrolls).
+    public var contentSize: CGSize = .zero {
+        didSet { if contentSize != oldValue { setNeedsComposite() } }
+    }
+
+    /// Extra scrollable space around the content, in points (default zero).
+    public var contentInset: EdgeInsets = .zero {
+        didSet { if contentInset != oldValue { setNeedsComposite() } }
+    }
+
+    /// Receives scrolling events; held weakly, as in UIKit.
+    public weak var delegate: ScrollViewDelegate?
+
+    // MARK: Scrolling behaviour
+
+    /// Whether a drag that starts clearly horizontal or vertical is locked to that axis
+    /// (default false).
+    public var isDirectionalLockEnabled = false
+    /// Whether content can be pulled past its edges and springs back (default true).
+    public var bounces = true
+    /// Whether vertical dragging works even when the content is not taller than the view
+    /// (needs `bounces`; default false).
+    public var alwaysBounceVertical = false
+    /// Whether horizontal dragging works even when the content is not wider than the view
+    /// (needs `bounces`; default false).
+    public var alwaysBounceHorizontal = false
+    /// Whether drags come to rest on multiples of the bounds size (default false).
+    public var isPagingEnabled = false
+    /// Whether input scrolls the view at all (default true); code still can.
+    public var isScrollEnabled = true
+    /// How fast momentum fades after a fling (default `.normal`).
+    public var decelerationRate: DecelerationRate = .normal
+    /// Whether the scroll-to-top trigger (Home / Ctrl+Home, `scrollToTop()`) works (default true).
+    public var scrollsToTop = true
+    /// When a drag dismisses the keyboard (default `.none`).
+    public var keyboardDismissMode: KeyboardDismissMode = .none
+    /// Called when a drag begins and `keyboardDismissMode` asks for the keyboard to go away;
+    /// the host hides whatever text input it shows.
+    public var keyboardDismissHandler: (() -> Void)?
+    /// Whether content subviews get a touch only after the scroll view decided it is not a
+    /// drag (default true). Stored for the content-touch delivery that arrives later.
+    public var delaysContentTouches = true
+    /// Whether a drag may take a touch away from a content subview (default true). Stored for
+    /// the content-touch delivery that arrives later.
+    public var canCancelContentTouches = true
+
+    // MARK: Zoom configuration (zooming itself arrives with the pinch recognizer)
+
+    /// Smallest allowed zoom scale (default 1).
+    public var minimumZoomScale: CGFloat = 1
+    /// Largest allowed zoom scale (default 1; must differ from the minimum to zoom).
+    public var maximumZoomScale: CGFloat = 1
+    /// Whether a pinch may go past the limits and animate back (default true).
+    public var bouncesZoom = true
+    /// The current zoom scale: 1 until zooming is implemented.
+    public internal(set) var zoomScale: CGFloat = 1
+    /// Whether a zoom gesture is in progress: false until zooming is implemented.
+    public internal(set) var isZooming = false
+    /// Whether the zoom is animating back within its limits: false until zooming is implemented.
+    public internal(set) var isZoomBouncing = false
+
+    // MARK: Indicators
+
+    /// Whether the horizontal indicator shows while scrolling (default true).
+    public var showsHorizontalScrollIndicator = true {
+        didSet { if showsHorizontalScrollIndicator != oldValue { setNeedsComposite() } }
+    }
+    /// Whether the vertical indicator shows while scrolling (default true).
+    public var showsVerticalScrollIndicator = true {
+        didSet { if showsVerticalScrollIndicator != oldValue { setNeedsComposite() } }
+    }
+    /// How far the indicators stay from each edge, in points (default zero).
+    public var scrollIndicatorInsets: EdgeInsets = .zero {
+        didSet { if scrollIndicatorInsets != oldValue { setNeedsComposite() } }
+    }
+    /// The indicators' colour scheme (default `.default`).
+    public var indicatorStyle: IndicatorStyle = .default {
+        didSet { if indicatorStyle != oldValue { setNeedsComposite() } }
+    }
+
+    // MARK: Clock and state
+
+    /// The scroll view's clock, in milliseconds: set by `handle(_:)` (event time) and
+    /// `advance(to:)` (frame time), never moved backwards by them. A host sets it before
+    /// calling a programmatic method so that the animation starts at that time.
+    public var currentTime: Double = 0
+
+    /// What the scroll view is doing; one value, so the flags derived from it never disagree.
+    enum Motion {
+        /// At rest.
+        case idle
+        /// A finger (or the pointer button) is down but has not moved past the slop.
+        case tracking(DragSession)
+        /// The content follows a finger, pointer or touchpad; also while the end-of-drag
+        /// delegate calls run (`isReleased`).
+        case dragging(DragSession)
+        /// Momentum, bounce or paging after the finger lifted.
+        case decelerating(Deceleration)
+        /// A timed animation: programmatic, wheel or key step, scroll to top.
+        case animating(ScrollAnimation)
+    }
+
+    /// The current motion. Every assignment bumps `motionGeneration`, which lets a sequence of
+    /// delegate calls notice that a delegate started something new and stop.
+    var motion: Motion = .idle {
+        didSet { motionGeneration &+= 1 }
+    }
+    var motionGeneration: UInt64 = 0
+    /// Set while the scroll view itself moves `bounds.origin`, so `boundsDidChange` can tell
+    /// its own changes from outside ones.
+    var isApplyingOffset = false
+    /// Fractions of a point left over from wheel notches, carried into the next notch so that
+    /// wheel targets stay on whole points and slow high-resolution wheels still scroll.
+    var wheelRemainder: CGPoint = .zero
+    /// Where the pointer is (superview coordinates), once known.
+    var pointerLocation: CGPoint?
+    /// The left button went down before any pointer position was known; the drag starts at
+    /// the next position.
+    var pointerPressPending = false
+    /// Whether the indicators are showing, or when they start to fade.
+    var indicatorVisibility: IndicatorVisibility = .hidden
+
+    /// Whether a finger (or the pointer button, or fingers on the touchpad) is down on the
+    /// scroll view; it may not be dragging yet.
+    public var isTracking: Bool {
+        switch motion {
+        case .tracking: true
+        case .dragging(let session): !session.isReleased
+        default: false
+        }
+    }
+
+    /// Whether the user started scrolling. As in UIKit it stays true after the finger lifts
+    /// until the deceleration ends, so it reads as "scrolling" (seed 002).
+    public var isDragging: Bool {
+        switch motion {
+        case .dragging, .decelerating: true
+        default: false
+        }
+    }
+
+    /// Whether the content keeps moving after the finger lifted; also true during a drag that
+    /// caught a running deceleration, until that drag ends (seed 002).
+    public var isDecelerating: Bool {
+        switch motion {
+        case .dragging(let session): session.interruptedDeceleration
+        case .decelerating(let deceleration): deceleration.hasBegun || deceleration.interruptedDeceleration
+        default: false
+        }
+    }
+
+    /// Whether anything needs frame ticks: momentum, bounce, an animation or a fading indicator.
+    public var isAnimating: Bool {
+        switch motion {
+        case .decelerating, .animating: return true
+        default: return indicatorVisibility.isFading(at: currentTime)
+        }
+    }
+
+    /// When nothing animates but something will start later (an indicator fade after its
+    /// pause), the time in milliseconds to tick next; nil otherwise.
+    public var nextWakeTime: Double? {
+        guard !isAnimating, case .fadeScheduled(let start) = indicatorVisibility, start > currentTime else { return nil }
+        return start
+    }
+
+    /// A snapshot of the pan recognizer behind the current drag (an idle one when not
+    /// dragging): state, lock, translation.
+    public var panGestureRecognizer: PanGestureRecognizer {
+        switch motion {
+        case .tracking(let session), .dragging(let session): session.pan
+        default: PanGestureRecognizer(isDirectionalLockEnabled: isDirectionalLockEnabled)
+        }
+    }
+
+    // MARK: Life cycle
+
+    /// Creates a scroll view with `frame` in its future superview's coordinates; it clips its
+    /// content to its bounds.
+    public override init(frame: CGRect = .zero) {
+        super.init(frame: frame)
+        clipsToBounds = true
+    }
+
+    /// Reports every change of `contentOffset` to the delegate, and keeps a running drag or
+    /// deceleration consistent with an offset changed from outside.
+    open override func boundsDidChange(from oldBounds: CGRect) {
+        super.boundsDidChange(from: oldBounds)
+        guard oldBounds.origin != bounds.origin else { return }
+        let own = isApplyingOffset
+        isApplyingOffset = false
+        if !own { offsetChangedFromOutside(from: oldBounds.origin) }
+        delegate?.scrollViewDidScroll(self)
+    }
+
+    /// Moves the content as part of the scroll view's own motion (drag, momentum, animation).
+    func applyOffset(_ offset: CGPoint) {
+        guard offset.x.isFinite, offset.y.isFinite else { return }
+        isApplyingOffset = true
+        bounds.origin = offset
+        isApplyingOffset = false
+    }
+
+    private func offsetChangedFromOutside(from old: CGPoint) {
+        let new = contentOffset
+        switch motion {
+        case .dragging(var session):
+            for axis in ScrollAxis.allCases where old[axis] != new[axis] {
+                session.virtualOffset[axis] = virtualOffset(forDisplayed: new[axis], axis: axis)
+            }
+            motion = .dragging(session)
+        case .decelerating(var deceleration):
+            for axis in ScrollAxis.allCases where old[axis] != new[axis] {
+                deceleration[axis] = deceleration[axis].map { restarted($0, from: new[axis], axis: axis) }
+            }
+            motion = .decelerating(deceleration)
+        case .animating:
+            // An explicit offset wins over an animation toward another one.
+            motion = .idle
+            scheduleIndicatorFade(at: currentTime)
+        case .idle, .tracking:
+            break
+        }
+    }
+
+    /// The same momentum, continued from `position`: friction and springs depend only on the
+    /// present position and velocity, so this is exact when nothing else changed.
+    private func restarted(_ axisMotion: AxisMotion, from position: CGFloat, axis: ScrollAxis) -> AxisMotion {
+        let elapsed = currentTime - axisMotion.startTime
+        let velocity = axisMotion.simulation.velocity(at: elapsed)
+        let simulation = BouncingScrollSimulation(position: Double(position), velocity: velocity,
+                                                  range: Double(scrollRange(axis).lowerBound)...Double(scrollRange(axis).upperBound),
+                                                  rate: Double(decelerationRate.rawValue), bounces: bounces)
+        return AxisMotion(simulation: simulation, rest: CGFloat(simulation.finalPosition), startTime: currentTime)
+    }
+
+    // MARK: Ranges
+
+    /// The offsets the content may rest at on `axis`, in points:
+    /// `[-inset.leading, contentSize + inset.trailing − boundsSize]`, collapsing to
+    /// `-inset.leading` when the content is smaller than the bounds.
+    public func scrollRange(_ axis: ScrollAxis) -> ClosedRange<CGFloat> {
+        func finite(_ v: CGFloat) -> CGFloat { v.isFinite ? v : 0 }
+        let leading = finite(axis == .horizontal ? contentInset.left : contentInset.top)
+        let trailing = finite(axis == .horizontal ? contentInset.right : contentInset.bottom)
+        let content = finite(contentSize[axis])
+        let viewport = finite(bounds.size[axis])
+        let low = -leading
+        let high = Swift.max(low, content + trailing - viewport)
+        return low...high
+    }
+
+    /// Whether the content is larger than the view on `axis` (there is somewhere to scroll).
+    func hasScrollableRange(_ axis: ScrollAxis) -> Bool {
+        let range = scrollRange(axis)
+        return range.upperBound > range.lowerBound
+    }
+
+    /// Whether a drag moves the content on `axis`: it has a range, or it always bounces.
+    func canDrag(_ axis: ScrollAxis) -> Bool {
+        let alwaysBounce = axis == .horizontal ? alwaysBounceHorizontal : alwaysBounceVertical
+        return hasScrollableRange(axis) || (bounces && alwaysBounce)
+    }
+
+    func clamped(_ offset: CGPoint) -> CGPoint {
+        var result = offset
+        for axis in ScrollAxis.allCases {
+            let range = scrollRange(axis)
+            result[axis] = Swift.min(Swift.max(offset[axis], range.lowerBound), range.upperBound)
+        }
+        return result
+    }
+
+    /// The offset shown for a finger that would put the content at `virtual` without edges:
+    /// past an edge, the rubber band.
+    func displayedOffset(forVirtual virtual: CGFloat, axis: ScrollAxis) -> CGFloat {
+        let range = scrollRange(axis)
+        let dimension = Double(bounds.size[axis])
+        if virtual < range.lowerBound {
+            return range.lowerBound - CGFloat(RubberBand.displayed(overshoot: Double(range.lowerBound - virtual), dimension: dimension))
+        }
+        if virtual > range.upperBound {
+            return range.upperBound + CGFloat(RubberBand.displayed(overshoot: Double(virtual - range.upperBound), dimension: dimension))
+        }
+        return virtual
+    }
+
+    /// The inverse of `displayedOffset(forVirtual:axis:)`.
+    func virtualOffset(forDisplayed displayed: CGFloat, axis: ScrollAxis) -> CGFloat {
+        let range = scrollRange(axis)
+        let dimension = Double(bounds.size[axis])
+        if displayed < range.lowerBound {
+            return range.lowerBound - CGFloat(RubberBand.overshoot(forDisplayed: Double(range.lowerBound - displayed), dimension: dimension))
+        }
+        if displayed > range.upperBound {
+            return range.upperBound + CGFloat(RubberBand.overshoot(forDisplayed: Double(displayed - range.upperBound), dimension: dimension))
+        }
+        return displayed
+    }
+
+    // MARK: Frame ticks
+
+    /// A display frame at `time` (ms): advances momentum, bounces, animations and indicator
+    /// fades to that time, calling `scrollViewDidScroll` and the end-of-motion delegate
+    /// methods as they happen. Times earlier than `currentTime` do not move anything back.
+    public func advance(to time: Double) {
+        guard time.isFinite else { return }
+        currentTime = Swift.max(currentTime, time)
+        let now = currentTime
+        switch motion {
+        case .decelerating(let deceleration):
+            stepDeceleration(deceleration, at: now)
+        case .animating(let animation):
+            stepAnimation(animation, at: now)
+        case .idle, .tracking, .dragging:
+            break
+        }
+        advanceIndicators(at: now)
+    }
+
+    private func stepDeceleration(_ deceleration: Deceleration, at now: Double) {
+        var offset = contentOffset
+        var done = true
+        for axis in ScrollAxis.allCases {
+            guard let axisMotion = deceleration[axis] else { continue }
+            let t = now - axisMotion.startTime
+            if axisMotion.simulation.isDone(at: t) {
+                offset[axis] = axisMotion.rest
+            } else {
+                offset[axis] = CGFloat(axisMotion.simulation.position(at: t))
+                done = false
+            }
+        }
+        let generation = motionGeneration
+        applyOffset(offset)
+        guard generation == motionGeneration else { return }
+        if done { endDeceleration(at: now) } else { setNeedsComposite() }
+    }
+
+    private func stepAnimation(_ animation: ScrollAnimation, at now: Double) {
+        let t = now - animation.startTime
+        let done = animation.isDone(at: t)
+        let generation = motionGeneration
+        applyOffset(done ? animation.target : animation.position(at: t))
+        guard generation == motionGeneration else { return }
+        guard done else { setNeedsComposite(); return }
+        motion = .idle
+        scheduleIndicatorFade(at: now)
+        switch animation.kind {
+        case .programmatic, .step: delegate?.scrollViewDidEndScrollingAnimation(self)
+        case .scrollToTop: delegate?.scrollViewDidScrollToTop(self)
+        }
+    }
+
+    /// Ends a deceleration where the content is now and tells the delegate (once per run).
+    func endDeceleration(at now: Double) {
+        motion = .idle
+        scheduleIndicatorFade(at: now)
+        delegate?.scrollViewDidEndDecelerating(self)
+    }
+
+    // MARK: Programmatic scrolling
+
+    /// Sets `contentOffset`. Without animation: one `scrollViewDidScroll` (none if nothing
+    /// changes), and any momentum or animation stops (`scrollViewDidEndDecelerating` ends a
+    /// stopped deceleration, so every deceleration run is closed). With animation: a 300 ms
+    /// ease-out toward `offset`, a `scrollViewDidScroll` per frame, then
+    /// `scrollViewDidEndScrollingAnimation`; nothing at all when already there. While a finger
+    /// is dragging, the offset is set without animation and the drag continues from it.
+    public func setContentOffset(_ offset: CGPoint, animated: Bool) {
+        guard offset.x.isFinite, offset.y.isFinite else { return }
+        if case .dragging(let session) = motion, !session.isReleased {
+            contentOffset = offset
+            return
+        }
+        if case .decelerating = motion {
+            let generation = motionGeneration
+            endDeceleration(at: currentTime)
+            guard generation &+ 1 == motionGeneration else { return }
+        }
+        guard animated else {
+            if case .animating = motion {
+                motion = .idle
+                scheduleIndicatorFade(at: currentTime)
+            }
+            contentOffset = offset
+            return
+        }
+        let destination = offset
+        if case .animating(let running) = motion, running.target == destination { return }
+        if case .animating = motion {} else if destination == contentOffset { return }
+        startAnimation(to: destination, kind: .programmatic, duration: Self.programmaticAnimationDuration)
+    }
+
+    /// Scrolls the least needed for `rect` (content coordinates) to be visible: its nearest
+    /// edges are brought inside, its leading edge when it is larger than the view; nothing at
+    /// all when it is already fully visible. Animated like `setContentOffset(_:animated:)`.
+    public func scrollRectToVisible(_ rect: CGRect, animated: Bool) {
+        guard rect.origin.x.isFinite, rect.origin.y.isFinite, rect.width.isFinite, rect.height.isFinite,
+              !rect.isNull else { return }
+        let visible = bounds
+        var target = contentOffset
+        for axis in ScrollAxis.allCases {
+            let low = axis == .horizontal ? rect.minX : rect.minY
+            let high = axis == .horizontal ? rect.maxX : rect.maxY
+            let size = visible.size[axis]
+            let start = target[axis]
+            if low >= start, high <= start + size { continue }
+            if high - low > size || low < start {
+                target[axis] = low
+            } else {
+                target[axis] = high - size
+            }
+        }
+        target = clamped(target)
+        guard target != contentOffset else { return }
+        setContentOffset(target, animated: animated)
+    }
+
+    /// What the scroll-to-top trigger (Home, Ctrl+Home) does: if `scrollsToTop` and the
+    /// delegate's `scrollViewShouldScrollToTop` agree, animates to the top
+    /// (`-contentInset.top`, keeping x) and then calls `scrollViewDidScrollToTop`, at once when
+    /// already there. Ignored while a finger is down.
+    public func scrollToTop() {
+        guard scrollsToTop, !isTracking else { return }
+        if let delegate, !delegate.scrollViewShouldScrollToTop(self) { return }
+        if case .decelerating = motion {
+            let generation = motionGeneration
+            endDeceleration(at: currentTime)
+            guard generation &+ 1 == motionGeneration else { return }
+        }
+        let top = CGPoint(x: contentOffset.x, y: -(contentInset.top.isFinite ? contentInset.top : 0))
+        if case .animating = motion {} else if contentOffset == top {
+            delegate?.scrollViewDidScrollToTop(self)
+            return
+        }
+        startAnimation(to: top, kind: .scrollToTop, duration: Self.programmaticAnimationDuration)
+    }
+
+    /// 300 ms: UIKit's animated `setContentOffset` takes about 0.3 s (decision: the value
+    /// commonly measured; the curve is an ease-out).
+    public static let programmaticAnimationDuration = 300.0
+
+    /// Starts (or retargets) a timed animation toward `target`, keeping the velocity of one
+    /// already running so consecutive steps flow into each other.
+    func startAnimation(to target: CGPoint, kind: ScrollAnimation.Kind, duration: Double) {
+        let now = currentTime
+        let start = contentOffset
+        var velocity: CGPoint?
+        if case .animating(let running) = motion { velocity = running.velocity(at: now - running.startTime) }
+        motion = .animating(ScrollAnimation(kind: kind, from: start, to: target, initialVelocity: velocity,
+                                            duration: duration, startTime: now))
+        showIndicators()
+        setNeedsComposite()
+    }
+}
+
+// MARK: - State payloads
+
+/// One finger's (pointer's, touchpad's) drag.
+struct DragSession {
+    /// What drives the drag.
+    enum Source: Equatable {
+        case touch(id: Int)
+        case pointer
+        case touchpad
+    }
+
+    var source: Source
+    var pan: PanGestureRecognizer
+    /// The offset the finger asks for before rubber-banding (past an edge it runs ahead of
+    /// the displayed offset).
+    var virtualOffset: CGPoint
+    /// The drag caught a running deceleration: `isDecelerating` stays true until it ends, and
+    /// the leftover `scrollViewDidEndDecelerating` is owed (seed 002).
+    var interruptedDeceleration: Bool
+    /// The finger lifted; the end-of-drag delegate calls are running.
+    var isReleased = false
+}
+
+/// One axis of a deceleration.
+struct AxisMotion {
+    var simulation: any Simulation
+    /// Where the content rests: exactly the target handed to (and maybe changed by) the delegate.
+    var rest: CGFloat
+    /// When this axis's simulation started, in ms.
+    var startTime: Double
+}
+
+/// Momentum, bounce or paging after the finger lifted.
+struct Deceleration {
+    var horizontal: AxisMotion?
+    var vertical: AxisMotion?
+    /// `scrollViewWillBeginDecelerating` was sent.
+    var hasBegun: Bool
+    /// Carried over from the drag that caught an earlier deceleration.
+    var interruptedDeceleration: Bool
+
+    subscript(axis: ScrollAxis) -> AxisMotion? {
+        get { axis == .horizontal ? horizontal : vertical }
+        set { if axis == .horizontal { horizontal = newValue } else { vertical = newValue } }
+    }
+}
+
+/// A timed animation of both axes toward one target.
+struct ScrollAnimation {
+    /// What started it, which decides the delegate call at its end.
+    enum Kind {
+        /// `setContentOffset(_:animated:)`, `scrollRectToVisible(_:animated:)`: ends with
+        /// `scrollViewDidEndScrollingAnimation`.
+        case programmatic
+        /// A wheel notch or a scrolling key: ends with `scrollViewDidEndScrollingAnimation`.
+        case step
+        /// The scroll-to-top trigger: ends with `scrollViewDidScrollToTop`.
+        case scrollToTop
+    }
+
+    var kind: Kind
+    var horizontal: ScrollAnimationCurve
+    var vertical: ScrollAnimationCurve
+    var target: CGPoint
+    var startTime: Double
+
+    init(kind: Kind, from start: CGPoint, to target: CGPoint, initialVelocity: CGPoint?, duration: Double,
+         startTime: Double) {
+        self.kind = kind
+        self.target = target
+        self.startTime = startTime
+        horizontal = ScrollAnimationCurve(from: Double(start.x), to: Double(target.x), duration: duration,
+                                          initialVelocity: initialVelocity.map { Double($0.x) })
+        vertical = ScrollAnimationCurve(from: Double(start.y), to: Double(target.y), duration: duration,
+                                        initialVelocity: initialVelocity.map { Double($0.y) })
+    }
+
+    func position(at t: Double) -> CGPoint {
+        CGPoint(x: horizontal.position(at: t), y: vertical.position(at: t))
+    }
+
+    func velocity(at t: Double) -> CGPoint {
+        CGPoint(x: horizontal.velocity(at: t), y: vertical.velocity(at: t))
+    }
+
+    func isDone(at t: Double) -> Bool { horizontal.isDone(at: t) && vertical.isDone(at: t) }
+}
+
+// MARK: - Axis access
+
+extension CGPoint {
+    /// The component along `axis`.
+    subscript(axis: ScrollAxis) -> CGFloat {
+        get { axis == .horizontal ? x : y }
+        set { if axis == .horizontal { x = newValue } else { y = newValue } }
+    }
+}
+
+extension CGSize {
+    /// The extent along `axis`.
+    subscript(axis: ScrollAxis) -> CGFloat {
+        get { axis == .horizontal ? width : height }
+        set { if axis == .horizontal { width = newValue } else { height = newValue } }
+    }
+}
