@@ -1,0 +1,179 @@
+// Test driver: a scroll view in a root view, a delegate that records every call with the
+// state flags at that moment, and a clock that interleaves events with 60 Hz frame ticks the
+// way the Wayland loop and the replay do.
+import Foundation
+import Testing
+@testable import ScrollKit
+
+/// Records delegate calls as compact strings: the method name, then the state flags
+/// (T = tracking, D = dragging, E = decelerating, "-" = false), e.g. "didScroll TD-".
+final class Recorder: ScrollViewDelegate {
+    struct Call {
+        var name: String
+        var offset: CGPoint
+        var time: Double
+        var isTracking: Bool
+        var isDragging: Bool
+        var isDecelerating: Bool
+
+        var line: String {
+            name + " " + (isTracking ? "T" : "-") + (isDragging ? "D" : "-") + (isDecelerating ? "E" : "-")
+        }
+    }
+
+    private(set) var calls: [Call] = []
+    /// Velocities and targets seen by `scrollViewWillEndDragging` (target after the override).
+    private(set) var endDragging: [(velocity: CGPoint, target: CGPoint, proposed: CGPoint)] = []
+    /// When set, `scrollViewWillEndDragging` moves the target here (the trace format's
+    /// `delegate.targetContentOffset`).
+    var targetOverride: CGPoint?
+    /// The answer to `scrollViewShouldScrollToTop`.
+    var shouldScrollToTop = true
+    /// Runs inside every `scrollViewDidScroll`, to test re-entrant changes.
+    var onDidScroll: ((ScrollView) -> Void)?
+    /// Runs inside `scrollViewDidEndDecelerating`.
+    var onDidEndDecelerating: ((ScrollView) -> Void)?
+    var now: () -> Double = { 0 }
+
+    private func record(_ name: String, _ s: ScrollView) {
+        calls.append(Call(name: name, offset: s.contentOffset, time: now(), isTracking: s.isTracking,
+                          isDragging: s.isDragging, isDecelerating: s.isDecelerating))
+    }
+
+    func scrollViewDidScroll(_ s: ScrollView) {
+        record("didScroll", s)
+        onDidScroll?(s)
+    }
+    func scrollViewWillBeginDragging(_ s: ScrollView) { record("willBeginDragging", s) }
+    func scrollViewWillEndDragging(_ s: ScrollView, withVelocity velocity: CGPoint, targetContentOffset: inout CGPoint) {
+        record("willEndDragging", s)
+        let proposed = targetContentOffset
+        if let targetOverride { targetContentOffset = targetOverride }
+        endDragging.append((velocity, targetContentOffset, proposed))
+    }
+    func scrollViewDidEndDragging(_ s: ScrollView, willDecelerate decelerate: Bool) {
+        record("didEndDragging(\(decelerate))", s)
+    }
+    func scrollViewWillBeginDecelerating(_ s: ScrollView) { record("willBeginDecelerating", s) }
+    func scrollViewDidEndDecelerating(_ s: ScrollView) {
+        record("didEndDecelerating", s)
+        onDidEndDecelerating?(s)
+    }
+    func scrollViewDidEndScrollingAnimation(_ s: ScrollView) { record("didEndScrollingAnimation", s) }
+    func scrollViewShouldScrollToTop(_ s: ScrollView) -> Bool {
+        record("shouldScrollToTop", s)
+        return shouldScrollToTop
+    }
+    func scrollViewDidScrollToTop(_ s: ScrollView) { record("didScrollToTop", s) }
+
+    /// Every call, one string each.
+    var lines: [String] { calls.map(\.line) }
+    /// Every call with runs of identical consecutive `didScroll` lines folded into one
+    /// "didScroll… <flags>" line: the order contract without the frame count.
+    var folded: [String] {
+        var out: [String] = []
+        for line in lines {
+            if line.hasPrefix("didScroll ") {
+                let marker = "didScroll… " + line.dropFirst("didScroll ".count)
+                if out.last == marker { continue }
+                out.append(marker)
+            } else {
+                out.append(line)
+            }
+        }
+        return out
+    }
+    /// Names only, didScroll runs folded.
+    var foldedNames: [String] { folded.map { String($0.split(separator: " ")[0]) }.reduce(into: []) { acc, n in
+        if n == "didScroll…", acc.last == n { return }
+        acc.append(n)
+    } }
+    func count(_ name: String) -> Int { calls.filter { $0.name == name }.count }
+    func reset() {
+        calls.removeAll()
+        endDragging.removeAll()
+    }
+}
+
+/// A scroll view at the origin of a root view, driven by events and 60 Hz frames.
+final class Harness {
+    let root: View
+    let scrollView: ScrollView
+    let recorder = Recorder()
+    /// Milliseconds between frames (60 Hz).
+    let frameInterval = 1000.0 / 60
+    private(set) var frameIndex = 0
+    private(set) var now = 0.0
+    private(set) var framesNeeded = 0
+
+    init(viewport: CGSize = CGSize(width: 400, height: 600), content: CGSize = CGSize(width: 400, height: 3000),
+         configure: (ScrollView) -> Void = { _ in }) {
+        root = View(frame: CGRect(origin: .zero, size: viewport))
+        scrollView = ScrollView(frame: CGRect(origin: .zero, size: viewport))
+        scrollView.contentSize = content
+        root.addSubview(scrollView)
+        configure(scrollView)
+        scrollView.delegate = recorder
+        recorder.now = { [unowned self] in self.now }
+        root.onNeedsFrame = { [unowned self] in self.framesNeeded += 1 }
+    }
+
+    var offset: CGPoint { scrollView.contentOffset }
+
+    /// Ticks every frame up to and including `time`.
+    func tick(through time: Double) {
+        while Double(frameIndex + 1) * frameInterval <= time + 1e-9 {
+            frameIndex += 1
+            now = Double(frameIndex) * frameInterval
+            scrollView.advance(to: now)
+        }
+        now = max(now, time)
+    }
+
+    /// Delivers `kind` at `time`, after the frames before it.
+    func send(_ kind: InputEvent.Kind, at time: Double) {
+        tick(through: time)
+        now = time
+        scrollView.handle(InputEvent(time: time, kind: kind))
+    }
+
+    /// Calls `body` at `time`, after the frames before it, with the scroll view's clock set.
+    func call(at time: Double, _ body: (ScrollView) -> Void) {
+        tick(through: time)
+        now = time
+        scrollView.currentTime = time
+        body(scrollView)
+    }
+
+    /// Ticks frames until nothing animates (at most `limit` ms more); returns the time.
+    @discardableResult
+    func settle(limit: Double = 60_000) -> Double {
+        let end = now + limit
+        while scrollView.isAnimating && now < end { tick(through: Double(frameIndex + 1) * frameInterval) }
+        return now
+    }
+
+    /// A one-finger drag: down at `start` at `time`, `steps` moves of `delta/steps` every
+    /// `stepInterval` ms, then (after `pause` ms) up unless `lift` is false. Returns the time
+    /// of the last event.
+    @discardableResult
+    func drag(from start: CGPoint, by delta: CGPoint, at time: Double, steps: Int = 10, stepInterval: Double = 8,
+              pause: Double = 0, lift: Bool = true, id: Int = 0) -> Double {
+        send(.touchDown(id: id, location: start), at: time)
+        var t = time
+        for i in 1...steps {
+            t = time + Double(i) * stepInterval
+            let f = CGFloat(i) / CGFloat(steps)
+            send(.touchMotion(id: id, location: CGPoint(x: start.x + delta.x * f, y: start.y + delta.y * f)), at: t)
+        }
+        if lift {
+            t += pause
+            send(.touchUp(id: id), at: t)
+        }
+        return t
+    }
+}
+
+/// `abs(a - b) <= tolerance` for CGFloat/Double mixes.
+func close(_ a: CGFloat, _ b: CGFloat, _ tolerance: CGFloat) -> Bool { abs(a - b) <= tolerance }
+func close(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool { abs(a - b) <= tolerance }

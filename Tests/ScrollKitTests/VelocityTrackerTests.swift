@@ -1,0 +1,73 @@
+// Release velocity from samples: exact for steady motion, zero after a stop, short memory.
+import Foundation
+import Testing
+@testable import ScrollKit
+
+@Suite("Velocity tracker")
+struct VelocityTrackerTests {
+    @Test("steady motion gives its exact velocity", arguments: [(0.0, 1.5), (-2.0, 0.25), (0.8, -0.8)])
+    func steady(vx: Double, vy: Double) {
+        var tracker = VelocityTracker()
+        for i in 0...12 {
+            let t = 1000 + Double(i) * 8
+            tracker.addPosition(CGPoint(x: 50 + vx * Double(i) * 8, y: 400 + vy * Double(i) * 8), at: t)
+        }
+        let v = tracker.velocity(at: 1096)
+        #expect(abs(v.x - vx) < 1e-9)
+        #expect(abs(v.y - vy) < 1e-9)
+    }
+
+    @Test("a finger that stops 40 ms before lifting gives no velocity")
+    func stoppedBeforeLift() {
+        var tracker = VelocityTracker()
+        for i in 0...10 { tracker.addPosition(CGPoint(x: 0, y: Double(i) * 10), at: Double(i) * 8) }
+        #expect(tracker.velocity(at: 80 + 39).y != 0)
+        #expect(tracker.velocity(at: 80 + 40) == .zero)
+        #expect(tracker.velocity(at: 500) == .zero)
+    }
+
+    @Test("a pause inside the samples cuts off everything before it")
+    func gapCutsHistory() {
+        var tracker = VelocityTracker()
+        // Fast motion, a 60 ms pause, then slow steady motion.
+        for i in 0...5 { tracker.addPosition(CGPoint(x: 0, y: Double(i) * 30), at: Double(i) * 8) }
+        for i in 0...5 { tracker.addPosition(CGPoint(x: 0, y: 150 + Double(i) * 2), at: 100 + Double(i) * 8) }
+        #expect(abs(tracker.velocity(at: 140).y - 0.25) < 1e-9)
+    }
+
+    @Test("only the last 100 ms count")
+    func horizon() {
+        var tracker = VelocityTracker()
+        // 200 ms at 3 pt/ms, then 100 ms at 1 pt/ms with samples every 10 ms.
+        var y = 0.0
+        for i in 0...20 { y = Double(i) * 30; tracker.addPosition(CGPoint(x: 0, y: y), at: Double(i) * 10) }
+        for i in 1...10 { tracker.addPosition(CGPoint(x: 0, y: y + Double(i) * 10), at: 200 + Double(i) * 10) }
+        #expect(abs(tracker.velocity(at: 300).y - 1) < 1e-9)
+    }
+
+    @Test("an accelerating finger is measured at its newest speed, not averaged")
+    func acceleration() {
+        var tracker = VelocityTracker()
+        // y = 0.001·t² → v(t) = 0.002·t; at t = 80, 0.16 pt/ms.
+        for i in 0...10 {
+            let t = Double(i) * 8
+            tracker.addPosition(CGPoint(x: 0, y: 0.001 * t * t), at: t)
+        }
+        #expect(abs(tracker.velocity(at: 80).y - 0.16) < 1e-9)
+    }
+
+    @Test("too few samples, or all at one time, give zero; the ring keeps the newest 20")
+    func degenerate() {
+        var tracker = VelocityTracker()
+        #expect(tracker.velocity(at: 0) == .zero)
+        tracker.addPosition(CGPoint(x: 3, y: 3), at: 0)
+        #expect(tracker.velocity(at: 0) == .zero)
+        tracker.addPosition(CGPoint(x: 9, y: 9), at: 0)
+        #expect(tracker.velocity(at: 0) == .zero)
+        tracker.reset()
+        for i in 0..<50 { tracker.addPosition(CGPoint(x: Double(i), y: 0), at: Double(i)) }
+        #expect(abs(tracker.velocity(at: 49).x - 1) < 1e-9)
+        tracker.addPosition(CGPoint(x: Double.nan, y: 0), at: 50)   // ignored
+        #expect(abs(tracker.velocity(at: 50).x - 1) < 1e-9)
+    }
+}
