@@ -42,24 +42,29 @@ public protocol DisplayClient: AnyObject {
 
 /// The fixed grid of vsync times.
 public struct FrameClock: Equatable, Sendable {
-    /// Milliseconds between frames.
-    public let interval: Double
+    /// Frames per second.
+    public let frameRate: Double
 
     /// A clock with `frameRate` frames per second (must be positive).
     public init(frameRate: Double) {
         precondition(frameRate > 0 && frameRate.isFinite, "frame rate must be positive")
-        interval = 1000 / frameRate
+        self.frameRate = frameRate
     }
 
-    /// The time of frame `index`, in ms. Computed by multiplication, so that thousands of
-    /// frames in, the times do not drift the way repeated addition would.
-    public func time(ofFrame index: Int) -> Double { Double(index) * interval }
+    /// Milliseconds between frames.
+    public var interval: Double { 1000 / frameRate }
+
+    /// The time of frame `index`, in ms: `index · 1000 / frameRate`, divided last so that a
+    /// frame whose time is a whole number is exactly that number (frame 6 at 60 Hz is 100 ms,
+    /// not 100.00000000000001), and an event stamped with that time sorts before its tick;
+    /// computed afresh, so times do not drift the way repeated addition would.
+    public func time(ofFrame index: Int) -> Double { Double(index) * 1000 / frameRate }
 
     /// The index of the first frame at or after `time` ms.
     public func firstFrame(atOrAfter time: Double) -> Int {
-        var index = Int((time / interval).rounded(.up))
-        // Division can land a hair above an exact grid time; step back when the frame before fits.
-        if index > 0, self.time(ofFrame: index - 1) >= time { index -= 1 }
+        var index = Int((time * frameRate / 1000).rounded(.up))
+        // The estimate can be off by one either way through rounding; settle it exactly.
+        while index > 0, self.time(ofFrame: index - 1) >= time { index -= 1 }
         while self.time(ofFrame: index) < time { index += 1 }
         return index
     }

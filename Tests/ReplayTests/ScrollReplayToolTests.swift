@@ -123,9 +123,9 @@ struct ScrollReplayToolTests {
         let result = try runProcess(try tool(), [Traces.path("timeout.jsonl")])
         #expect(result.status == 1)
         let last = try #require(lines(result.stdout).last)
-        // Last event at 100 ms; the last 60 Hz frame within 60 s after it is frame 3605.
-        #expect(last.hasPrefix(#"{"kind":"timeout","t":60083.333,"offset":{"x":0,"y":"#), "\(last)")
-        #expect(last.hasSuffix(#""frames":3605}"#))
+        // Last event at 100 ms; the last frame within 60 s after it is frame 3606, at exactly 60100 ms.
+        #expect(last.hasPrefix(#"{"kind":"timeout","t":60100,"offset":{"x":0,"y":"#), "\(last)")
+        #expect(last.hasSuffix(#""frames":3606}"#))
     }
 
     @Test("--help explains the input, the output and the exit statuses")

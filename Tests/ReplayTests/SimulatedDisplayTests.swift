@@ -65,8 +65,18 @@ struct SimulatedDisplayTests {
         #expect(client.log[2] == "frame@16.667")
         #expect(client.log.last == "frame@50000")  // frame 3000 is exactly 50 s
         #expect(display.frameCount == 3001)
+        #expect(FrameClock(frameRate: 60).time(ofFrame: 6) == 100)
+        #expect(FrameClock(frameRate: 60).time(ofFrame: 18) == 300)
         #expect(FrameClock(frameRate: 60).firstFrame(atOrAfter: 50) == 3)
         #expect(FrameClock(frameRate: 60).firstFrame(atOrAfter: 50.001) == 4)
+    }
+
+    @Test("at 60 Hz an event stamped with a frame's time (100 ms = frame 6) still comes before that tick")
+    func sixtyHertzOrder() {
+        let client = LoggingClient()
+        let display = SimulatedDisplay(frameRate: 60)
+        _ = display.run([TimedAction(time: 90, action: "animate:110"), TimedAction(time: 100, action: "x")], on: client)
+        #expect(client.log == ["animate:110@90", "x@100", "frame@100", "frame@116.667"])
     }
 
     @Test("a timer wakes the client at its exact time, between frames")
