@@ -12,7 +12,14 @@ struct ScrollReplay: ParsableCommand {
         The trace is JSON Lines (see spec/trace-format.md): a setup line, then timed touch, \
         pointer, key and call events. The whole file is validated before anything runs. \
         Output is JSON Lines on standard output: one line per delegate call with the scroll \
-        view's state, then a final {"kind":"end",...} line. Numbers are rounded to 3 decimals.
+        view's state, then a final {"kind":"end",...} line. Numbers are rounded to 3 decimals \
+        (half away from zero), integers print without ".0".
+
+        Timing: frames fall every 1000/frameRate ms from t = 0 and tick while something \
+        moves, as frame callbacks would; an event stamped with a frame's time is delivered \
+        before that frame's tick. Limits: viewport sides up to 16384 pt, content sides and \
+        coordinates up to 1000000 pt, frameRate 1...1000, t up to 24 h, 1000000 events, \
+        64 MiB per file.
 
         Exit status: 0 replayed and came to rest; 1 still animating 60 s of simulated time \
         after the last event (the last line is {"kind":"timeout",...}); 2 the trace is \
