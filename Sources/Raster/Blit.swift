@@ -178,3 +178,11 @@ extension Framebuffer {
         return true
     }
 }
+
+extension OwnedFramebuffer {
+    /// Runs `body` with the pixels, keeping this owner alive until it returns: a `Framebuffer`
+    /// does not own its memory, and Swift may release an owner right after its last use.
+    public func withFramebuffer<R>(_ body: (Framebuffer) throws -> R) rethrows -> R {
+        try withExtendedLifetime(self) { try body(framebuffer) }
+    }
+}

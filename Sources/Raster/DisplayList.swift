@@ -1,0 +1,197 @@
+// One frame flattened: what each visible view contributes, in device pixels, back to front.
+// Comparing two display lists gives the frame's damage without touching a pixel.
+import Foundation
+import ScrollKit
+
+/// Names one item across frames: the view's serial and which part of it.
+struct ItemID: Hashable {
+    var view: UInt64
+    /// 0 background, 1 tiled content, 2… indicators.
+    var part: Int
+}
+
+/// How a tiled content view is placed in a frame.
+struct ContentPlacement: Equatable {
+    /// The renderer's serial for the view (tile keys).
+    var view: UInt64
+    /// Exact device pixels per point.
+    var scale: Double
+    /// Device position of content pixel (0, 0): the view's translation snapped to whole pixels,
+    /// so slow scrolling moves content by whole pixels and never resamples (no shimmer).
+    var originX: Int
+    var originY: Int
+    /// The view's bounds in content pixels at `scale`: nothing outside is shown.
+    var extent: PixelRect
+    /// Power-of-two level the pixels come from when they are resampled; nil when the content
+    /// draws at `scale` itself.
+    var sourceLevel: Int?
+    /// True while the scale changes (a pinch): resample cached tiles every frame instead of
+    /// caching resampled tiles that the next frame would not use.
+    var transient: Bool
+    /// The content promises opacity inside its bounds.
+    var opaque: Bool
+
+    /// Device pixels per point of the tiles the content draws.
+    var sourceScale: Double { sourceLevel.map(Renderer.levelScale) ?? scale }
+
+    /// The content's bounds in pixels of the source level: [floor, ceil) of the scaled bounds.
+    var sourceExtent: PixelRect
+}
+
+/// What an item draws.
+enum ItemKind: Equatable {
+    /// A solid premultiplied colour.
+    case fill(UInt32)
+    /// Tiles of a content view.
+    case content(ContentPlacement)
+    /// A scroll indicator in device pixels; `pointScale` device pixels per point.
+    case indicator(IndicatorStyle, DeviceRect, alpha: Double, pointScale: Double)
+}
+
+/// One entry of the display list.
+struct DisplayItem: Equatable {
+    var id: ItemID
+    var kind: ItemKind
+    /// Device pixels the item may change, already clipped.
+    var bounds: PixelRect
+    /// Every pixel of `bounds` is covered opaquely: whatever lies below need not be drawn.
+    var opaque: Bool
+}
+
+extension Array where Element == DisplayItem {
+    /// The pixels that differ between a frame showing `old` and one showing `self`, judged
+    /// from the items alone (content changes inside a view are added by the caller).
+    func damage(since old: [DisplayItem]) -> PixelRegion {
+        var region = PixelRegion()
+        let oldByID = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let newIDs = Set(map(\.id))
+        // Stacking order of the items both frames share: a change repaints all of them.
+        let sharedOld = old.filter { newIDs.contains($0.id) }.map(\.id)
+        let sharedNew = filter { oldByID[$0.id] != nil }.map(\.id)
+        if sharedOld != sharedNew {
+            for item in old { region.add(item.bounds) }
+            for item in self { region.add(item.bounds) }
+            return region
+        }
+        for item in self {
+            if let before = oldByID[item.id] {
+                if before != item {
+                    region.add(before.bounds)
+                    region.add(item.bounds)
+                }
+            } else {
+                region.add(item.bounds)
+            }
+        }
+        for item in old where !newIDs.contains(item.id) { region.add(item.bounds) }
+        return region
+    }
+}
+
+/// Walks the view tree once per frame, building the display list and collecting the damage
+/// that content invalidations (`setNeedsDisplay`) cause.
+struct ListBuilder {
+    let renderer: Renderer
+    /// The target's pixels: nothing outside is listed.
+    let target: PixelRect
+    private(set) var items: [DisplayItem] = []
+    private(set) var contentDamage = PixelRegion()
+
+    init(renderer: Renderer, target: PixelRect) {
+        self.renderer = renderer
+        self.target = target
+        items.append(DisplayItem(id: ItemID(view: 0, part: 0), kind: .fill(renderer.clearColor), bounds: target,
+                                 opaque: renderer.clearColor >> 24 == 255))
+    }
+
+    /// Lists `root` and its visible descendants, the root placed at the window's origin.
+    mutating func visit(_ root: View) {
+        let s = renderer.outputScale
+        guard s.isFinite, s > 0 else { return }
+        visit(root, parentScale: s, parentX: 0, parentY: 0, clip: target)
+    }
+
+    /// `parentScale`, `parentX`, `parentY`: device = parentScale · p + parent offset for a
+    /// point p in the superview's bounds coordinates.
+    private mutating func visit(_ view: View, parentScale: Double, parentX: Double, parentY: Double, clip: PixelRect) {
+        guard !view.isHidden else { return }
+        let ts = Double(view.transformScale)
+        let frameOrigin = view.frame.origin, b = view.bounds.standardized
+        let scale = parentScale * ts
+        guard scale.isFinite, scale > 0 else { return }
+        // device = scale · p + (tx, ty) for p in this view's bounds coordinates.
+        let tx = parentScale * (Double(frameOrigin.x) - Double(view.bounds.origin.x) * ts) + parentX
+        let ty = parentScale * (Double(frameOrigin.y) - Double(view.bounds.origin.y) * ts) + parentY
+        let ox = clampToPixel(tx.rounded()), oy = clampToPixel(ty.rounded())
+        let x0 = clampToPixel((Double(b.minX) * scale).rounded()), x1 = clampToPixel((Double(b.maxX) * scale).rounded())
+        let y0 = clampToPixel((Double(b.minY) * scale).rounded()), y1 = clampToPixel((Double(b.maxY) * scale).rounded())
+        let extent = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        let rect = extent.offsetBy(dx: ox, dy: oy)
+        let visible = rect.intersection(clip)
+        let record = renderer.record(for: view)
+        let content = view as? any TiledContent
+
+        let invalidations = view.takeInvalidations()
+        if !invalidations.isEmpty {
+            for r in invalidations {
+                if content != nil { renderer.invalidate(serial: record.serial, rect: r) }
+                guard let r, content != nil else { contentDamage.add(visible); continue }
+                // Resampling filters reach two pixels beyond the changed points.
+                let d = DeviceRect(x: Double(r.minX) * scale + Double(ox) - 2, y: Double(r.minY) * scale + Double(oy) - 2,
+                                   width: Double(r.width) * scale + 4, height: Double(r.height) * scale + 4)
+                contentDamage.add(d.enclosingPixels.intersection(visible))
+            }
+        }
+
+        if let color = view.backgroundColor, !visible.isEmpty {
+            let pixel = color.premultipliedARGB
+            if pixel != 0 {
+                items.append(DisplayItem(id: ItemID(view: record.serial, part: 0), kind: .fill(pixel), bounds: visible,
+                                         opaque: pixel >> 24 == 255))
+            }
+        }
+
+        if let content, !visible.isEmpty {
+            let mode = renderer.placementMode(record, scale: scale)
+            var sourceExtent = extent
+            if let level = mode.level {
+                let ls = Renderer.levelScale(level)
+                let sx0 = clampToPixel((Double(b.minX) * ls).rounded(.down)), sx1 = clampToPixel((Double(b.maxX) * ls).rounded(.up))
+                let sy0 = clampToPixel((Double(b.minY) * ls).rounded(.down)), sy1 = clampToPixel((Double(b.maxY) * ls).rounded(.up))
+                sourceExtent = PixelRect(x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0)
+            }
+            if !sourceExtent.isEmpty {
+                if let last = record.lastOrigin {
+                    let dx = ox - last.x, dy = oy - last.y
+                    // Content moving up means scrolling down: the next tiles are below.
+                    if dx != 0 || dy != 0 { record.ahead = (dx < 0 ? 1 : dx > 0 ? -1 : 0, dy < 0 ? 1 : dy > 0 ? -1 : 0) }
+                }
+                record.lastOrigin = (ox, oy)
+                let placement = ContentPlacement(view: record.serial, scale: scale, originX: ox, originY: oy, extent: extent,
+                                                 sourceLevel: mode.level, transient: mode.transient,
+                                                 opaque: content.isOpaqueContent, sourceExtent: sourceExtent)
+                items.append(DisplayItem(id: ItemID(view: record.serial, part: 1), kind: .content(placement),
+                                         bounds: visible, opaque: content.isOpaqueContent))
+            }
+        }
+
+        let childClip = view.clipsToBounds ? visible : clip
+        if view.clipsToBounds && childClip.isEmpty { return }
+        for sub in view.subviews {
+            visit(sub, parentScale: scale, parentX: tx, parentY: ty, clip: childClip)
+        }
+
+        if let source = view as? any ScrollIndicatorSource {
+            for (i, indicator) in source.indicatorsForDisplay.enumerated() where indicator.alpha > 0 {
+                let r = indicator.rect.standardized
+                let d = DeviceRect(x: Double(r.minX) * scale + tx, y: Double(r.minY) * scale + ty,
+                                   width: Double(r.width) * scale, height: Double(r.height) * scale)
+                let bounds = d.enclosingPixels.intersection(childClip)
+                guard !bounds.isEmpty else { continue }
+                items.append(DisplayItem(id: ItemID(view: record.serial, part: 2 + i),
+                                         kind: .indicator(indicator.style, d, alpha: min(indicator.alpha, 1), pointScale: scale),
+                                         bounds: bounds, opaque: false))
+            }
+        }
+    }
+}

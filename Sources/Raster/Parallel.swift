@@ -1,0 +1,49 @@
+// Splitting work across cores: a parallel map over indices, results collected in order.
+import Dispatch
+import Foundation
+
+/// Runs independent pieces of work on several threads.
+enum Parallel {
+    /// Cores the renderer uses: the machine's, at most 8 (the design targets two; more only
+    /// helps up to memory bandwidth).
+    static let cores = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+
+    /// `body(i)` for every i in 0..<count, on up to `workers` threads, results in index order.
+    /// `body` must be safe to run concurrently with itself for different indices.
+    static func map<T>(_ count: Int, workers: Int, _ body: (Int) -> T) -> [T] {
+        guard count > 0 else { return [] }
+        if workers <= 1 || count == 1 { return (0..<count).map(body) }
+        let slots = UnsafeMutablePointer<T?>.allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+        defer {
+            slots.deinitialize(count: count)
+            slots.deallocate()
+        }
+        let box = UnsafeSendable(slots)
+        let chunks = min(workers, count)
+        withoutActuallyEscaping(body) { work in
+            let job = UnsafeSendable(work)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                // Interleaved indices balance uneven pieces (edge tiles, empty bands).
+                var i = chunk
+                while i < count {
+                    box.value[i] = job.value(i)
+                    i += chunks
+                }
+            }
+        }
+        return (0..<count).map { slots[$0]! }
+    }
+
+    /// `body(i)` for every i in 0..<count, on up to `workers` threads.
+    static func forEach(_ count: Int, workers: Int, _ body: (Int) -> Void) {
+        _ = map(count, workers: workers, body)
+    }
+}
+
+/// Carries a value into concurrently running closures when the caller guarantees that the
+/// threads touch disjoint parts of it (distinct result slots, distinct framebuffer rows).
+struct UnsafeSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,568 @@
+// The compositor: walks the view tree, works out what changed since the target buffer was
+// last drawn, fetches or draws the tiles that intersect it, and paints only that.
+import Foundation
+import ScrollKit
+
+/// Counters describing the renderer's work, for tests, logs and benchmarks.
+public struct RenderStatistics: Sendable, Equatable {
+    /// Frames rendered.
+    public var frames = 0
+    /// Tiles drawn by content views, in total.
+    public var tilesDrawn = 0
+    /// Tiles resampled to an exact zoom scale and cached, in total.
+    public var tilesResampled = 0
+    /// Tiles drawn or resampled ahead of need by `prefetch`, in total.
+    public var tilesPrefetched = 0
+    /// Every tile drawn by content views (including prefetch) since the counters were last
+    /// reset, in order.
+    public var drawnKeys: [TileKey] = []
+    /// Pixels painted by the last frame.
+    public var lastFramePaintedPixels = 0
+}
+
+/// Renders a view tree into framebuffers, one frame at a time, redrawing only what changed.
+///
+/// Use from one thread. A host keeps one renderer per window and calls
+/// `render(_:into:bufferAge:)` whenever the tree asks for a frame; after a frame, it renders
+/// again while `needsFollowUpFrame` is true and may call `prefetch(maxTiles:)` while it is idle.
+public final class Renderer {
+    /// Tile edge in device pixels (256: a tile is 256 KiB, small enough that a 4K frame needs
+    /// about 150 and a scroll step rarely draws more than a row of them; issue 6).
+    public static let tileSize = 256
+    /// Default cache budget: 192 MiB, about six 4K screenfuls of tiles (design decision).
+    public static let defaultBudget = 192 << 20
+    /// Zoom levels are clamped to 2^-16 ... 2^16 device pixels per point: beyond, views are
+    /// sub-pixel or a single point fills the screen many times over.
+    static let levelRange = -16...16
+    /// Damage of this many past frames is kept, for buffer ages up to that (Wayland hosts
+    /// rotate 2–4 buffers).
+    static let historyLength = 8
+    /// Recursion depth of occlusion culling; deeper, items are simply drawn in order.
+    static let occlusionDepth = 8
+    /// Output rows resampled at once while zooming, bounding the gathered source pixels.
+    static let transientBand = 64
+
+    /// Device pixels per point of the output (the Wayland buffer scale).
+    public var outputScale: Double = 1
+    /// Premultiplied colour under the root view.
+    public var clearColor: UInt32 = 0xFF00_0000
+    /// Repaints larger than this many pixels are split across cores (measured by raster-bench:
+    /// below about a quarter of a 1080p frame the thread hand-off costs more than it saves).
+    public var parallelMinimumPixels = 500_000
+    /// Threads used for drawing tiles and painting large frames (1 disables parallelism).
+    public var workers = Parallel.cores
+
+    /// Most bytes of tile pixels the cache keeps (0 keeps nothing between frames).
+    public var cacheBudget: Int {
+        get { cache.budget }
+        set { cache.budget = max(newValue, 0) }
+    }
+    /// Bytes of tile pixels currently cached (never above `cacheBudget`).
+    public var cacheBytes: Int { cache.bytes }
+    /// Number of cached tiles.
+    public var cachedTileCount: Int { cache.count }
+    /// Work counters.
+    public var statistics = RenderStatistics()
+    /// True when the last frame showed provisional pixels (tiles scaled during a zoom): render
+    /// once more after the zoom settles to replace them with sharp ones.
+    public private(set) var needsFollowUpFrame = false
+    /// The pixels the last frame painted, in buffer pixels.
+    public private(set) var lastRepaint = PixelRegion()
+    /// Whether `prefetch(maxTiles:)` has tiles to draw.
+    public var hasPrefetchWork: Bool { !prefetchQueue.isEmpty }
+
+    private let cache: TileCache
+    private var records: [ObjectIdentifier: ViewRecord] = [:]
+    private var nextSerial: UInt64 = 1
+    private var frame: UInt64 = 0
+    private var items: [DisplayItem] = []
+    private var history: [PixelRegion] = []
+    private var targetSize: (width: Int, height: Int)?
+    private var prefetchQueue: [TileJob] = []
+
+    /// Creates a renderer whose tile cache keeps at most `cacheBudget` bytes.
+    public init(cacheBudget: Int = Renderer.defaultBudget) {
+        cache = TileCache(budget: max(cacheBudget, 0))
+    }
+
+    /// Device pixels per point of zoom level `level`.
+    static func levelScale(_ level: Int) -> Double { Double(sign: .plus, exponent: level, significand: 1) }
+
+    // MARK: Frames
+
+    /// Draws `root` into `target`, whose pixels are what this renderer drew `bufferAge` frames
+    /// ago (0: unknown, repaint everything), and returns the rects that changed since the
+    /// previous frame, in buffer pixels (for `wl_surface.damage_buffer`). Only the pixels that
+    /// differ from the buffer's old contents are painted; a frame where nothing changed paints
+    /// nothing and returns no rect.
+    @discardableResult
+    public func render(_ root: View, into target: Framebuffer, bufferAge: Int) -> [PixelRect] {
+        frame &+= 1
+        statistics.frames += 1
+        needsFollowUpFrame = false
+        purgeDeadViews()
+        let full = target.bounds
+        var builder = ListBuilder(renderer: self, target: full)
+        builder.visit(root)
+        let newItems = builder.items
+        var damage = builder.contentDamage
+
+        if targetSize.map({ $0 != (target.width, target.height) }) ?? true {
+            targetSize = (target.width, target.height)
+            history.removeAll()
+            damage = PixelRegion([full])
+        } else {
+            damage.formUnion(newItems.damage(since: items))
+        }
+        damage.clip(to: full)
+        items = newItems
+        history.append(damage)
+        if history.count > Self.historyLength { history.removeFirst(history.count - Self.historyLength) }
+
+        var repaint = PixelRegion()
+        if bufferAge <= 0 || bufferAge > history.count {
+            repaint.add(full)
+        } else {
+            for d in history.suffix(bufferAge) { repaint.formUnion(d) }
+        }
+        lastRepaint = repaint
+        statistics.lastFramePaintedPixels = repaint.area
+        if !repaint.isEmpty {
+            let tiles = prepareTiles(for: repaint)
+            paint(repaint, into: target, tiles: tiles)
+        }
+        planPrefetch()
+        return damage.rects
+    }
+
+    /// `render(_:into:bufferAge:)` into an offscreen framebuffer, kept alive while drawing.
+    @discardableResult
+    public func render(_ root: View, into target: OwnedFramebuffer, bufferAge: Int) -> [PixelRect] {
+        target.withFramebuffer { render(root, into: $0, bufferAge: bufferAge) }
+    }
+
+    // MARK: View records
+
+    /// What the renderer remembers about one view between frames.
+    final class ViewRecord {
+        weak var view: View?
+        let serial: UInt64
+        /// Exact scale of the previous frame: a change means a zoom is under way.
+        var lastScale: Double?
+        /// Level of the sharp tiles shown when the scale last settled.
+        var level: Int?
+        var lastOrigin: (x: Int, y: Int)?
+        /// Direction content last scrolled towards, per axis (−1, 0, 1): where to prefetch.
+        var ahead: (x: Int, y: Int) = (0, 0)
+
+        init(view: View, serial: UInt64) {
+            self.view = view
+            self.serial = serial
+        }
+    }
+
+    func record(for view: View) -> ViewRecord {
+        let id = ObjectIdentifier(view)
+        if let r = records[id], r.view === view { return r }
+        let r = ViewRecord(view: view, serial: nextSerial)
+        nextSerial += 1
+        if let stale = records[id] { dropTiles(of: stale.serial) }
+        records[id] = r
+        return r
+    }
+
+    private func purgeDeadViews() {
+        for (id, r) in records where r.view == nil {
+            dropTiles(of: r.serial)
+            records[id] = nil
+        }
+    }
+
+    private func dropTiles(of serial: UInt64) {
+        cache.removeAll { $0.view == serial }
+        prefetchQueue.removeAll { $0.key.view == serial }
+    }
+
+    /// Drops cached tiles of `serial` that show any point of `rect` (bounds coordinates; nil
+    /// is everything), with a margin for the resampling filters' reach.
+    func invalidate(serial: UInt64, rect: CGRect?) {
+        guard let rect else { return dropTiles(of: serial) }
+        let size = Double(Self.tileSize)
+        cache.removeAll { key in
+            guard key.view == serial else { return false }
+            let s = key.scale
+            // Filters read up to two source pixels of at most 2/s points beyond a tile.
+            let margin = 5 / s
+            let x0 = Double(key.column) * size / s - margin, x1 = Double(key.column + 1) * size / s + margin
+            let y0 = Double(key.row) * size / s - margin, y1 = Double(key.row + 1) * size / s + margin
+            return Double(rect.maxX) > x0 && Double(rect.minX) < x1 && Double(rect.maxY) > y0 && Double(rect.minY) < y1
+        }
+        prefetchQueue.removeAll()
+    }
+
+    /// Chooses how content at exact `scale` is drawn this frame, updating the zoom state.
+    func placementMode(_ r: ViewRecord, scale: Double) -> (level: Int?, transient: Bool) {
+        let nearest = min(max(Int(log2(scale).rounded()), Self.levelRange.lowerBound), Self.levelRange.upperBound)
+        defer { r.lastScale = scale }
+        if let last = r.lastScale, last != scale {
+            // Zoom under way: keep scaling the tiles already drawn while they stay within a
+            // factor of two of the output; sharp tiles follow once the scale holds still.
+            needsFollowUpFrame = true
+            var level = nearest
+            if let kept = r.level {
+                let ratio = scale / Self.levelScale(kept)
+                if ratio >= 0.5 && ratio <= 2 { level = kept }
+            }
+            return Self.levelScale(level) == scale ? (nil, false) : (level, true)
+        }
+        r.level = nearest
+        return Self.levelScale(nearest) == scale ? (nil, false) : (nearest, false)
+    }
+
+    // MARK: Tiles
+
+    /// A tile to produce: drawn by its content view, or resampled from drawn tiles.
+    struct TileJob {
+        var key: TileKey
+        var placement: ContentPlacement
+        var content: any TiledContent
+        /// True for a tile at an exact zoom scale made from `placement.sourceLevel` tiles.
+        var resampled: Bool
+    }
+
+    private func contentView(_ serial: UInt64) -> (any TiledContent)? {
+        records.values.first { $0.serial == serial }?.view as? any TiledContent
+    }
+
+    /// Looks up or produces every tile the repaint needs, keyed for painting.
+    private func prepareTiles(for repaint: PixelRegion) -> [TileKey: Tile] {
+        var tiles: [TileKey: Tile] = [:]
+        var drawJobs: [TileJob] = [], resampleJobs: [TileJob] = []
+        var queued = Set<TileKey>()
+        var contents: [UInt64: any TiledContent] = [:]
+
+        func need(_ key: TileKey, _ p: ContentPlacement, resampled: Bool, into jobs: inout [TileJob]) -> Bool {
+            if tiles[key] != nil || queued.contains(key) { return true }
+            if let t = cache.lookup(key, frame: frame) { tiles[key] = t; return true }
+            guard let content = contents[p.view] ?? contentView(p.view) else { return false }
+            contents[p.view] = content
+            queued.insert(key)
+            jobs.append(TileJob(key: key, placement: p, content: content, resampled: resampled))
+            return false
+        }
+
+        for item in items {
+            guard case .content(let p) = item.kind else { continue }
+            for r in repaint.rects {
+                let visible = r.intersection(item.bounds).offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
+                guard !visible.isEmpty else { continue }
+                if p.transient {
+                    for key in sourceKeys(p, for: visible) { _ = need(key, p, resampled: false, into: &drawJobs) }
+                } else {
+                    for key in Self.cells(of: visible, view: p.view, scale: p.scale) {
+                        if p.sourceLevel != nil {
+                            _ = need(key, p, resampled: true, into: &resampleJobs)
+                        } else {
+                            _ = need(key, p, resampled: false, into: &drawJobs)
+                        }
+                    }
+                }
+            }
+        }
+        // Resampled tiles need their source tiles first.
+        for job in resampleJobs {
+            for key in sourceKeys(job.placement, for: Self.tileRect(job.key).intersection(job.placement.extent)) {
+                _ = need(key, job.placement, resampled: false, into: &drawJobs)
+            }
+        }
+        for (key, tile) in produce(drawJobs, using: tiles) {
+            tiles[key] = tile
+            cache.insert(key, tile, frame: frame)
+        }
+        for (key, tile) in produce(resampleJobs, using: tiles) {
+            tiles[key] = tile
+            cache.insert(key, tile, frame: frame)
+        }
+        return tiles
+    }
+
+    /// Draws or resamples tiles, on several cores when the content allows it.
+    private func produce(_ jobs: [TileJob], using tiles: [TileKey: Tile]) -> [(TileKey, Tile)] {
+        guard !jobs.isEmpty else { return [] }
+        let concurrent = jobs.allSatisfy { $0.resampled || $0.content.drawsConcurrently }
+        let made = Parallel.map(jobs.count, workers: concurrent ? workers : 1) { i in
+            Self.makeTile(jobs[i], sources: tiles)
+        }
+        for job in jobs {
+            if job.resampled { statistics.tilesResampled += 1 } else {
+                statistics.tilesDrawn += 1
+                statistics.drawnKeys.append(job.key)
+            }
+        }
+        return zip(jobs.map(\.key), made).map { ($0, $1) }
+    }
+
+    /// Produces one tile: pure with respect to the renderer (safe on any thread).
+    private static func makeTile(_ job: TileJob, sources: [TileKey: Tile]) -> Tile {
+        let owned = OwnedFramebuffer(width: tileSize, height: tileSize)!
+        let cell = tileRect(job.key)
+        let opaque = owned.withFramebuffer { fb in
+            let valid: PixelRect
+            if job.resampled {
+                let p = job.placement
+                valid = cell.intersection(p.extent)
+                resample(p, output: valid, sources: sources, into: fb, at: (valid.x - cell.x, valid.y - cell.y), blend: false)
+            } else {
+                job.content.draw(cell, scale: job.key.scale, into: fb)
+                valid = cell.intersection(job.placement.sourceExtentFor(scale: job.key.scale))
+            }
+            let local = valid.offsetBy(dx: -cell.x, dy: -cell.y)
+            return !local.isEmpty && fb.isOpaque(in: local)
+        }
+        return Tile(pixels: owned, isOpaque: opaque)
+    }
+
+    /// The content pixels tile `key` covers.
+    static func tileRect(_ key: TileKey) -> PixelRect {
+        PixelRect(x: key.column * tileSize, y: key.row * tileSize, width: tileSize, height: tileSize)
+    }
+
+    /// Keys of the grid cells at `scale` that intersect `rect` (content pixels).
+    static func cells(of rect: PixelRect, view: UInt64, scale: Double) -> [TileKey] {
+        guard !rect.isEmpty else { return [] }
+        var keys: [TileKey] = []
+        for row in floorDiv(rect.y, tileSize)...floorDiv(rect.maxY - 1, tileSize) {
+            for column in floorDiv(rect.x, tileSize)...floorDiv(rect.maxX - 1, tileSize) {
+                keys.append(TileKey(view: view, scale: scale, column: column, row: row))
+            }
+        }
+        return keys
+    }
+
+    /// The axes mapping content pixels at `p.scale` onto pixels of `p`'s source level.
+    static func axes(_ p: ContentPlacement) -> (x: ResampleAxis, y: ResampleAxis)? {
+        let step = p.sourceScale / p.scale
+        guard let x = ResampleAxis(step: step, lower: p.sourceExtent.x, upper: p.sourceExtent.maxX),
+              let y = ResampleAxis(step: step, lower: p.sourceExtent.y, upper: p.sourceExtent.maxY) else { return nil }
+        return (x, y)
+    }
+
+    /// The filter for resampling `p`: bilinear when enlarging, box when shrinking.
+    static func filter(_ p: ContentPlacement) -> ResampleFilter { p.scale > p.sourceScale ? .bilinear : .box }
+
+    /// The source pixels that content pixels `rect` (at `p.scale`) are resampled from.
+    static func sourceRect(_ p: ContentPlacement, for rect: PixelRect) -> PixelRect {
+        guard !rect.isEmpty, let (ax, ay) = axes(p) else { return .zero }
+        let bilinear = filter(p) == .bilinear
+        let xs = ax.sourceRange(for: rect.x..<rect.maxX, bilinear: bilinear)
+        let ys = ay.sourceRange(for: rect.y..<rect.maxY, bilinear: bilinear)
+        return PixelRect(x: xs.lowerBound, y: ys.lowerBound, width: xs.count, height: ys.count)
+    }
+
+    private func sourceKeys(_ p: ContentPlacement, for rect: PixelRect) -> [TileKey] {
+        Self.cells(of: Self.sourceRect(p, for: rect), view: p.view, scale: p.sourceScale)
+    }
+
+    /// Resamples content pixels `output` of `p` from its source tiles into `target` at `at`,
+    /// writing (`blend` false) or drawing over (`blend` true).
+    static func resample(_ p: ContentPlacement, output: PixelRect, sources: [TileKey: Tile], into target: Framebuffer,
+                         at: (x: Int, y: Int), blend: Bool) {
+        guard !output.isEmpty, let (ax, ay) = axes(p) else { return }
+        let src = sourceRect(p, for: output)
+        guard !src.isEmpty, let gathered = OwnedFramebuffer(width: src.width, height: src.height) else { return }
+        gathered.withFramebuffer { g in
+            for key in cells(of: src, view: p.view, scale: p.sourceScale) {
+                guard let tile = sources[key] else { continue }
+                let cell = tileRect(key)
+                let part = cell.intersection(src)
+                tile.pixels.withFramebuffer { t in
+                    g.copy(from: t, sourceRect: part.offsetBy(dx: -cell.x, dy: -cell.y), to: (part.x - src.x, part.y - src.y))
+                }
+            }
+            if blend {
+                guard let out = OwnedFramebuffer(width: output.width, height: output.height) else { return }
+                out.withFramebuffer { o in
+                    Resampler.resample(filter(p), source: g, sourceOrigin: (src.x, src.y), xAxis: ax, yAxis: ay,
+                                       output: output, into: o, at: (0, 0))
+                    target.blend(from: o, sourceRect: o.bounds, to: at)
+                }
+            } else {
+                Resampler.resample(filter(p), source: g, sourceOrigin: (src.x, src.y), xAxis: ax, yAxis: ay,
+                                   output: output, into: target, at: at)
+            }
+        }
+    }
+
+    // MARK: Painting
+
+    /// Paints every item over the repaint region, on several cores for large repaints.
+    private func paint(_ repaint: PixelRegion, into target: Framebuffer, tiles: [TileKey: Tile]) {
+        let list = items
+        var pieces = repaint.rects
+        let parallel = workers > 1 && repaint.area >= parallelMinimumPixels
+        if parallel {
+            // Horizontal bands: each thread writes its own rows.
+            pieces = pieces.flatMap { r -> [PixelRect] in
+                let bands = min(workers, max(r.height, 1))
+                return (0..<bands).map { b in
+                    let y0 = r.y + r.height * b / bands, y1 = r.y + r.height * (b + 1) / bands
+                    return PixelRect(x: r.x, y: y0, width: r.width, height: y1 - y0)
+                }
+            }
+        }
+        let painter = Painter(items: list, tiles: tiles, target: target)
+        Parallel.forEach(pieces.count, workers: parallel ? workers : 1) { i in
+            painter.paint(pieces[i], upTo: list.count, depth: 0)
+        }
+    }
+
+    /// Paints display items into a target; pure and read-only apart from the target's pixels
+    /// inside the rect it is given, so several painters may run on disjoint rects at once.
+    struct Painter {
+        let items: [DisplayItem]
+        let tiles: [TileKey: Tile]
+        let target: Framebuffer
+
+        /// Paints items `0..<n` clipped to `rect`, skipping what an opaque item hides.
+        func paint(_ rect: PixelRect, upTo n: Int, depth: Int) {
+            guard !rect.isEmpty else { return }
+            var top = n - 1
+            while top >= 0 && !(items[top].opaque && items[top].bounds.intersects(rect)) { top -= 1 }
+            if top < 0 || depth >= Renderer.occlusionDepth {
+                for j in 0..<n { draw(items[j], clip: rect) }
+                return
+            }
+            let covered = items[top].bounds.intersection(rect)
+            draw(items[top], clip: covered)
+            for piece in rect.subtracting(covered) { paint(piece, upTo: top, depth: depth + 1) }
+            for j in (top + 1)..<n { draw(items[j], clip: rect) }
+        }
+
+        func draw(_ item: DisplayItem, clip: PixelRect) {
+            let r = item.bounds.intersection(clip)
+            guard !r.isEmpty else { return }
+            switch item.kind {
+            case .fill(let color):
+                target.blendFill(r, with: color)
+            case .content(let p):
+                drawContent(p, in: r)
+            case .indicator(let style, let rect, let alpha, let pointScale):
+                IndicatorPaint.draw(style, rect: rect, alpha: alpha, pointScale: pointScale, clip: r, into: target)
+            }
+        }
+
+        private func drawContent(_ p: ContentPlacement, in r: PixelRect) {
+            let visible = r.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
+            guard !visible.isEmpty else { return }
+            if p.transient {
+                // Bands bound the gathered source while the whole view is rescaled each frame.
+                var y = visible.y
+                while y < visible.maxY {
+                    let h = min(Renderer.transientBand, visible.maxY - y)
+                    let band = PixelRect(x: visible.x, y: y, width: visible.width, height: h)
+                    Renderer.resample(p, output: band, sources: tiles, into: target,
+                                      at: (band.x + p.originX, band.y + p.originY), blend: !p.opaque)
+                    y += h
+                }
+                return
+            }
+            for key in Renderer.cells(of: visible, view: p.view, scale: p.scale) {
+                guard let tile = tiles[key] else { continue }
+                let cell = Renderer.tileRect(key)
+                let part = cell.intersection(visible)
+                let src = part.offsetBy(dx: -cell.x, dy: -cell.y)
+                let at = (part.x + p.originX, part.y + p.originY)
+                tile.pixels.withFramebuffer { t in
+                    if tile.isOpaque { target.copy(from: t, sourceRect: src, to: at) } else { target.blend(from: t, sourceRect: src, to: at) }
+                }
+            }
+        }
+    }
+
+    // MARK: Prefetch
+
+    /// Queues the missing tiles one ring beyond each content view's visible tiles, on the
+    /// side it last scrolled towards (all sides before it first scrolls).
+    private func planPrefetch() {
+        prefetchQueue.removeAll()
+        for item in items {
+            guard case .content(let p) = item.kind, !p.transient,
+                  let r = records.values.first(where: { $0.serial == p.view }),
+                  let content = r.view as? any TiledContent else { continue }
+            let visible = item.bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
+            guard !visible.isEmpty else { continue }
+            let t = Self.tileSize
+            let c0 = floorDiv(visible.x, t), c1 = floorDiv(visible.maxX - 1, t)
+            let r0 = floorDiv(visible.y, t), r1 = floorDiv(visible.maxY - 1, t)
+            let all = r.ahead == (0, 0)
+            let x0 = c0 - (all || r.ahead.x < 0 ? 1 : 0), x1 = c1 + (all || r.ahead.x > 0 ? 1 : 0)
+            let y0 = r0 - (all || r.ahead.y < 0 ? 1 : 0), y1 = r1 + (all || r.ahead.y > 0 ? 1 : 0)
+            let lastColumn = floorDiv(p.extent.maxX - 1, t), lastRow = floorDiv(p.extent.maxY - 1, t)
+            let firstColumn = floorDiv(p.extent.x, t), firstRow = floorDiv(p.extent.y, t)
+            guard !p.extent.isEmpty else { continue }
+            for row in max(y0, firstRow)...max(min(y1, lastRow), max(y0, firstRow)) {
+                for column in max(x0, firstColumn)...max(min(x1, lastColumn), max(x0, firstColumn)) {
+                    if row >= r0 && row <= r1 && column >= c0 && column <= c1 { continue }
+                    if row > lastRow || column > lastColumn { continue }
+                    let key = TileKey(view: p.view, scale: p.scale, column: column, row: row)
+                    if cache.contains(key) { continue }
+                    prefetchQueue.append(TileJob(key: key, placement: p, content: content, resampled: p.sourceLevel != nil))
+                }
+            }
+        }
+    }
+
+    /// Draws up to `maxTiles` queued prefetch tiles into the cache without evicting any tile
+    /// the last frame used; returns how many were made. Call while idle time allows.
+    @discardableResult
+    public func prefetch(maxTiles: Int) -> Int {
+        var made = 0
+        let tileBytes = Self.tileSize * Self.tileSize * 4
+        while made < maxTiles, !prefetchQueue.isEmpty {
+            let job = prefetchQueue.removeFirst()
+            if cache.contains(job.key) { continue }
+            // Only what fits without evicting the visible tiles is worth drawing.
+            guard cache.canFit(tileBytes, protectFrom: frame) else {
+                prefetchQueue.removeAll()
+                break
+            }
+            var sources: [TileKey: Tile] = [:]
+            if job.resampled {
+                let need = sourceKeys(job.placement, for: Self.tileRect(job.key).intersection(job.placement.extent))
+                for key in need {
+                    if let t = cache.lookup(key, frame: frame) { sources[key] = t; continue }
+                    let src = TileJob(key: key, placement: job.placement, content: job.content, resampled: false)
+                    let t = Self.makeTile(src, sources: [:])
+                    statistics.tilesDrawn += 1
+                    statistics.drawnKeys.append(key)
+                    cache.insert(key, t, frame: frame - 1, protectFrom: frame)
+                    sources[key] = t
+                }
+            }
+            let tile = Self.makeTile(job, sources: sources)
+            if job.resampled { statistics.tilesResampled += 1 } else {
+                statistics.tilesDrawn += 1
+                statistics.drawnKeys.append(job.key)
+            }
+            statistics.tilesPrefetched += 1
+            made += 1
+            // Prefetched tiles rank below the visible ones, and never push them out.
+            if !cache.insert(job.key, tile, frame: frame - 1, protectFrom: frame) {
+                prefetchQueue.removeAll()
+            }
+        }
+        return made
+    }
+}
+
+/// Floor division (rounds toward −∞, unlike `/`).
+@inline(__always)
+func floorDiv(_ a: Int, _ b: Int) -> Int {
+    let q = a / b
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+}
+
+extension ContentPlacement {
+    /// The content's extent in pixels at `scale` (its own scale or its source level's).
+    func sourceExtentFor(scale s: Double) -> PixelRect { s == scale ? extent : sourceExtent }
+}

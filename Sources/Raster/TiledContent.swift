@@ -1,0 +1,37 @@
+// What a content view adopts to be drawn in tiles: draw any pixel rectangle at any scale.
+import Foundation
+import ScrollKit
+
+/// A view whose content the renderer cuts into tiles and caches (an image, a document page).
+///
+/// Pixel coordinates are those of the whole content drawn at `scale` device pixels per point,
+/// with (0, 0) at the point (0, 0) of the view's bounds coordinate space: pixel (x, y) covers
+/// the points `[x / scale, (x + 1) / scale) × [y / scale, (y + 1) / scale)`. The renderer only
+/// asks for rectangles that intersect the view's bounds scaled the same way, and shows only
+/// the part inside the bounds.
+///
+/// Views that do not adopt this protocol draw their `backgroundColor` only.
+public protocol TiledContent: View {
+    /// Draws the content pixels `rect` at `scale` (device pixels per point, > 0) into `target`,
+    /// whose pixel (0, 0) is `rect`'s top-left and which is `rect`'s size. `target` starts
+    /// transparent (0); write premultiplied ARGB8888.
+    ///
+    /// The result must depend only on the pixel coordinates and the scale, not on how the
+    /// content is cut into rectangles: tiles are drawn separately and put side by side.
+    func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer)
+
+    /// True when every pixel drawn inside the bounds is opaque, so the renderer may skip
+    /// whatever lies underneath.
+    var isOpaqueContent: Bool { get }
+
+    /// True when `draw` may run on several threads at once for different rectangles (it
+    /// only reads immutable state); the renderer then draws missing tiles on both cores.
+    var drawsConcurrently: Bool { get }
+}
+
+extension TiledContent {
+    /// Content is assumed translucent unless it says otherwise.
+    public var isOpaqueContent: Bool { false }
+    /// Drawing stays on the calling thread unless the content says otherwise.
+    public var drawsConcurrently: Bool { false }
+}

@@ -1,0 +1,203 @@
+// The renderer end to end: tiled frames against whole renders, tile counts, budgets, zoom.
+import Foundation
+import Raster
+import ScrollKit
+import Testing
+
+@Suite("Renderer: frames from tiles")
+struct RendererTests {
+    static let under = Color(rgb: 0x336699).premultipliedARGB
+
+    /// Renders `scene` with a fresh buffer and compares it with the whole-render reference.
+    func expectMatchesReference(_ scene: Scene1, renderer: Renderer, scale: Double, level: Double,
+                                width: Int, height: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        let fb = OwnedFramebuffer(width: width, height: height)!
+        renderer.render(scene.root, into: fb, bufferAge: 0)
+        let o = scene.scroller.bounds.origin
+        let origin = (Int((-Double(o.x) * renderer.outputScale).rounded()), Int((-Double(o.y) * renderer.outputScale).rounded()))
+        let reference = referenceFrame(content: scene.content, contentSize: scene.content.bounds.size, scale: scale, level: level,
+                                       origin: origin, clip: PixelRect(x: 0, y: 0, width: width, height: height), width: width, height: height, under: Self.under)
+        let diff = firstDifference(fb, reference)
+        #expect(diff == nil, "scale \(scale) offset \(o): \(diff ?? "")", sourceLocation: sourceLocation)
+    }
+
+    @Test("Integer and fractional scroll offsets: tiles equal the whole content cropped")
+    func offsets() {
+        let scene = Scene1(viewport: CGSize(width: 500, height: 400), contentSize: CGSize(width: 1500, height: 1300))
+        let renderer = Renderer()
+        for offset in [CGPoint(x: 0, y: 0), CGPoint(x: 300, y: 517), CGPoint(x: 12.4, y: 700.5), CGPoint(x: 999.75, y: 0.25),
+                       CGPoint(x: -40, y: -33.3), CGPoint(x: 1200, y: 1100)] {
+            scene.scroller.bounds.origin = offset
+            expectMatchesReference(scene, renderer: renderer, scale: 1, level: 1, width: 500, height: 400)
+        }
+    }
+
+    @Test("Output scale 2: content drawn at level 2 directly")
+    func outputScaleTwo() {
+        let scene = Scene1(viewport: CGSize(width: 300, height: 200), contentSize: CGSize(width: 900, height: 800))
+        let renderer = Renderer()
+        renderer.outputScale = 2
+        scene.scroller.bounds.origin = CGPoint(x: 101.3, y: 257.8)
+        expectMatchesReference(scene, renderer: renderer, scale: 2, level: 2, width: 600, height: 400)
+        #expect(scene.content.drawn.allSatisfy { $0.scale == 2 })
+    }
+
+    @Test("Zoom scales: resampled tiles equal the whole content resampled once", arguments: [0.5, 0.75, 1.3, 1.6, 2.0, 3.1])
+    func zoomScales(zoom: Double) {
+        let scene = Scene1(viewport: CGSize(width: 420, height: 330), contentSize: CGSize(width: 700, height: 600))
+        let renderer = Renderer()
+        scene.zoom(CGFloat(zoom))
+        let level = pow(2, (log2(zoom)).rounded())
+        for offset in [CGPoint(x: 0, y: 0), CGPoint(x: 77.5, y: 131.25)] {
+            scene.scroller.bounds.origin = offset
+            expectMatchesReference(scene, renderer: renderer, scale: zoom, level: level, width: 420, height: 330)
+        }
+        #expect(scene.content.drawn.allSatisfy { $0.scale == level }, "tiles are drawn at the nearest power of two")
+    }
+
+    @Test("Translucent content blends over what lies below")
+    func translucent() {
+        let scene = Scene1(viewport: CGSize(width: 300, height: 300), contentSize: CGSize(width: 600, height: 600))
+        scene.content.opaque = false
+        let renderer = Renderer()
+        scene.scroller.bounds.origin = CGPoint(x: 33.5, y: 80)
+        expectMatchesReference(scene, renderer: renderer, scale: 1, level: 1, width: 300, height: 300)
+        scene.zoom(1.4)
+        expectMatchesReference(scene, renderer: renderer, scale: 1.4, level: 1, width: 300, height: 300)
+    }
+
+    @Test("Only tiles intersecting the visible rect are drawn, then the prefetch ring")
+    func visibleTilesOnly() {
+        // 256-pixel tiles; viewport 600×500 at offset (300, 300) sees columns 1...3, rows 1...3.
+        let scene = Scene1(viewport: CGSize(width: 600, height: 500), contentSize: CGSize(width: 5000, height: 5000))
+        let renderer = Renderer()
+        scene.scroller.bounds.origin = CGPoint(x: 300, y: 300)
+        let fb = OwnedFramebuffer(width: 600, height: 500)!
+        renderer.render(scene.root, into: fb, bufferAge: 0)
+        let drawn = Set(renderer.statistics.drawnKeys.map { [$0.column, $0.row] })
+        var expected = Set<[Int]>()
+        for c in 1...3 { for r in 1...3 { expected.insert([c, r]) } }
+        #expect(drawn == expected)
+        #expect(renderer.statistics.drawnKeys.count == 9, "each tile drawn once")
+
+        // Nothing moved yet: the prefetch ring surrounds the visible tiles (5×5 − 3×3 = 16).
+        #expect(renderer.prefetch(maxTiles: 100) == 16)
+        let ring = Set(renderer.statistics.drawnKeys.map { [$0.column, $0.row] }).subtracting(expected)
+        #expect(ring.allSatisfy { (0...4).contains($0[0]) && (0...4).contains($0[1]) })
+        #expect(ring.count == 16)
+
+        // Scrolling down one tile: the new row was prefetched, nothing is drawn for the frame;
+        // the ring ahead is the row below only.
+        scene.scroller.bounds.origin = CGPoint(x: 300, y: 556)
+        let before = renderer.statistics.tilesDrawn
+        renderer.render(scene.root, into: fb, bufferAge: 1)
+        #expect(renderer.statistics.tilesDrawn == before)
+        #expect(renderer.prefetch(maxTiles: 100) == 3)
+        let last3 = renderer.statistics.drawnKeys.suffix(3).map { [$0.column, $0.row] }
+        #expect(Set(last3) == [[1, 5], [2, 5], [3, 5]])
+        #expect(scene.content.drawn.count == renderer.statistics.tilesDrawn)
+    }
+
+    @Test("Cached tiles are reused: scrolling back draws nothing")
+    func reuse() {
+        let scene = Scene1(viewport: CGSize(width: 400, height: 400), contentSize: CGSize(width: 3000, height: 3000))
+        let renderer = Renderer()
+        let fb = OwnedFramebuffer(width: 400, height: 400)!
+        for y in stride(from: 0, through: 1000, by: 50) {
+            scene.scroller.bounds.origin = CGPoint(x: 0, y: CGFloat(y))
+            renderer.render(scene.root, into: fb, bufferAge: 1)
+        }
+        let drawn = renderer.statistics.tilesDrawn
+        #expect(drawn == 2 * 6, "two columns, rows 0...5 (offsets to 1400 px)")
+        for y in stride(from: 1000, through: 0, by: -50) {
+            scene.scroller.bounds.origin = CGPoint(x: 0, y: CGFloat(y))
+            renderer.render(scene.root, into: fb, bufferAge: 1)
+        }
+        #expect(renderer.statistics.tilesDrawn == drawn)
+    }
+
+    @Test("The cache never exceeds its budget, and the frame stays right when it is tiny")
+    func budget() {
+        let tile = 256 * 256 * 4
+        let scene = Scene1(viewport: CGSize(width: 500, height: 400), contentSize: CGSize(width: 4000, height: 4000))
+        let renderer = Renderer(cacheBudget: 5 * tile + 100)
+        let fb = OwnedFramebuffer(width: 500, height: 400)!
+        var peak = 0
+        for step in 0..<40 {
+            scene.scroller.bounds.origin = CGPoint(x: CGFloat(step * 37), y: CGFloat(step * 71))
+            renderer.render(scene.root, into: fb, bufferAge: 1)
+            renderer.prefetch(maxTiles: 8)
+            peak = max(peak, renderer.cacheBytes)
+            #expect(renderer.cacheBytes <= renderer.cacheBudget)
+        }
+        #expect(peak == 5 * tile, "the cache fills up to the budget")
+        expectMatchesReference(scene, renderer: renderer, scale: 1, level: 1, width: 500, height: 400)
+
+        let none = Renderer(cacheBudget: 0)
+        scene.scroller.bounds.origin = CGPoint(x: 10, y: 20)
+        expectMatchesReference(scene, renderer: none, scale: 1, level: 1, width: 500, height: 400)
+        #expect(none.cacheBytes == 0 && none.cachedTileCount == 0)
+        #expect(none.prefetch(maxTiles: 10) == 0, "prefetching into a zero budget keeps nothing")
+    }
+
+    @Test("setNeedsDisplay(rect) redraws only the tiles it touches")
+    func invalidation() {
+        let scene = Scene1(viewport: CGSize(width: 600, height: 600), contentSize: CGSize(width: 2000, height: 2000))
+        let renderer = Renderer()
+        let fb = OwnedFramebuffer(width: 600, height: 600)!
+        renderer.render(scene.root, into: fb, bufferAge: 0)
+        let before = renderer.statistics.drawnKeys.count
+        scene.content.setNeedsDisplay(CGRect(x: 260, y: 10, width: 20, height: 20))
+        renderer.render(scene.root, into: fb, bufferAge: 1)
+        let redrawn = renderer.statistics.drawnKeys.dropFirst(before).map { [$0.column, $0.row] }
+        #expect(redrawn == [[1, 0]])
+    }
+
+    @Test("A pinch scales existing tiles; sharp tiles replace them once the zoom settles")
+    func pinch() {
+        let scene = Scene1(viewport: CGSize(width: 400, height: 300), contentSize: CGSize(width: 1200, height: 900))
+        let renderer = Renderer()
+        let fb = OwnedFramebuffer(width: 400, height: 300)!
+        renderer.render(scene.root, into: fb, bufferAge: 0)
+        #expect(!renderer.needsFollowUpFrame)
+        scene.content.resetLog()
+        // Zooming in from 1 to 1.7 over several frames: level-1 tiles are scaled, none drawn at 2.
+        for zoom in [1.1, 1.25, 1.4, 1.55, 1.7] {
+            scene.zoom(CGFloat(zoom))
+            renderer.render(scene.root, into: fb, bufferAge: 1)
+            #expect(renderer.needsFollowUpFrame)
+        }
+        #expect(scene.content.drawn.allSatisfy { $0.scale == 1 })
+        // The scale holds: the follow-up frame draws level-2 tiles and is exact.
+        let damage = renderer.render(scene.root, into: fb, bufferAge: 1)
+        #expect(!renderer.needsFollowUpFrame)
+        #expect(scene.content.drawn.contains { $0.scale == 2 })
+        #expect(damage == [PixelRect(x: 0, y: 0, width: 400, height: 300)], "the sharp frame replaces the whole view")
+        expectMatchesReference(scene, renderer: renderer, scale: 1.7, level: 2, width: 400, height: 300)
+    }
+
+    @Test("Views are drawn in order, hidden ones not, clipped to clipping ancestors")
+    func viewTree() {
+        let root = View(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+        root.backgroundColor = .white
+        let clipper = View(frame: CGRect(x: 10, y: 10, width: 50, height: 50))
+        clipper.clipsToBounds = true
+        clipper.backgroundColor = Color(rgb: 0xFF0000)
+        let child = View(frame: CGRect(x: 40, y: 40, width: 40, height: 40))
+        child.backgroundColor = Color(rgb: 0x00FF00, alpha: 0.5)
+        let hidden = View(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+        hidden.backgroundColor = .black
+        hidden.isHidden = true
+        root.addSubview(clipper)
+        clipper.addSubview(child)
+        root.addSubview(hidden)
+        let fb = OwnedFramebuffer(width: 100, height: 100)!
+        Renderer().render(root, into: fb, bufferAge: 0)
+        let f = fb.pixels
+        #expect(f[5 * 100 + 5] == 0xFFFF_FFFF)
+        #expect(f[20 * 100 + 20] == 0xFFFF_0000)
+        // Half-transparent green over red, inside the clipper only.
+        #expect(f[55 * 100 + 55] == blendOver(Color(rgb: 0x00FF00, alpha: 0.5).premultipliedARGB, 0xFFFF_0000))
+        #expect(f[65 * 100 + 65] == 0xFFFF_FFFF, "clipped away")
+    }
+}
