@@ -274,10 +274,13 @@ open class ScrollView: View {
             }
             motion = .dragging(session)
         case .decelerating(var deceleration):
+            var changed = false
             for axis in ScrollAxis.allCases where old[axis] != new[axis] {
-                deceleration[axis] = deceleration[axis].map { restarted($0, from: new[axis], axis: axis) }
+                guard let axisMotion = deceleration[axis] else { continue }
+                deceleration[axis] = restarted(axisMotion, from: new[axis], axis: axis)
+                changed = true
             }
-            motion = .decelerating(deceleration)
+            if changed { motion = .decelerating(deceleration) }
         case .animating:
             // An explicit offset wins over an animation toward another one.
             motion = .idle
@@ -289,12 +292,15 @@ open class ScrollView: View {
 
     /// The same momentum, continued from `position`: friction and springs depend only on the
     /// present position and velocity, so this is exact when nothing else changed.
-    private func restarted(_ axisMotion: AxisMotion, from position: CGFloat, axis: ScrollAxis) -> AxisMotion {
+    /// nil when, from there, nothing is left to do.
+    private func restarted(_ axisMotion: AxisMotion, from position: CGFloat, axis: ScrollAxis) -> AxisMotion? {
         let elapsed = currentTime - axisMotion.startTime
         let velocity = axisMotion.simulation.velocity(at: elapsed)
+        let range = scrollRange(axis)
         let simulation = BouncingScrollSimulation(position: Double(position), velocity: velocity,
-                                                  range: Double(scrollRange(axis).lowerBound)...Double(scrollRange(axis).upperBound),
+                                                  range: Double(range.lowerBound)...Double(range.upperBound),
                                                   rate: Double(decelerationRate.rawValue), bounces: bounces)
+        if simulation.isDone(at: 0) { return nil }
         return AxisMotion(simulation: simulation, rest: CGFloat(simulation.finalPosition), startTime: currentTime)
     }
 
@@ -383,22 +389,26 @@ open class ScrollView: View {
     }
 
     private func stepDeceleration(_ deceleration: Deceleration, at now: Double) {
+        var remaining = deceleration
         var offset = contentOffset
-        var done = true
         for axis in ScrollAxis.allCases {
             guard let axisMotion = deceleration[axis] else { continue }
             let t = now - axisMotion.startTime
             if axisMotion.simulation.isDone(at: t) {
+                // Settled: land exactly on the target and let go of the axis, so an offset a
+                // delegate sets from now on stays where it put it.
                 offset[axis] = axisMotion.rest
+                remaining[axis] = nil
             } else {
                 offset[axis] = CGFloat(axisMotion.simulation.position(at: t))
-                done = false
             }
         }
+        let finished = remaining.horizontal == nil && remaining.vertical == nil
+        motion = .decelerating(remaining)
         let generation = motionGeneration
         applyOffset(offset)
         guard generation == motionGeneration else { return }
-        if done { endDeceleration(at: now) } else { setNeedsComposite() }
+        if finished { endDeceleration(at: now) } else { setNeedsComposite() }
     }
 
     private func stepAnimation(_ animation: ScrollAnimation, at now: Double) {
