@@ -3,7 +3,16 @@ import Dispatch
 import Foundation
 
 /// Runs independent pieces of work on several threads.
-enum Parallel {
+public enum Parallel {
+    /// Threads the renderer uses by default: one per core, at most 8.
+    public static var defaultWorkers: Int { cores }
+
+    /// Runs `body(k)` for k in 0..<count at once on separate threads and waits for all; the
+    /// pieces must touch disjoint memory.
+    public static func run(_ count: Int, _ body: (Int) -> Void) {
+        forEach(count, workers: count, body)
+    }
+
     /// Cores the renderer uses: the machine's, at most 8 (the design targets two; more only
     /// helps up to memory bandwidth).
     static let cores = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)

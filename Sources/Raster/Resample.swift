@@ -229,53 +229,159 @@ public enum Resampler {
         for i in 0..<n { out[i] = bilinearPixel(a, a, b, b, wy, wts[n + i] & 0xFFFF) }
     }
 
+    /// Most source pixels per output pixel and axis on the vectorised box path: a step of at
+    /// most 2 (the renderer shrinks by at most half) overlaps at most 3 source pixels.
+    static let boxFastTaps = 3
+
     private static func box(source: Framebuffer, sourceOrigin: (x: Int, y: Int), xAxis: ResampleAxis,
                             yAxis: ResampleAxis, output: PixelRect, target: Framebuffer, at: (x: Int, y: Int)) {
         let n = output.width
         let columns = xAxis.sourceRange(for: output.x..<output.maxX, bilinear: false)
         let width = columns.count
-        // Horizontal taps of every output column, flattened: first column (relative to
-        // `columns`), tap count, then the weights in `xWeights`.
-        var xFirst = [Int](repeating: 0, count: n), xCount = [Int](repeating: 0, count: n)
-        var xWeights: [UInt32] = []
-        for i in 0..<n {
-            let t = xAxis.boxTaps(output.x + i)
-            xFirst[i] = t.first - columns.lowerBound
-            xCount[i] = t.weights.count
-            xWeights.append(contentsOf: t.weights.map(UInt32.init))
+        let taps = boxFastTaps
+        // Horizontal taps of every output column, padded to `taps` with zero weights: first
+        // column (relative to `columns`) and the weights splatted over two 16-bit lanes.
+        var first = [Int](repeating: 0, count: n)
+        var weights = [UInt32](repeating: 0, count: taps * n)
+        var xTaps: [(first: Int, weights: [UInt16])] = []
+        xTaps.reserveCapacity(n)
+        for i in 0..<n { xTaps.append(xAxis.boxTaps(output.x + i)) }
+        if xTaps.contains(where: { $0.weights.count > taps }) || yAxis.step > 2 {
+            return boxGeneral(source: source, sourceOrigin: sourceOrigin, xTaps: xTaps, columns: columns, yAxis: yAxis,
+                              output: output, target: target, at: at)
         }
-        // One row of vertically filtered source pixels, channel pairs in 16-bit halves.
-        var rowRB = [UInt32](repeating: 0, count: width), rowAG = [UInt32](repeating: 0, count: width)
+        for (i, t) in xTaps.enumerated() {
+            first[i] = (t.first - columns.lowerBound) * 4
+            for (j, w) in t.weights.enumerated() { weights[j * n + i] = UInt32(w) &* 0x0001_0001 }
+        }
+        // One row of vertically filtered pixels, with `taps` spare pixels so that padded taps
+        // read inside the buffer.
+        var row = [UInt32](repeating: 0, count: width + taps)
         let x0 = columns.lowerBound - sourceOrigin.x
-        let mask: UInt32 = 0x00FF_00FF, half: UInt32 = 0x0080_0080
-        for row in 0..<output.height {
-            let (first, wys) = yAxis.boxTaps(output.y + row)
-            rowRB.withUnsafeMutableBufferPointer { rb in
-                rowAG.withUnsafeMutableBufferPointer { ag in
-                    for k in 0..<width { rb[k] = half; ag[k] = half }
-                    for (j, wy) in wys.enumerated() {
-                        let src = source.pointer(x: x0, y: first + j - sourceOrigin.y)
-                        let w = UInt32(wy)
-                        // Weights sum to 256: each 16-bit half stays ≤ 255·256 + 128.
-                        for k in 0..<width {
-                            rb[k] &+= (src[k] & mask) &* w
-                            ag[k] &+= ((src[k] >> 8) & mask) &* w
+        first.withUnsafeBufferPointer { off in
+            weights.withUnsafeBufferPointer { wts in
+                row.withUnsafeMutableBufferPointer { buf in
+                    let line = buf.baseAddress!
+                    for r in 0..<output.height {
+                        let (fy, wys) = yAxis.boxTaps(output.y + r)
+                        var rows: [UnsafePointer<UInt32>] = []
+                        var wy: [UInt16] = []
+                        for j in 0..<taps {
+                            let k = min(j, wys.count - 1)
+                            rows.append(UnsafePointer(source.pointer(x: x0, y: fy + k - sourceOrigin.y)))
+                            wy.append(j < wys.count ? wys[j] : 0)
                         }
+                        boxVertical(rows[0], rows[1], rows[2], wy[0], wy[1], wy[2], line, width)
+                        boxHorizontal(UnsafeRawPointer(line), off.baseAddress!, wts.baseAddress!,
+                                      target.pointer(x: at.x, y: at.y + r), n)
                     }
-                    for k in 0..<width { rb[k] = (rb[k] >> 8) & mask; ag[k] = (ag[k] >> 8) & mask }
                 }
             }
-            let out = target.pointer(x: at.x, y: at.y + row)
-            var tap = 0
-            for i in 0..<n {
-                var rb = half, ag = half
-                for j in 0..<xCount[i] {
-                    let w = xWeights[tap + j], c = xFirst[i] + j
-                    rb &+= rowRB[c] &* w
-                    ag &+= rowAG[c] &* w
+        }
+    }
+
+    /// Splits four pixels into their (blue, red) and (green, alpha) channels, one per 16-bit lane.
+    @inline(__always)
+    private static func split(_ v: SIMD4<UInt32>) -> (SIMD8<UInt16>, SIMD8<UInt16>) {
+        let mask = SIMD4<UInt32>(repeating: 0x00FF_00FF)
+        return (unsafeBitCast(v & mask, to: SIMD8<UInt16>.self), unsafeBitCast((v &>> 8) & mask, to: SIMD8<UInt16>.self))
+    }
+
+    /// Joins channel lanes holding sums scaled by 256 (plus rounding) back into pixels.
+    @inline(__always)
+    private static func join(_ rb: SIMD8<UInt16>, _ ag: SIMD8<UInt16>) -> SIMD4<UInt32> {
+        unsafeBitCast(rb &>> 8, to: SIMD4<UInt32>.self) | unsafeBitCast(ag & SIMD8<UInt16>(repeating: 0xFF00), to: SIMD4<UInt32>.self)
+    }
+
+    /// Weighted sum of three source rows (weights summing to 256; each lane ≤ 255·256 + 128).
+    @inline(__always)
+    private static func boxVertical(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, _ c: UnsafePointer<UInt32>,
+                                    _ wa: UInt16, _ wb: UInt16, _ wc: UInt16, _ out: UnsafeMutablePointer<UInt32>, _ n: Int) {
+        let va = SIMD8<UInt16>(repeating: wa), vb = SIMD8<UInt16>(repeating: wb), vc = SIMD8<UInt16>(repeating: wc)
+        let half = SIMD8<UInt16>(repeating: 128)
+        var i = 0
+        while i + 4 <= n {
+            let (ar, ag) = split(UnsafeRawPointer(a + i).loadUnaligned(as: SIMD4<UInt32>.self))
+            let (br, bg) = split(UnsafeRawPointer(b + i).loadUnaligned(as: SIMD4<UInt32>.self))
+            let (cr, cg) = split(UnsafeRawPointer(c + i).loadUnaligned(as: SIMD4<UInt32>.self))
+            let rb = ar &* va &+ br &* vb &+ cr &* vc &+ half
+            let gg = ag &* va &+ bg &* vb &+ cg &* vc &+ half
+            UnsafeMutableRawPointer(out + i).storeBytes(of: join(rb, gg), as: SIMD4<UInt32>.self)
+            i += 4
+        }
+        while i < n {
+            out[i] = boxPixel(a[i], b[i], c[i], UInt32(wa), UInt32(wb), UInt32(wc))
+            i += 1
+        }
+    }
+
+    /// Three horizontal taps per output pixel from a filtered row, four pixels per step.
+    @inline(__always)
+    private static func boxHorizontal(_ line: UnsafeRawPointer, _ off: UnsafePointer<Int>, _ wts: UnsafePointer<UInt32>,
+                                      _ out: UnsafeMutablePointer<UInt32>, _ n: Int) {
+        let half = SIMD8<UInt16>(repeating: 128)
+        let w0 = UnsafeRawPointer(wts), w1 = UnsafeRawPointer(wts + n), w2 = UnsafeRawPointer(wts + 2 * n)
+        @inline(__always) func gather(_ o: SIMD4<Int>, _ d: Int) -> SIMD4<UInt32> {
+            SIMD4<UInt32>(line.load(fromByteOffset: o[0] + d, as: UInt32.self), line.load(fromByteOffset: o[1] + d, as: UInt32.self),
+                          line.load(fromByteOffset: o[2] + d, as: UInt32.self), line.load(fromByteOffset: o[3] + d, as: UInt32.self))
+        }
+        var i = 0
+        while i + 4 <= n {
+            let o = UnsafeRawPointer(off + i).loadUnaligned(as: SIMD4<Int>.self)
+            let (ar, ag) = split(gather(o, 0)), (br, bg) = split(gather(o, 4)), (cr, cg) = split(gather(o, 8))
+            let wa = w0.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt16>.self)
+            let wb = w1.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt16>.self)
+            let wc = w2.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt16>.self)
+            let rb = ar &* wa &+ br &* wb &+ cr &* wc &+ half
+            let gg = ag &* wa &+ bg &* wb &+ cg &* wc &+ half
+            UnsafeMutableRawPointer(out + i).storeBytes(of: join(rb, gg), as: SIMD4<UInt32>.self)
+            i += 4
+        }
+        while i < n {
+            let o = off[i]
+            out[i] = boxPixel(line.load(fromByteOffset: o, as: UInt32.self), line.load(fromByteOffset: o + 4, as: UInt32.self),
+                              line.load(fromByteOffset: o + 8, as: UInt32.self),
+                              wts[i] & 0xFFFF, wts[n + i] & 0xFFFF, wts[2 * n + i] & 0xFFFF)
+            i += 1
+        }
+    }
+
+    /// The same arithmetic as the vector paths for one pixel.
+    @inline(__always)
+    private static func boxPixel(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ wa: UInt32, _ wb: UInt32, _ wc: UInt32) -> UInt32 {
+        let m: UInt32 = 0x00FF_00FF
+        let rb = (a & m) &* wa &+ (b & m) &* wb &+ (c & m) &* wc &+ 0x0080_0080
+        let ag = ((a >> 8) & m) &* wa &+ ((b >> 8) & m) &* wb &+ ((c >> 8) & m) &* wc &+ 0x0080_0080
+        return ((rb >> 8) & m) | (ag & ~m)
+    }
+
+    /// Any number of taps (steps above 2): the same arithmetic, one tap at a time.
+    private static func boxGeneral(source: Framebuffer, sourceOrigin: (x: Int, y: Int), xTaps: [(first: Int, weights: [UInt16])],
+                                   columns: Range<Int>, yAxis: ResampleAxis, output: PixelRect, target: Framebuffer,
+                                   at: (x: Int, y: Int)) {
+        let width = columns.count
+        let x0 = columns.lowerBound - sourceOrigin.x
+        var line = [UInt32](repeating: 0, count: width)
+        for r in 0..<output.height {
+            let (fy, wys) = yAxis.boxTaps(output.y + r)
+            for k in 0..<width {
+                var rb: UInt32 = 0x0080_0080, ag: UInt32 = 0x0080_0080
+                for (j, w) in wys.enumerated() {
+                    let p = source[x0 + k, fy + j - sourceOrigin.y]
+                    rb &+= (p & 0x00FF_00FF) &* UInt32(w)
+                    ag &+= ((p >> 8) & 0x00FF_00FF) &* UInt32(w)
                 }
-                tap += xCount[i]
-                out[i] = ((rb >> 8) & mask) | (ag & ~mask)
+                line[k] = ((rb >> 8) & 0x00FF_00FF) | (ag & 0xFF00_FF00)
+            }
+            let out = target.pointer(x: at.x, y: at.y + r)
+            for (i, t) in xTaps.enumerated() {
+                var rb: UInt32 = 0x0080_0080, ag: UInt32 = 0x0080_0080
+                for (j, w) in t.weights.enumerated() {
+                    let p = line[t.first - columns.lowerBound + j]
+                    rb &+= (p & 0x00FF_00FF) &* UInt32(w)
+                    ag &+= ((p >> 8) & 0x00FF_00FF) &* UInt32(w)
+                }
+                out[i] = ((rb >> 8) & 0x00FF_00FF) | (ag & 0xFF00_FF00)
             }
         }
     }

@@ -1,0 +1,213 @@
+// The benchmark program: one line per figure (median milliseconds) and `ratio NAME: VALUE` lines.
+import Foundation
+import Raster
+
+/// Runs every measurement once, in a fixed order, and prints the figures.
+struct Bench {
+    /// Repetitions per figure: medians of 41 runs are stable to a few percent on a shared
+    /// two-core machine (measured: spread of repeated runs, design decision).
+    var repetitions = 41
+    /// Medians by name, in milliseconds.
+    private(set) var medians: [String: Double] = [:]
+
+    init(arguments: [String]) {
+        if let i = arguments.firstIndex(of: "--repetitions"), i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 {
+            repetitions = n
+        }
+    }
+
+    /// Times `body` `repetitions` times (after one warm-up run) and records the median.
+    mutating func measure(_ name: String, _ body: () -> Void) {
+        body()
+        var times: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<repetitions {
+            let start = clock.now
+            body()
+            let d = clock.now - start
+            times.append(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+        }
+        times.sort()
+        let median = times[times.count / 2]
+        medians[name] = median
+        print(String(format: "%@: %.3f ms (median of %d, min %.3f, max %.3f)", name, median, repetitions,
+                     times[0], times[times.count - 1]))
+    }
+
+    /// Prints `ratio a/b: value` from two recorded medians.
+    func ratio(_ a: String, _ b: String) {
+        guard let x = medians[a], let y = medians[b], y > 0 else { return }
+        print(String(format: "ratio %@/%@: %.3f", a, b, x / y))
+    }
+
+    mutating func run() {
+        print("raster-bench: \(repetitions) repetitions per figure, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        runCompose(width: 1920, height: 1080, name: "1080p")
+        runCompose(width: 3840, height: 2160, name: "2160p")
+        runKernels()
+        runResample()
+        runFrames()
+        print("ratio summary (targets: compose ≤ 1.3, bilinear ≤ 1.2)")
+        ratio("compose_1080p", "memcpy_1080p")
+        ratio("compose_2160p", "memcpy_2160p")
+        ratio("bilinear_1080p", "pixman_bilinear_1080p")
+    }
+
+    /// Full-frame memcpy next to a frame composed from cached tiles at a fractional offset,
+    /// on all cores (what the renderer does) and on one.
+    mutating func runCompose(width: Int, height: Int, name: String) {
+        let a = OwnedFramebuffer(width: width, height: height)!, b = OwnedFramebuffer(width: width, height: height)!
+        a.withFramebuffer { src in
+            b.withFramebuffer { dst in
+                src.fill(src.bounds, with: 0xFF12_3456)
+                measure("memcpy_\(name)") { memcpy(dst.base, src.base, width * height * 4) }
+            }
+        }
+        let scene = BenchScene(width: width, height: height)
+        let offsets = [CGPoint(x: 301.4, y: 1207.6), CGPoint(x: 297.7, y: 1213.2)]
+        for (label, workers) in [("compose_\(name)", Parallel.defaultWorkers), ("compose_\(name)_1core", 1)] {
+            let renderer = Renderer()
+            renderer.workers = workers
+            b.withFramebuffer { fb in
+                // Warm the cache at both offsets, then alternate: every frame repaints the whole
+                // window from cached tiles.
+                for o in offsets {
+                    scene.scroller.bounds.origin = o
+                    renderer.render(scene.root, into: fb, bufferAge: 0)
+                }
+                let drawn = renderer.statistics.tilesDrawn
+                var i = 0
+                measure(label) {
+                    i += 1
+                    scene.scroller.bounds.origin = offsets[i % 2]
+                    renderer.render(scene.root, into: fb, bufferAge: 1)
+                }
+                if renderer.statistics.tilesDrawn != drawn { print("warning: \(label) drew tiles while measuring") }
+            }
+        }
+        ratio("compose_\(name)", "memcpy_\(name)")
+        ratio("compose_\(name)_1core", "memcpy_\(name)")
+    }
+
+    /// Our blend and fill next to pixman's on a 1080p frame.
+    mutating func runKernels() {
+        let w = 1920, h = 1080
+        let src = OwnedFramebuffer(width: w, height: h)!, dst = OwnedFramebuffer(width: w, height: h)!
+        src.withFramebuffer { s in
+            dst.withFramebuffer { d in
+                // Half-transparent premultiplied grey over opaque content: every pixel blends.
+                s.fill(s.bounds, with: 0x8040_4040)
+                d.fill(d.bounds, with: 0xFF80_2040)
+                let ps = PixmanImage(s), pd = PixmanImage(d)
+                measure("pixman_blend_1080p") { ps.blend(into: pd, x: 0, y: 0, width: w, height: h) }
+                measure("blend_1080p") { d.blend(from: s, sourceRect: s.bounds, to: (0, 0)) }
+                measure("fill_1080p") { d.fill(d.bounds, with: 0xFF11_2233) }
+                measure("blend_fill_1080p") { d.blendFill(d.bounds, with: 0x8011_2233) }
+                measure("copy_1080p") { d.copy(from: s, sourceRect: s.bounds, to: (0, 0)) }
+            }
+        }
+        ratio("blend_1080p", "pixman_blend_1080p")
+        ratio("copy_1080p", "memcpy_1080p")
+    }
+
+    /// Whole frames through the renderer: idle, indicator fade, zoomed scrolling, pinch.
+    mutating func runFrames() {
+        let scene = BenchScene(width: 1920, height: 1080)
+        let renderer = Renderer()
+        let out = OwnedFramebuffer(width: 1920, height: 1080)!
+        out.withFramebuffer { fb in
+            renderer.render(scene.root, into: fb, bufferAge: 0)
+            measure("idle_frame_1080p") { renderer.render(scene.root, into: fb, bufferAge: 1) }
+            var alpha = 0.0
+            scene.scroller.indicators = [IndicatorAppearance(rect: CGRect(x: 1910, y: 100, width: 7, height: 300), alpha: 1,
+                                                             style: .default)]
+            measure("indicator_fade_frame_1080p") {
+                alpha = alpha > 0.9 ? 0.1 : alpha + 0.05
+                scene.scroller.indicators[0].alpha = alpha
+                renderer.render(scene.root, into: fb, bufferAge: 1)
+            }
+            scene.scroller.indicators = []
+            // Settled zoom at 1.5: resampled tiles are cached, scrolling blits them.
+            scene.zoom(1.5)
+            let offsets = [CGPoint(x: 301.4, y: 1207.6), CGPoint(x: 297.7, y: 1213.2)]
+            for o in offsets {
+                scene.scroller.bounds.origin = o
+                renderer.render(scene.root, into: fb, bufferAge: 0)
+                renderer.render(scene.root, into: fb, bufferAge: 0)
+            }
+            var i = 0
+            measure("compose_zoomed_1080p") {
+                i += 1
+                scene.scroller.bounds.origin = offsets[i % 2]
+                renderer.render(scene.root, into: fb, bufferAge: 1)
+            }
+            // A pinch: the scale changes every frame, tiles are rescaled each time.
+            var z = 1.5
+            measure("pinch_frame_1080p") {
+                z = z >= 1.9 ? 1.5 : z + 0.01
+                scene.zoom(z)
+                renderer.render(scene.root, into: fb, bufferAge: 1)
+            }
+        }
+        ratio("compose_zoomed_1080p", "memcpy_1080p")
+        ratio("pinch_frame_1080p", "memcpy_1080p")
+    }
+
+    /// A deterministic opaque source with detail at every scale.
+    static func pattern(width: Int, height: Int) -> OwnedFramebuffer {
+        let owned = OwnedFramebuffer(width: width, height: height)!
+        let fb = owned.framebuffer
+        for y in 0..<height {
+            for x in 0..<width {
+                let r = UInt32((x * 7 + y * 3) & 0xFF), g = UInt32((x ^ y) & 0xFF), b = UInt32((x * y >> 4) & 0xFF)
+                fb[x, y] = 0xFF00_0000 | r << 16 | g << 8 | b
+            }
+        }
+        return owned
+    }
+
+    mutating func runResample() {
+        let source = Self.pattern(width: 4000, height: 3000)
+        let output = OwnedFramebuffer(width: 1920, height: 1080)!
+        // "Fill": uniform scale so the 4:3 source covers the 16:9 output, centred vertically.
+        let scale = max(1920.0 / 4000, 1080.0 / 3000)
+        let top = Int(((3000 * scale) - 1080) / 2)
+        let src = PixmanImage(source.framebuffer), dst = PixmanImage(output.framebuffer)
+        src.setScale(scale)
+        measure("pixman_bilinear_1080p") { src.composite(into: dst, srcX: 0, srcY: top, width: 1920, height: 1080) }
+        let pixmanResult = output.pixels
+        let x = ResampleAxis(step: 1 / scale, lower: 0, upper: 4000)!, y = ResampleAxis(step: 1 / scale, lower: 0, upper: 3000)!
+        let rect = PixelRect(x: 0, y: top, width: 1920, height: 1080)
+        measure("bilinear_1080p") {
+            Resampler.resample(.bilinear, source: source.framebuffer, sourceOrigin: (0, 0), xAxis: x, yAxis: y,
+                               output: rect, into: output.framebuffer, at: (0, 0))
+        }
+        let ours = output.pixels
+        var worst = 0
+        for i in stride(from: 0, to: ours.count, by: 97) {
+            for shift in [0, 8, 16, 24] {
+                worst = max(worst, abs(Int((ours[i] >> UInt32(shift)) & 0xFF) - Int((pixmanResult[i] >> UInt32(shift)) & 0xFF)))
+            }
+        }
+        print("bilinear_1080p max channel difference from pixman: \(worst)")
+        ratio("bilinear_1080p", "pixman_bilinear_1080p")
+        // The same resample split across cores in row bands, as the renderer may do.
+        let workers = Parallel.defaultWorkers
+        measure("bilinear_1080p_parallel") {
+            Parallel.run(workers) { k in
+                let y0 = rect.y + rect.height * k / workers, y1 = rect.y + rect.height * (k + 1) / workers
+                Resampler.resample(.bilinear, source: source.framebuffer, sourceOrigin: (0, 0), xAxis: x, yAxis: y,
+                                   output: PixelRect(x: 0, y: y0, width: 1920, height: y1 - y0), into: output.framebuffer,
+                                   at: (0, y0 - rect.y))
+            }
+        }
+        ratio("bilinear_1080p_parallel", "pixman_bilinear_1080p")
+        // Box filter, the renderer's shrinking path, at its worst ratio (1/√2).
+        let bx = ResampleAxis(step: 2.0.squareRoot(), lower: 0, upper: 4000)!, by = ResampleAxis(step: 2.0.squareRoot(), lower: 0, upper: 3000)!
+        measure("box_1080p") {
+            Resampler.resample(.box, source: source.framebuffer, sourceOrigin: (0, 0), xAxis: bx, yAxis: by,
+                               output: PixelRect(x: 0, y: 0, width: 1920, height: 1080), into: output.framebuffer, at: (0, 0))
+        }
+        ratio("box_1080p", "pixman_bilinear_1080p")
+    }
+}

@@ -1,0 +1,41 @@
+// The pixman reference: wraps libpixman images over our framebuffers (benchmark only).
+import CPixman
+import Foundation
+import Raster
+
+/// A pixman image sharing a framebuffer's pixels (a8r8g8b8, premultiplied like ours).
+final class PixmanImage {
+    let image: OpaquePointer
+
+    init(_ fb: Framebuffer) {
+        guard let img = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(fb.width), Int32(fb.height),
+                                                 fb.base, Int32(fb.stride * 4)) else {
+            fatalError("pixman_image_create_bits failed for \(fb.width)×\(fb.height)")
+        }
+        image = img
+    }
+
+    deinit { pixman_image_unref(image) }
+
+    /// Sets a uniform scale (destination pixels per source pixel) and the bilinear filter.
+    func setScale(_ scale: Double) {
+        var t = pixman_transform()
+        let inverse = pixman_fixed_t(((1 / scale) * 65536).rounded())
+        pixman_transform_init_scale(&t, inverse, inverse)
+        pixman_image_set_transform(image, &t)
+        pixman_image_set_filter(image, PIXMAN_FILTER_BILINEAR, nil, 0)
+    }
+
+    /// SRC composite of this (transformed) image into `destination`, reading from `(srcX, srcY)`
+    /// in destination-scaled coordinates.
+    func composite(into destination: PixmanImage, srcX: Int, srcY: Int, width: Int, height: Int) {
+        pixman_image_composite32(PIXMAN_OP_SRC, image, nil, destination.image, Int32(srcX), Int32(srcY),
+                                 0, 0, 0, 0, Int32(width), Int32(height))
+    }
+
+    /// OVER composite without transform (a straight blend) at a destination position.
+    func blend(into destination: PixmanImage, x: Int, y: Int, width: Int, height: Int) {
+        pixman_image_composite32(PIXMAN_OP_OVER, image, nil, destination.image, 0, 0, 0, 0,
+                                 Int32(x), Int32(y), Int32(width), Int32(height))
+    }
+}
