@@ -101,6 +101,23 @@ struct DelegateOrderTests {
         #expect(h.offset == stoppedAt)   // the content stopped where the finger caught it
     }
 
+    @Test("a catching finger that jiggles within the slop neither moves nor flings the content")
+    func tapToStopWithJitter() {
+        let h = Harness()
+        let lift = fling(h, at: 1000)
+        h.tick(through: lift + 300)
+        let caught = h.offset
+        h.send(.touchDown(id: 1, location: CGPoint(x: 100, y: 300)), at: lift + 300)
+        h.send(.touchMotion(id: 1, location: CGPoint(x: 101, y: 297)), at: lift + 310)
+        h.send(.touchMotion(id: 1, location: CGPoint(x: 102, y: 294)), at: lift + 320)
+        h.send(.touchUp(id: 1), at: lift + 325)
+        h.settle()
+        #expect(h.offset == caught)
+        #expect(h.recorder.endDragging.last?.velocity == .zero)
+        #expect(Array(h.recorder.folded.suffix(4)) == ["willBeginDragging TDE", "willEndDragging -DE",
+                                                       "didEndDragging(false) -DE", "didEndDecelerating ---"])
+    }
+
     @Test("re-drag with a new fling during deceleration, then tap-to-stop (seed 003 scene 3)")
     func redragThenStop() {
         let h = Harness()

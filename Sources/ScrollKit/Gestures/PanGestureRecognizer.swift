@@ -66,8 +66,8 @@ public struct PanGestureRecognizer: Sendable {
     public private(set) var translation: CGPoint = .zero
 
     private var anchor: CGPoint = .zero
-    private var lockDecided = false
-    private var lockDecisionDistance: CGFloat = 0
+    /// The finger has travelled past the slop since it touched down.
+    private var hasPassedSlop = false
     private var tracker = VelocityTracker()
 
     /// Creates a recognizer with a slop of `minimumDistance` points.
@@ -82,8 +82,9 @@ public struct PanGestureRecognizer: Sendable {
 
     /// A touch went down at `location` at `time` (ms). With `recognizeImmediately` the pan
     /// begins at once (a finger catching moving content, a touchpad whose compositor already
-    /// decided it is scrolling); the directional lock is then decided after `minimumDistance`
-    /// of movement (or the first movement when that is 0). `recordsStart: false` keeps the
+    /// decided it is scrolling), but movement still counts only past `minimumDistance`, where
+    /// the directional lock is decided: a finger that catches content and lifts without really
+    /// moving neither jiggles nor flings it. `recordsStart: false` keeps the
     /// start out of the velocity estimate, for sources whose start position is made up (a
     /// touchpad reports movements, not where the fingers were).
     public mutating func touchBegan(at location: CGPoint, time: Double, recognizeImmediately: Bool = false,
@@ -93,8 +94,7 @@ public struct PanGestureRecognizer: Sendable {
         anchor = location
         translation = .zero
         lockedAxis = nil
-        lockDecided = !isDirectionalLockEnabled
-        lockDecisionDistance = minimumDistance
+        hasPassedSlop = false
         tracker.reset()
         if recordsStart { tracker.addPosition(location, at: time) }
         state = recognizeImmediately ? .began : .possible
@@ -108,20 +108,24 @@ public struct PanGestureRecognizer: Sendable {
         let fromStart = location - startLocation
         let distance = hypot(fromStart.x, fromStart.y)
 
-        if state == .possible {
+        if !hasPassedSlop {
             guard distance > minimumDistance else { return .none }
+            hasPassedSlop = true
             decideLock(direction: fromStart)
             // Start from the point on the slop circle: the content follows from there on.
             let scale = minimumDistance / distance
             anchor = CGPoint(x: startLocation.x + fromStart.x * scale, y: startLocation.y + fromStart.y * scale)
-            state = .began
             let delta = filtered(location - anchor)
             anchor = location
             translation = translation + delta
-            return .began(delta: delta)
+            if state == .possible {
+                state = .began
+                return .began(delta: delta)
+            }
+            state = .changed
+            return .changed(delta: delta)
         }
 
-        if !lockDecided, distance >= lockDecisionDistance, distance > 0 { decideLock(direction: fromStart) }
         let delta = filtered(location - anchor)
         anchor = location
         translation = translation + delta
@@ -130,11 +134,12 @@ public struct PanGestureRecognizer: Sendable {
     }
 
     /// The finger lifted at `time` (ms). Returns the release velocity in points per
-    /// millisecond (zero when there was no pan, or the finger had stopped), lock applied.
+    /// millisecond (zero when there was no pan, the finger never passed the slop, or it had
+    /// stopped), lock applied.
     public mutating func touchEnded(at time: Double) -> CGPoint {
         let wasActive = isActive
         state = wasActive ? .ended : .failed
-        return wasActive ? velocity(at: time) : .zero
+        return wasActive && hasPassedSlop ? velocity(at: time) : .zero
     }
 
     /// The touch sequence was taken away: no velocity, no fling.
@@ -148,8 +153,7 @@ public struct PanGestureRecognizer: Sendable {
     }
 
     private mutating func decideLock(direction d: CGPoint) {
-        guard isDirectionalLockEnabled, !lockDecided else { return }
-        lockDecided = true
+        guard isDirectionalLockEnabled else { return }
         let ax = abs(d.x)
         let ay = abs(d.y)
         if ay <= ax * Self.directionalLockRatio {
