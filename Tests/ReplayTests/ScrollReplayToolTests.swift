@@ -128,6 +128,15 @@ struct ScrollReplayToolTests {
         #expect(last.hasSuffix(#""frames":3606}"#))
     }
 
+    @Test("--bench replays the generated trace and prints its figures (no timing is asserted)")
+    func bench() throws {
+        let result = try runProcess(try tool(), ["--bench", "--bench-seconds", "2"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        for words in ["scroll-replay benchmark", "events", "frames", "parse:", "replay:", "of real time"] {
+            #expect(result.stdout.contains(words), "bench output lacks \(words):\n\(result.stdout)")
+        }
+    }
+
     @Test("--help explains the input, the output and the exit statuses")
     func help() throws {
         let result = try runProcess(try tool(), ["--help"])

@@ -256,4 +256,16 @@ struct SeedScenarioTests {
         expectSequence(calls, [])
         #expect(end.offset == .zero)
     }
+
+    @Test("the benchmark's generated trace is valid and is a chain of caught flings")
+    func syntheticTrace() throws {
+        let trace = try TraceParser().parse(SyntheticTrace.continuousFlings(seconds: 1.2), file: "synthetic")
+        // 96 ms swipes every 346 ms: four gestures fit in 1.2 s, each 14 events.
+        #expect(trace.events.count == 4 * 14)
+        let calls = delegateCalls(try Replayer.records(of: trace))
+        let steps = Step.flingingDrag() + [Step.momentum]
+            + [Step.flingingDrag(caught: true), [Step.momentum], Step.flingingDrag(caught: true), [Step.momentum],
+               Step.flingingDrag(caught: true), [Step.momentum, .one("DidEndDecelerating", tracking: false)]].flatMap { $0 }
+        expectSequence(calls, steps)
+    }
 }
