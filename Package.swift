@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Replay", dependencies: ["ScrollKit", "Raster"]),
 
         .executableTarget(name: "image-viewer", dependencies: [
-            "Wayland", "Pictures", "Raster", "ScrollKit", "Replay",
+            "Wayland", "Pictures", "Raster", "ScrollKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "scroll-replay", dependencies: [
@@ -56,6 +56,6 @@ let package = Package(
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "TestSupport"]),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport"]),
-        .testTarget(name: "LiveTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Raster"]),
     ]
 )

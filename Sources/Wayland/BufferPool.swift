@@ -1,0 +1,125 @@
+// Bookkeeping for a window's shm buffers, apart from the memory itself so it can be tested:
+// states change only through wl_buffer.release, busy buffers are never handed out again.
+import Foundation
+
+/// The state machine of a set of shm buffers (foot's `shm.c`, sctk's `slot.rs` do the same).
+///
+/// A buffer is `free` (ours to draw into), `busy` (attached and committed: the compositor
+/// may read it until it sends `wl_buffer.release`) or `destroyOnRelease` (busy, but of an
+/// outdated size: destroy it as soon as it comes back). Only `released(_:)` makes a busy
+/// buffer free again.
+public struct BufferPool: Sendable {
+    /// The state of one buffer.
+    public enum State: Equatable, Sendable {
+        case free, busy, destroyOnRelease
+    }
+
+    /// One buffer's record.
+    public struct Slot: Equatable, Sendable {
+        /// Stable identifier, used to find the memory that goes with it.
+        public let id: Int
+        /// Size in pixels.
+        public let width: Int, height: Int
+        /// Current state.
+        public fileprivate(set) var state: State
+        /// The frame number whose pixels the buffer holds (0: never drawn).
+        public fileprivate(set) var frame: UInt64
+    }
+
+    /// What `acquire` decided.
+    public enum Acquisition: Equatable, Sendable {
+        /// Draw into the existing buffer `id`; it holds the frame `age` frames back (0: unknown).
+        case reuse(id: Int, age: Int)
+        /// Create buffer `id` of the requested size and draw all of it.
+        case allocate(id: Int)
+        /// Every buffer is busy and the cap is reached: wait for a release.
+        case exhausted
+    }
+
+    /// Most buffers kept at once: wlroots may hold two while a third is drawn, and a fourth
+    /// covers a compositor that holds one more (NOTES.md: two buffers stall under sway).
+    public let capacity: Int
+    /// All buffers that exist, in creation order.
+    public private(set) var slots: [Slot] = []
+    /// The number of the last frame drawn (frames count from 1).
+    public private(set) var frameCounter: UInt64 = 0
+    private var nextID = 1
+
+    /// Creates an empty pool that keeps at most `capacity` buffers (at least 2).
+    public init(capacity: Int = 4) {
+        self.capacity = max(capacity, 2)
+    }
+
+    /// Picks a buffer to draw the next frame of `width`×`height` into and marks it busy.
+    /// Prefers the free buffer holding the most recent frame (smallest repaint); creates
+    /// one when none is free and the cap allows.
+    public mutating func acquire(width: Int, height: Int) -> Acquisition {
+        frameCounter += 1
+        let candidates = slots.indices.filter {
+            slots[$0].state == .free && slots[$0].width == width && slots[$0].height == height
+        }
+        if let i = candidates.max(by: { slots[$0].frame < slots[$1].frame }) {
+            let held = slots[i].frame
+            slots[i].state = .busy
+            slots[i].frame = frameCounter
+            let age = held == 0 ? 0 : Int(frameCounter - held)
+            return .reuse(id: slots[i].id, age: age)
+        }
+        guard slots.count < capacity else {
+            frameCounter -= 1
+            return .exhausted
+        }
+        let id = nextID
+        nextID += 1
+        slots.append(Slot(id: id, width: width, height: height, state: .busy, frame: frameCounter))
+        return .allocate(id: id)
+    }
+
+    /// Marks buffer `id` as drawn but not committed after all (drawing was abandoned):
+    /// it becomes free again and holds unknown pixels.
+    public mutating func abandon(_ id: Int) {
+        guard let i = slots.firstIndex(where: { $0.id == id }) else { return }
+        slots[i].state = .free
+        slots[i].frame = 0
+    }
+
+    /// The compositor released buffer `id`. Returns true when the buffer must now be
+    /// destroyed (its size is outdated); unknown ids are ignored and return false.
+    public mutating func released(_ id: Int) -> Bool {
+        guard let i = slots.firstIndex(where: { $0.id == id }) else { return false }
+        switch slots[i].state {
+        case .busy:
+            slots[i].state = .free
+            return false
+        case .destroyOnRelease:
+            slots.remove(at: i)
+            return true
+        case .free:
+            return false  // a duplicate release: nothing to do
+        }
+    }
+
+    /// The window's size changed: returns the ids of free buffers of another size, which
+    /// must be destroyed now; busy ones of another size are destroyed on release.
+    public mutating func resize(width: Int, height: Int) -> [Int] {
+        var destroyNow: [Int] = []
+        slots = slots.compactMap { slot in
+            guard slot.width != width || slot.height != height else { return slot }
+            switch slot.state {
+            case .free:
+                destroyNow.append(slot.id)
+                return nil
+            case .busy, .destroyOnRelease:
+                var s = slot
+                s.state = .destroyOnRelease
+                return s
+            }
+        }
+        return destroyNow
+    }
+
+    /// The state of buffer `id`, nil when it does not exist.
+    public func state(of id: Int) -> State? {
+        slots.first { $0.id == id }?.state
+    }
+}

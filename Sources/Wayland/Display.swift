@@ -1,0 +1,293 @@
+// The connection to the compositor: connect with clear errors, bind globals at
+// min(advertised, supported), and run the event loop over the display fd plus timers.
+import CWaylandClient
+import CWaylandProtocols
+import Foundation
+import Glibc
+
+/// Milliseconds on CLOCK_MONOTONIC, the clock wlroots, weston and KWin stamp events with.
+public func monotonicMilliseconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
+}
+
+/// Extends a 32-bit millisecond event timestamp (it wraps every 49.7 days) to the
+/// monotonic clock, assuming it lies within 24 days before `now`.
+func unwrapEventTime(_ time: UInt32, now: Double = monotonicMilliseconds()) -> Double {
+    let nowLow = UInt32(truncatingIfNeeded: Int64(now))
+    let back = nowLow &- time
+    return back < 1 << 31 ? now.rounded(.down) - Double(back) : now.rounded(.down) + Double(time &- nowLow)
+}
+
+/// The globals this program binds, each at `min(advertised, supported)`.
+public struct Globals {
+    /// `wl_compositor` (needs v4 for `damage_buffer`).
+    public internal(set) var compositor: OpaquePointer?
+    /// `wl_shm`.
+    public internal(set) var shm: OpaquePointer?
+    /// `xdg_wm_base`.
+    public internal(set) var wmBase: OpaquePointer?
+    /// The first `wl_seat`, its registry name and bound version.
+    public internal(set) var seat: (proxy: OpaquePointer, name: UInt32, version: UInt32)?
+    /// `zxdg_decoration_manager_v1`, when offered.
+    public internal(set) var decorationManager: OpaquePointer?
+    /// `wp_viewporter`, when offered.
+    public internal(set) var viewporter: OpaquePointer?
+    /// `wp_fractional_scale_manager_v1`, when offered.
+    public internal(set) var fractionalScaleManager: OpaquePointer?
+    /// `zwp_pointer_gestures_v1` and its bound version, when offered.
+    public internal(set) var pointerGestures: (proxy: OpaquePointer, version: UInt32)?
+    /// Advertised name → (interface, version) of every global seen, for diagnostics.
+    public internal(set) var advertised: [UInt32: (interface: String, version: UInt32)] = [:]
+}
+
+/// A global this program can bind: the lowest version it needs and the highest its
+/// listeners cover (binding higher would let the compositor send events we have no slot for).
+struct GlobalRequirement {
+    let interface: String
+    let minimum: UInt32
+    let supported: UInt32
+    let required: Bool
+
+    /// Every global the program knows; versions are those of Protocols/ and libwayland 1.21.
+    static let all: [GlobalRequirement] = [
+        GlobalRequirement(interface: "wl_compositor", minimum: 4, supported: 4, required: true),
+        GlobalRequirement(interface: "wl_shm", minimum: 1, supported: 1, required: true),
+        GlobalRequirement(interface: "xdg_wm_base", minimum: 1, supported: 5, required: true),
+        GlobalRequirement(interface: "wl_seat", minimum: 1, supported: 8, required: false),
+        GlobalRequirement(interface: "zxdg_decoration_manager_v1", minimum: 1, supported: 1, required: false),
+        GlobalRequirement(interface: "wp_viewporter", minimum: 1, supported: 1, required: false),
+        GlobalRequirement(interface: "wp_fractional_scale_manager_v1", minimum: 1, supported: 1, required: false),
+        GlobalRequirement(interface: "zwp_pointer_gestures_v1", minimum: 1, supported: 3, required: false),
+    ]
+
+    /// The version to bind for an advertised `version`, or the typed error when it is too old.
+    func bindVersion(advertised version: UInt32) -> Result<UInt32, WaylandError> {
+        guard version >= minimum else {
+            return .failure(.unsupportedVersion(interface: interface, required: minimum, available: version))
+        }
+        return .success(min(version, supported))
+    }
+}
+
+/// A connection to a Wayland compositor.
+public final class Display {
+    /// `struct wl_display *`.
+    let proxy: OpaquePointer
+    private var registry: OpaquePointer?
+    /// The bound globals.
+    public private(set) var globals = Globals()
+    private var bindErrors: [WaylandError] = []
+    /// Called when a `wl_seat` global appears after start-up or the bound one is removed.
+    var onSeatChange: (() -> Void)?
+
+    private struct Timer {
+        let id: Int
+        let deadline: Double
+        let action: () -> Void
+    }
+    private var timers: [Timer] = []
+    private var nextTimerID = 1
+    private var running = false
+
+    /// Connects as libwayland would (`WAYLAND_SOCKET`, else `WAYLAND_DISPLAY` under
+    /// `XDG_RUNTIME_DIR` or as an absolute path), but refuses to guess `wayland-0` when
+    /// nothing is set, and reports a failure as a one-line `WaylandError`.
+    public static func connect(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Display {
+        let socketFD = environment["WAYLAND_SOCKET"]
+        let name = environment["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
+        var path = "WAYLAND_SOCKET=\(socketFD ?? "")"
+        if socketFD == nil {
+            guard let name else { throw WaylandError.noDisplayVariable }
+            if name.hasPrefix("/") {
+                path = name
+            } else {
+                guard let dir = environment["XDG_RUNTIME_DIR"], !dir.isEmpty else {
+                    throw WaylandError.noRuntimeDir(display: name)
+                }
+                path = dir + "/" + name
+            }
+        }
+        guard let d = wl_display_connect(nil) else {
+            throw WaylandError.connectFailed(socket: path, reason: String(cString: strerror(errno)))
+        }
+        let display = Display(proxy: d)
+        try display.bindGlobals()
+        return display
+    }
+
+    private init(proxy: OpaquePointer) {
+        self.proxy = proxy
+    }
+
+    deinit {
+        wl_display_disconnect(proxy)
+    }
+
+    private func bindGlobals() throws {
+        registry = wl_display_get_registry(proxy)
+        wl_registry_add_listener(registry, &Display.registryListener, Unmanaged.passUnretained(self).toOpaque())
+        try roundtrip()
+        if let first = bindErrors.first { throw first }
+        for requirement in GlobalRequirement.all where requirement.required {
+            let bound: OpaquePointer?
+            switch requirement.interface {
+            case "wl_compositor": bound = globals.compositor
+            case "wl_shm": bound = globals.shm
+            default: bound = globals.wmBase
+            }
+            if bound == nil { throw WaylandError.missingGlobal(requirement.interface) }
+        }
+    }
+
+    fileprivate func global(name: UInt32, interface: String, version: UInt32) {
+        globals.advertised[name] = (interface, version)
+        guard let requirement = GlobalRequirement.all.first(where: { $0.interface == interface }) else { return }
+        let bindVersion: UInt32
+        switch requirement.bindVersion(advertised: version) {
+        case .success(let v): bindVersion = v
+        case .failure(let error):
+            if requirement.required { bindErrors.append(error) }
+            return
+        }
+        func bind(_ iface: UnsafePointer<wl_interface>) -> OpaquePointer? {
+            wl_registry_bind(registry, name, iface, bindVersion).map(OpaquePointer.init)
+        }
+        switch interface {
+        case "wl_compositor": globals.compositor = bind(sk_wl_compositor_interface())
+        case "wl_shm": globals.shm = bind(sk_wl_shm_interface())
+        case "xdg_wm_base":
+            globals.wmBase = bind(sk_xdg_wm_base_interface())
+            xdg_wm_base_add_listener(globals.wmBase, &Display.wmBaseListener, nil)
+        case "wl_seat" where globals.seat == nil:
+            if let seat = bind(sk_wl_seat_interface()) {
+                globals.seat = (seat, name, bindVersion)
+                onSeatChange?()
+            }
+        case "zxdg_decoration_manager_v1": globals.decorationManager = bind(sk_zxdg_decoration_manager_v1_interface())
+        case "wp_viewporter": globals.viewporter = bind(sk_wp_viewporter_interface())
+        case "wp_fractional_scale_manager_v1":
+            globals.fractionalScaleManager = bind(sk_wp_fractional_scale_manager_v1_interface())
+        case "zwp_pointer_gestures_v1":
+            if let g = bind(sk_zwp_pointer_gestures_v1_interface()) { globals.pointerGestures = (g, bindVersion) }
+        default: break
+        }
+    }
+
+    fileprivate func globalRemoved(name: UInt32) {
+        globals.advertised[name] = nil
+        if let seat = globals.seat, seat.name == name {
+            wl_seat_destroy(seat.proxy)
+            globals.seat = nil
+            onSeatChange?()
+        }
+    }
+
+    /// Sends pending requests and waits until the compositor has handled them.
+    public func roundtrip() throws {
+        if wl_display_roundtrip(proxy) < 0 { throw connectionError() }
+    }
+
+    /// The error that broke the connection, as a `WaylandError`.
+    func connectionError() -> WaylandError {
+        var iface: UnsafePointer<wl_interface>?
+        var id: UInt32 = 0
+        let code = wl_display_get_protocol_error(proxy, &iface, &id)
+        if let iface, code != 0 || wl_display_get_error(proxy) == EPROTO {
+            return .protocolError(interface: String(cString: iface.pointee.name), code: code)
+        }
+        let err = wl_display_get_error(proxy)
+        let reason = err == 0 ? "the compositor closed the connection" : String(cString: strerror(err))
+        return .connectionLost(reason: reason)
+    }
+
+    // MARK: Event loop
+
+    /// Runs `action` once at `deadline` (monotonic ms); returns an id for `cancelTimer`.
+    @discardableResult
+    public func schedule(at deadline: Double, _ action: @escaping () -> Void) -> Int {
+        let id = nextTimerID
+        nextTimerID += 1
+        timers.append(Timer(id: id, deadline: deadline, action: action))
+        return id
+    }
+
+    /// Cancels a timer that has not fired yet.
+    public func cancelTimer(_ id: Int) {
+        timers.removeAll { $0.id == id }
+    }
+
+    /// Stops `run` after the current iteration.
+    public func stop() { running = false }
+
+    /// Dispatches events and timers until `stop()`; `afterDispatch` runs after each batch
+    /// (the window renders there). Throws when the connection breaks.
+    public func run(afterDispatch: () throws -> Void) throws {
+        running = true
+        let fd = wl_display_get_fd(proxy)
+        while running {
+            // The prepare/read protocol lets events queued by other readers be dispatched first.
+            while wl_display_prepare_read(proxy) != 0 {
+                if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
+            }
+            try flush(fd: fd)
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let timeout = pollTimeout()
+            let ready = poll(&pfd, 1, timeout)
+            if ready > 0 && pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                if wl_display_read_events(proxy) < 0 { throw connectionError() }
+            } else {
+                wl_display_cancel_read(proxy)
+                if ready < 0 && errno != EINTR {
+                    throw WaylandError.connectionLost(reason: "poll: \(String(cString: strerror(errno)))")
+                }
+            }
+            if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
+            fireDueTimers()
+            guard running else { break }
+            try afterDispatch()
+        }
+        try flush(fd: fd)
+    }
+
+    private func flush(fd: Int32) throws {
+        while wl_display_flush(proxy) < 0 {
+            guard errno == EAGAIN else { throw connectionError() }
+            // The socket buffer is full: wait until the compositor reads.
+            var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&pfd, 1, 1000)
+        }
+    }
+
+    private func pollTimeout() -> Int32 {
+        guard let next = timers.map(\.deadline).min() else { return -1 }
+        let wait = (next - monotonicMilliseconds()).rounded(.up)
+        return Int32(min(max(wait, 0), Double(Int32.max)))
+    }
+
+    private func fireDueTimers() {
+        let now = monotonicMilliseconds()
+        let due = timers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+        guard !due.isEmpty else { return }
+        let dueIDs = Set(due.map(\.id))
+        timers.removeAll { dueIDs.contains($0.id) }
+        for timer in due { timer.action() }
+    }
+
+    // MARK: Listeners (static storage: they must outlive every proxy pointing at them)
+
+    nonisolated(unsafe) private static var registryListener = wl_registry_listener(
+        global: { data, _, name, interface, version in
+            guard let data, let interface else { return }
+            Unmanaged<Display>.fromOpaque(data).takeUnretainedValue()
+                .global(name: name, interface: String(cString: interface), version: version)
+        },
+        global_remove: { data, _, name in
+            guard let data else { return }
+            Unmanaged<Display>.fromOpaque(data).takeUnretainedValue().globalRemoved(name: name)
+        })
+
+    nonisolated(unsafe) private static var wmBaseListener = xdg_wm_base_listener(
+        ping: { _, wmBase, serial in xdg_wm_base_pong(wmBase, serial) })
+}

@@ -1,0 +1,253 @@
+// An xdg-shell toplevel that shows a Scene: configure/ack, resize, close, fullscreen,
+// server-side decorations, shm buffers from the pool and a frame-callback loop.
+import CWaylandClient
+import CWaylandProtocols
+import Foundation
+import Glibc
+import Raster
+import ScrollKit
+
+/// Figures about the frame loop, for `--stats` and the live tests.
+public struct FrameStatistics: Sendable {
+    /// Frames committed with new pixels.
+    public internal(set) var framesCommitted = 0
+    /// Frame callbacks requested in total (one per commit).
+    public internal(set) var callbacksRequested = 0
+    /// Monotonic ms of the first commit with content, nil before it.
+    public internal(set) var firstCommitTime: Double?
+    /// Milliseconds spent in `Scene.render`, per committed frame.
+    public internal(set) var renderMilliseconds: [Double] = []
+    /// Buffers created over the window's life (reuse keeps this small).
+    public internal(set) var buffersCreated = 0
+}
+
+/// A top-level window drawing a `Scene` into shm buffers.
+public final class Window {
+    /// The scene shown.
+    public let scene: Scene
+    /// Whether the window is opaque (XRGB buffers) or has alpha (ARGB).
+    public let opaque: Bool
+    /// Current size in surface points (0×0 until the first configure).
+    public private(set) var width = 0, height = 0
+    /// Whether the compositor has put the window in fullscreen.
+    public private(set) var isFullscreen = false
+    /// Whether the first configure has been acknowledged.
+    public private(set) var isConfigured = false
+    /// Frame-loop figures.
+    public private(set) var statistics = FrameStatistics()
+    /// Called when the user closes the window (xdg_toplevel.close).
+    public var onClose: (() -> Void)?
+    /// Called after each commit with the frame's buffer and the commit time (screenshots, stats).
+    public var onFrameCommitted: ((Framebuffer, Double) -> Void)?
+
+    private let display: Display
+    private let surface: OpaquePointer
+    private let xdgSurface: OpaquePointer
+    private let toplevel: OpaquePointer
+    private var decoration: OpaquePointer?
+    private var pool = BufferPool()
+    private var buffers: [Int: ShmBuffer] = [:]
+    private var scheduler = FrameScheduler()
+    private var pendingSize: (width: Int, height: Int) = (0, 0)
+    private var pendingFullscreen = false
+    private var wakeTimer: Int?
+    private let defaultSize: (width: Int, height: Int)
+    /// An error from inside a C callback, rethrown by the event loop.
+    private var failure: Error?
+
+    /// Largest window edge accepted from a configure, in pixels: larger requests are
+    /// clamped so a hostile or buggy compositor cannot make us allocate gigabytes.
+    static let maxEdge = 16384
+
+    /// Creates and maps a toplevel; the first frame is drawn after the first configure.
+    public init(display: Display, scene: Scene, title: String, appID: String,
+                size: (width: Int, height: Int) = (800, 600), opaque: Bool = true) throws {
+        guard let compositor = display.globals.compositor, let wmBase = display.globals.wmBase else {
+            throw WaylandError.missingGlobal("wl_compositor")
+        }
+        self.display = display
+        self.scene = scene
+        self.opaque = opaque
+        self.defaultSize = size
+        guard let surface = wl_compositor_create_surface(compositor),
+              let xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, surface),
+              let toplevel = xdg_surface_get_toplevel(xdgSurface) else {
+            throw display.connectionError()
+        }
+        self.surface = surface
+        self.xdgSurface = xdgSurface
+        self.toplevel = toplevel
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        xdg_surface_add_listener(xdgSurface, &Window.xdgSurfaceListener, me)
+        xdg_toplevel_add_listener(toplevel, &Window.toplevelListener, me)
+        xdg_toplevel_set_title(toplevel, title)
+        xdg_toplevel_set_app_id(toplevel, appID)
+        if let manager = display.globals.decorationManager {
+            decoration = zxdg_decoration_manager_v1_get_toplevel_decoration(manager, toplevel)
+            zxdg_toplevel_decoration_v1_add_listener(decoration, &Window.decorationListener, me)
+            zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
+        }
+        scene.onNeedsFrame = { [unowned self] in self.scheduler.invalidate() }
+        wl_surface_commit(surface)  // no buffer yet: asks for the first configure
+    }
+
+    deinit {
+        if let decoration { zxdg_toplevel_decoration_v1_destroy(decoration) }
+        xdg_toplevel_destroy(toplevel)
+        xdg_surface_destroy(xdgSurface)
+        buffers.removeAll()
+        wl_surface_destroy(surface)
+    }
+
+    /// Asks the compositor for fullscreen (true) or a normal window (false).
+    public func setFullscreen(_ on: Bool) {
+        if on { xdg_toplevel_set_fullscreen(toplevel, nil) } else { xdg_toplevel_unset_fullscreen(toplevel) }
+    }
+
+    /// The `wl_surface`, for the seat to recognise events aimed at this window.
+    var surfaceProxy: OpaquePointer { surface }
+
+    /// Marks the scene as changed (input arrived, code changed something).
+    public func setNeedsFrame() { scheduler.invalidate() }
+
+    /// Called by the event loop after every dispatch: render now if something changed and
+    /// no frame callback is outstanding.
+    func afterDispatch() throws {
+        if let failure { throw failure }
+        if isConfigured && scheduler.shouldRenderAfterDispatch() {
+            try renderFrame(at: monotonicMilliseconds())
+        }
+    }
+
+    // MARK: Configure
+
+    fileprivate func toplevelConfigure(width: Int32, height: Int32, states: [UInt32]) {
+        pendingSize = (Int(width), Int(height))
+        pendingFullscreen = states.contains(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue)
+    }
+
+    fileprivate func surfaceConfigure(serial: UInt32) {
+        xdg_surface_ack_configure(xdgSurface, serial)
+        // 0 means "you choose": keep the current size, or the default before the first one.
+        var w = pendingSize.width > 0 ? pendingSize.width : (width > 0 ? width : defaultSize.width)
+        var h = pendingSize.height > 0 ? pendingSize.height : (height > 0 ? height : defaultSize.height)
+        w = min(w, Window.maxEdge)
+        h = min(h, Window.maxEdge)
+        isFullscreen = pendingFullscreen
+        if w != width || h != height {
+            width = w
+            height = h
+            for id in pool.resize(width: w, height: h) { buffers[id] = nil }
+            scene.resize(width: w, height: h, scale: 1)
+        }
+        isConfigured = true
+        scheduler.invalidate()
+    }
+
+    // MARK: Frames
+
+    fileprivate func frameDone(time: UInt32) {
+        guard scheduler.callbackDone() else { return }  // idle: no new callback, no wakeups
+        do {
+            try renderFrame(at: unwrapEventTime(time))
+        } catch {
+            failure = error
+        }
+    }
+
+    private func renderFrame(at time: Double) throws {
+        let request = scene.advance(to: time)
+        scheduler.setAnimating(request == .nextFrame)
+        if let wakeTimer { display.cancelTimer(wakeTimer) }
+        wakeTimer = nil
+        if case .at(let deadline) = request {
+            wakeTimer = display.schedule(at: deadline) { [unowned self] in
+                self.wakeTimer = nil
+                self.scheduler.invalidate()
+            }
+        }
+        guard scene.needsRender || !buffersHoldCurrentSize else {
+            if request == .nextFrame { requestCallbackAndCommit() }
+            return
+        }
+        let buffer: ShmBuffer
+        let age: Int
+        switch pool.acquire(width: width, height: height) {
+        case .reuse(let id, let a):
+            guard let b = buffers[id] else { return }
+            buffer = b
+            age = a
+        case .allocate(let id):
+            let b = try ShmBuffer(shm: display.globals.shm!, id: id, width: width, height: height, opaque: opaque)
+            b.onRelease = { [unowned self] id in
+                if self.pool.released(id) { self.buffers[id] = nil }
+            }
+            buffers[id] = b
+            statistics.buffersCreated += 1
+            buffer = b
+            age = 0
+        case .exhausted:
+            scheduler.deferred()  // drawn after the next release arrives
+            return
+        }
+        let start = monotonicMilliseconds()
+        let damage = scene.render(into: buffer.framebuffer, bufferAge: age)
+        let end = monotonicMilliseconds()
+        statistics.renderMilliseconds.append(end - start)
+        wl_surface_attach(surface, buffer.proxy, 0, 0)
+        for rect in damage where !rect.isEmpty {
+            wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+        }
+        statistics.framesCommitted += 1
+        if statistics.firstCommitTime == nil { statistics.firstCommitTime = end }
+        requestCallbackAndCommit()
+        onFrameCommitted?(buffer.framebuffer, end)
+    }
+
+    /// Whether the pool holds at least one buffer of the current size drawn before; a window
+    /// without one must draw even if the scene reports no change.
+    private var buffersHoldCurrentSize: Bool {
+        pool.slots.contains { $0.width == width && $0.height == height && $0.frame != 0 }
+    }
+
+    private func requestCallbackAndCommit() {
+        let callback = wl_surface_frame(surface)
+        wl_callback_add_listener(callback, &Window.frameListener, Unmanaged.passUnretained(self).toOpaque())
+        statistics.callbacksRequested += 1
+        wl_surface_commit(surface)
+        scheduler.committed()
+    }
+
+    // MARK: Listeners (static storage: they must outlive every proxy pointing at them)
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> Window {
+        Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    nonisolated(unsafe) private static var xdgSurfaceListener = xdg_surface_listener(
+        configure: { data, _, serial in Window.from(data).surfaceConfigure(serial: serial) })
+
+    nonisolated(unsafe) private static var toplevelListener = xdg_toplevel_listener(
+        configure: { data, _, width, height, states in
+            // `states` is a wl_array of uint32 xdg_toplevel.state values.
+            var list: [UInt32] = []
+            if let states, let base = states.pointee.data {
+                let count = states.pointee.size / MemoryLayout<UInt32>.size
+                let words = base.bindMemory(to: UInt32.self, capacity: count)
+                list = Array(UnsafeBufferPointer(start: words, count: count))
+            }
+            Window.from(data).toplevelConfigure(width: width, height: height, states: list)
+        },
+        close: { data, _ in Window.from(data).onClose?() },
+        configure_bounds: { _, _, _, _ in },
+        wm_capabilities: { _, _, _ in })
+
+    nonisolated(unsafe) private static var decorationListener = zxdg_toplevel_decoration_v1_listener(
+        configure: { _, _, _ in })
+
+    nonisolated(unsafe) private static var frameListener = wl_callback_listener(
+        done: { data, callback, time in
+            wl_callback_destroy(callback)
+            Window.from(data).frameDone(time: time)
+        })
+}
