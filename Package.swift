@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ScrollKit", "TestSupport"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "TestSupport"]),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "TestSupport"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport"], exclude: ["Traces"]),
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Raster"]),
     ]
 )
