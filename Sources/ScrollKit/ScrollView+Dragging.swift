@@ -167,11 +167,13 @@ extension ScrollView {
         guard generation == motionGeneration else { return }
         if !target.x.isFinite { target.x = natural.x }
         if !target.y.isFinite { target.y = natural.y }
+        // The delegate may have moved the content too; the motion starts from where it is.
+        let start = contentOffset
 
         var deceleration = Deceleration(horizontal: nil, vertical: nil, hasBegun: false,
                                         interruptedDeceleration: session.interruptedDeceleration)
         for axis in ScrollAxis.allCases {
-            deceleration[axis] = axisMotion(axis, from: offset[axis], velocity: velocity[axis],
+            deceleration[axis] = axisMotion(axis, from: start[axis], velocity: velocity[axis],
                                             natural: natural[axis], target: target[axis], at: now)
         }
 
@@ -186,9 +188,10 @@ extension ScrollView {
         motion = .decelerating(deceleration)
         var step = motionGeneration
         delegate?.scrollViewDidEndDragging(self, willDecelerate: true)
-        guard step == motionGeneration else { return }
-        deceleration.hasBegun = true
-        motion = .decelerating(deceleration)
+        // Re-read: a delegate that moved the content has restarted the simulations.
+        guard step == motionGeneration, case .decelerating(var running) = motion else { return }
+        running.hasBegun = true
+        motion = .decelerating(running)
         step = motionGeneration
         delegate?.scrollViewWillBeginDecelerating(self)
         guard step == motionGeneration else { return }
@@ -227,11 +230,14 @@ extension ScrollView {
         let p = Double(position)
         let v = Double(velocity)
         let simulation: any Simulation
+        var rest = target
         if isPagingEnabled {
             simulation = SpringSimulation(from: p, velocity: v, to: Double(target), parameters: .paging)
         } else if abs(target - natural) < 0.001 {
             simulation = BouncingScrollSimulation(position: p, velocity: v, range: doubleRange,
                                                   rate: Double(decelerationRate.rawValue), bounces: bounces)
+            // Exactly `target` unless the delegate moved the content while it was asked.
+            rest = CGFloat(simulation.finalPosition)
         } else {
             // The delegate moved the target: keep the deceleration rate and solve for the
             // velocity whose closed-form resting point is exactly the new target.
@@ -241,7 +247,7 @@ extension ScrollView {
         }
         // Already resting on the target: nothing to animate. Anything else, however small,
         // runs (a nearly-done motion snaps onto the target on the next frame).
-        if simulation.isDone(at: 0) && abs(target - position) < 0.001 { return nil }
-        return AxisMotion(simulation: simulation, rest: target, startTime: now)
+        if simulation.isDone(at: 0) && abs(rest - position) < 0.001 { return nil }
+        return AxisMotion(simulation: simulation, rest: rest, startTime: now)
     }
 }

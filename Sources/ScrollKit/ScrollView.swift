@@ -265,10 +265,16 @@ open class ScrollView: View {
         isApplyingOffset = false
     }
 
+    /// An offset set from outside adjusts the running drag or deceleration in place. That is
+    /// not a new motion, so the generation is kept: a delegate nudging the offset from inside
+    /// a callback must not cut the rest of the delegate sequence short.
     private func offsetChangedFromOutside(from old: CGPoint) {
         let new = contentOffset
+        let generation = motionGeneration
+        defer { if case .idle = motion {} else { motionGeneration = generation } }
         switch motion {
         case .dragging(var session):
+            guard !session.isReleased else { return }
             for axis in ScrollAxis.allCases where old[axis] != new[axis] {
                 session.virtualOffset[axis] = virtualOffset(forDisplayed: new[axis], axis: axis)
             }
@@ -460,10 +466,12 @@ open class ScrollView: View {
             contentOffset = offset
             return
         }
-        let destination = offset
-        if case .animating(let running) = motion, running.target == destination { return }
-        if case .animating = motion {} else if destination == contentOffset { return }
-        startAnimation(to: destination, kind: .programmatic, duration: Self.programmaticAnimationDuration)
+        if case .animating(let running) = motion {
+            guard running.target != offset else { return }
+        } else {
+            guard offset != contentOffset else { return }
+        }
+        startAnimation(to: offset, kind: .programmatic, duration: Self.programmaticAnimationDuration)
     }
 
     /// Scrolls the least needed for `rect` (content coordinates) to be visible: its nearest
@@ -504,11 +512,16 @@ open class ScrollView: View {
             guard generation &+ 1 == motionGeneration else { return }
         }
         let top = CGPoint(x: contentOffset.x, y: -(contentInset.top.isFinite ? contentInset.top : 0))
-        if case .animating = motion {} else if contentOffset == top {
+        if !hasRunningAnimation, contentOffset == top {
             delegate?.scrollViewDidScrollToTop(self)
             return
         }
         startAnimation(to: top, kind: .scrollToTop, duration: Self.programmaticAnimationDuration)
+    }
+
+    private var hasRunningAnimation: Bool {
+        if case .animating = motion { return true }
+        return false
     }
 
     /// 300 ms: UIKit's animated `setContentOffset` takes about 0.3 s (decision: the value

@@ -239,6 +239,28 @@ struct DelegateOrderTests {
                                                        "didEndScrollingAnimation ---"])
     }
 
+    @Test("a delegate that nudges the offset while the drag ends does not cut the sequence short")
+    func nudgeWhileEnding() {
+        for nudgeInWillEnd in [true, false] {
+            let h = Harness()
+            let nudge: (ScrollView) -> Void = { $0.contentOffset.y += 30 }
+            if nudgeInWillEnd { h.recorder.onWillEndDragging = nudge } else { h.recorder.onDidEndDragging = nudge }
+            fling(h, at: 1000)
+            h.settle()
+            let expected = nudgeInWillEnd
+                ? ["willBeginDragging", "didScroll…", "willEndDragging", "didScroll…", "didEndDragging(true)",
+                   "willBeginDecelerating", "didScroll…", "didEndDecelerating"]
+                : ["willBeginDragging", "didScroll…", "willEndDragging", "didEndDragging(true)", "didScroll…",
+                   "willBeginDecelerating", "didScroll…", "didEndDecelerating"]
+            #expect(h.recorder.foldedNames == expected)
+            #expect(h.recorder.count("willBeginDecelerating") == 1)
+            #expect(h.recorder.count("didEndDecelerating") == 1)
+            #expect(!h.scrollView.isDragging && !h.scrollView.isDecelerating)
+            // Momentum continued from the nudged offset: 30 pt further than without the nudge.
+            #expect(close(h.offset.y, 859.25 + 30, 1), "nudged in \(nudgeInWillEnd ? "WillEnd" : "DidEnd")")
+        }
+    }
+
     @Test("a delegate that pins x in DidScroll keeps the fling going on y")
     func reentrantClamp() {
         let h = Harness(content: CGSize(width: 2000, height: 3000))

@@ -33,6 +33,9 @@ final class Recorder: ScrollViewDelegate {
     var onDidScroll: ((ScrollView) -> Void)?
     /// Runs inside `scrollViewDidEndDecelerating`.
     var onDidEndDecelerating: ((ScrollView) -> Void)?
+    /// Runs inside `scrollViewWillEndDragging` and `scrollViewDidEndDragging`.
+    var onWillEndDragging: ((ScrollView) -> Void)?
+    var onDidEndDragging: ((ScrollView) -> Void)?
     var now: () -> Double = { 0 }
 
     private func record(_ name: String, _ s: ScrollView) {
@@ -50,9 +53,11 @@ final class Recorder: ScrollViewDelegate {
         let proposed = targetContentOffset
         if let targetOverride { targetContentOffset = targetOverride }
         endDragging.append((velocity, targetContentOffset, proposed))
+        onWillEndDragging?(s)
     }
     func scrollViewDidEndDragging(_ s: ScrollView, willDecelerate decelerate: Bool) {
         record("didEndDragging(\(decelerate))", s)
+        onDidEndDragging?(s)
     }
     func scrollViewWillBeginDecelerating(_ s: ScrollView) { record("willBeginDecelerating", s) }
     func scrollViewDidEndDecelerating(_ s: ScrollView) {
