@@ -44,8 +44,8 @@ enum ItemKind: Equatable {
     case fill(UInt32)
     /// Tiles of a content view.
     case content(ContentPlacement)
-    /// A scroll indicator in device pixels; `pointScale` device pixels per point.
-    case indicator(IndicatorStyle, DeviceRect, alpha: Double, pointScale: Double)
+    /// A scroll indicator placed at `rect` device pixels, `pointScale` device pixels per point.
+    case indicator(IndicatorAppearance, rect: DeviceRect, pointScale: Double)
 }
 
 /// One entry of the display list.
@@ -189,8 +189,7 @@ struct ListBuilder {
                 let bounds = d.enclosingPixels.intersection(childClip)
                 guard !bounds.isEmpty else { continue }
                 items.append(DisplayItem(id: ItemID(view: record.serial, part: 2 + i),
-                                         kind: .indicator(indicator.style, d, alpha: min(indicator.alpha, 1), pointScale: scale),
-                                         bounds: bounds, opaque: false))
+                                         kind: .indicator(indicator, rect: d, pointScale: scale), bounds: bounds, opaque: false))
             }
         }
     }

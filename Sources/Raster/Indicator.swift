@@ -1,67 +1,58 @@
-// Scroll indicators as the renderer draws them: where, how opaque, in which style.
+// Scroll indicators as the renderer draws them: ScrollKit's indicator model, or any view's own.
 import Foundation
 import ScrollKit
 
-/// The look of a scroll indicator (`UIScrollView.IndicatorStyle`).
-public enum IndicatorStyle: Sendable, Hashable {
-    /// Black with a white border: good against any background.
-    case `default`
-    /// Black only, smaller: good against a white background.
-    case black
-    /// White only, smaller: good against a black background.
-    case white
-}
-
-/// One scroll indicator to draw in a frame.
+/// One scroll indicator to draw in a frame: where, how opaque, with which paint.
 public struct IndicatorAppearance: Sendable, Hashable {
-    /// The indicator's full extent, border included, in the bounds coordinates of the view
-    /// that shows it (points; it moves with `bounds.origin` like UIKit's indicator subviews).
+    /// The bar's full extent, border included, in the bounds coordinates of the view that
+    /// shows it (points; it moves with `bounds.origin` like UIKit's indicator subviews).
     public var rect: CGRect
-    /// Fade opacity, 0 (invisible) ... 1.
+    /// Fade opacity, 0 (invisible) ... 1, multiplied into both colours.
     public var alpha: Double
-    /// The indicator's style.
-    public var style: IndicatorStyle
+    /// The bar's fill.
+    public var fill: Color
+    /// The ring drawn inside the bar's edge; nil for none.
+    public var border: Color?
+    /// Width of the ring, in points.
+    public var borderWidth: Double
+    /// Corner radius, in points (half the thickness draws a pill).
+    public var cornerRadius: Double
 
-    /// Creates an indicator description.
-    public init(rect: CGRect, alpha: Double, style: IndicatorStyle) {
+    /// Creates an indicator description from explicit paint.
+    public init(rect: CGRect, alpha: Double, fill: Color, border: Color? = nil, borderWidth: Double = 0,
+                cornerRadius: Double) {
         self.rect = rect
         self.alpha = alpha
-        self.style = style
+        self.fill = fill
+        self.border = border
+        self.borderWidth = borderWidth
+        self.cornerRadius = cornerRadius
+    }
+
+    /// The indicator ScrollKit's model describes, drawn exactly as it says.
+    public init(_ indicator: ScrollIndicator) {
+        self.init(rect: indicator.rectInBounds, alpha: indicator.alpha, fill: indicator.fillColor,
+                  border: indicator.borderColor, borderWidth: Double(indicator.borderWidth),
+                  cornerRadius: Double(indicator.cornerRadius))
+    }
+
+    /// Draws the indicator, already mapped to device pixels as `rect`, with `pointScale`
+    /// device pixels per point, clipped to `clip`.
+    func draw(in rect: DeviceRect, pointScale: Double, clip: PixelRect, into target: Framebuffer) {
+        let border = border.map { $0.premultipliedARGB } ?? 0
+        target.fillRoundedRect(rect, radius: cornerRadius * pointScale, fill: fill.premultipliedARGB, border: border,
+                               borderWidth: self.border == nil ? 0 : borderWidth * pointScale, opacity: alpha, clip: clip)
     }
 }
 
-/// A view that shows scroll indicators above its subviews (a scroll view).
+/// A view that shows scroll indicators above its subviews. `ScrollView` adopts it through its
+/// indicator model; other views may adopt it to show bars of their own.
 public protocol ScrollIndicatorSource: View {
     /// The indicators to draw now; empty when none is visible.
     var indicatorsForDisplay: [IndicatorAppearance] { get }
 }
 
-/// How each style is painted (design decision after iOS 7–12 screenshots: a dark bar at about
-/// half opacity, the default style ringed in white so it shows on dark content too).
-enum IndicatorPaint {
-    /// Width of the default style's white ring, in points.
-    static let borderWidth = 1.0
-    /// Bar colour for the dark bar: black at 50 % (premultiplied ARGB).
-    static let dark: UInt32 = 0x8000_0000
-    /// Bar colour for the white style: white at 50 % (premultiplied ARGB).
-    static let light: UInt32 = 0x8080_8080
-    /// The default style's ring: white at 50 % (premultiplied ARGB).
-    static let ring: UInt32 = 0x8080_8080
-
-    /// Draws `indicator`, already mapped to device pixels as `rect`, with `pointScale`
-    /// device pixels per point, clipped to `clip`.
-    static func draw(_ style: IndicatorStyle, rect: DeviceRect, alpha: Double, pointScale: Double,
-                     clip: PixelRect, into target: Framebuffer) {
-        let border = borderWidth * pointScale
-        switch style {
-        case .default:
-            target.fillRoundedRect(rect, radius: min(rect.width, rect.height) / 2, fill: dark, border: ring,
-                                   borderWidth: border, opacity: alpha, clip: clip)
-        case .black, .white:
-            // "Smaller": the bar without the ring, inside the same extent.
-            let bar = rect.insetBy(border)
-            target.fillRoundedRect(bar, radius: min(bar.width, bar.height) / 2, fill: style == .black ? dark : light,
-                                   opacity: alpha, clip: clip)
-        }
-    }
+extension ScrollView: ScrollIndicatorSource {
+    /// The scroll view's indicators at its current time, as its model describes them.
+    public var indicatorsForDisplay: [IndicatorAppearance] { scrollIndicators.map(IndicatorAppearance.init) }
 }

@@ -446,8 +446,8 @@ public final class Renderer {
                 target.blendFill(r, with: color)
             case .content(let p):
                 drawContent(p, in: r)
-            case .indicator(let style, let rect, let alpha, let pointScale):
-                IndicatorPaint.draw(style, rect: rect, alpha: alpha, pointScale: pointScale, clip: r, into: target)
+            case .indicator(let indicator, let rect, let pointScale):
+                indicator.draw(in: rect, pointScale: pointScale, clip: r, into: target)
             }
         }
 

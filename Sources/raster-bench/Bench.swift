@@ -1,6 +1,7 @@
 // The benchmark program: one line per figure (median milliseconds) and `ratio NAME: VALUE` lines.
 import Foundation
 import Raster
+import ScrollKit
 
 /// Runs every measurement once, in a fixed order, and prints the figures.
 struct Bench {
@@ -119,8 +120,10 @@ struct Bench {
             renderer.render(scene.root, into: fb, bufferAge: 0)
             measure("idle_frame_1080p") { renderer.render(scene.root, into: fb, bufferAge: 1) }
             var alpha = 0.0
-            scene.scroller.indicators = [IndicatorAppearance(rect: CGRect(x: 1910, y: 100, width: 7, height: 300), alpha: 1,
-                                                             style: .default)]
+            scene.scroller.indicators = [IndicatorAppearance(rect: CGRect(x: 1910, y: 100, width: 3, height: 300), alpha: 1,
+                                                             fill: Color(red: 0, green: 0, blue: 0, alpha: 0.45),
+                                                             border: Color(red: 1, green: 1, blue: 1, alpha: 0.6),
+                                                             borderWidth: 1, cornerRadius: 1.5)]
             measure("indicator_fade_frame_1080p") {
                 alpha = alpha > 0.9 ? 0.1 : alpha + 0.05
                 scene.scroller.indicators[0].alpha = alpha

@@ -74,9 +74,8 @@ struct DamageTests {
             // A mix of changes: scroll, an indicator fading, content redraw, nothing.
             switch frame % 4 {
             case 0: scene.scroller.bounds.origin.y += 37
-            case 1: scene.scroller.indicators = [IndicatorAppearance(rect: CGRect(x: 200, y: scene.scroller.bounds.origin.y + 10,
-                                                                                   width: 6, height: 60),
-                                                                      alpha: Double(frame) / 12, style: .default)]
+            case 1: scene.scroller.indicators = [bar(CGRect(x: 200, y: scene.scroller.bounds.origin.y + 10, width: 6, height: 60),
+                                                     alpha: Double(frame) / 12)]
             case 2: scene.content.setNeedsDisplay(CGRect(x: 30, y: 100, width: 40, height: 40))
             default: break
             }
@@ -97,8 +96,8 @@ struct DamageTests {
         let renderer = Renderer()
         let fb = OwnedFramebuffer(width: 300, height: 300)!
         scene.scroller.bounds.origin.y = 400
-        let bar = CGRect(x: 293, y: 403, width: 4, height: 50)
-        scene.scroller.indicators = [IndicatorAppearance(rect: bar, alpha: 1, style: .default)]
+        let rect = CGRect(x: 293, y: 403, width: 4, height: 50)
+        scene.scroller.indicators = [bar(rect, alpha: 1)]
         renderer.render(scene.root, into: fb, bufferAge: 0)
         let tiles = renderer.statistics.tilesDrawn
         for alpha in [0.8, 0.5, 0.2, 0.0] {

@@ -51,6 +51,13 @@ final class ScrollerView: View, ScrollIndicatorSource {
     }
 }
 
+/// A pill-shaped dark indicator with a light ring, like the default style.
+func bar(_ rect: CGRect, alpha: Double) -> IndicatorAppearance {
+    IndicatorAppearance(rect: rect, alpha: alpha, fill: Color(red: 0, green: 0, blue: 0, alpha: 0.45),
+                        border: Color(red: 1, green: 1, blue: 1, alpha: 0.6), borderWidth: 1,
+                        cornerRadius: Double(min(rect.width, rect.height)) / 2)
+}
+
 /// A window root with a scroller holding one pattern view of `contentSize` points.
 struct Scene1 {
     let root: View
