@@ -7,6 +7,10 @@ extension ScrollView {
     /// slowly does not drift (Flutter's kMinFlingVelocity, 50 logical px/s).
     public static let minimumFlingVelocity: CGFloat = 0.05
 
+    /// 0.001 pt: targets (and positions) closer than this are the same point; the delegate's
+    /// `targetContentOffset` comes back through floating-point arithmetic (decision).
+    static let samePointTolerance: CGFloat = 0.001
+
     // MARK: Starting
 
     /// A finger, the pointer button or the touchpad starts touching at `location` (superview
@@ -233,7 +237,7 @@ extension ScrollView {
         var rest = target
         if isPagingEnabled {
             simulation = SpringSimulation(from: p, velocity: v, to: Double(target), parameters: .paging)
-        } else if abs(target - natural) < 0.001 {
+        } else if abs(target - natural) < Self.samePointTolerance {
             simulation = BouncingScrollSimulation(position: p, velocity: v, range: doubleRange,
                                                   rate: Double(decelerationRate.rawValue), bounces: bounces)
             // Exactly `target` unless the delegate moved the content while it was asked.
@@ -247,7 +251,7 @@ extension ScrollView {
         }
         // Already resting on the target: nothing to animate. Anything else, however small,
         // runs (a nearly-done motion snaps onto the target on the next frame).
-        if simulation.isDone(at: 0) && abs(rest - position) < 0.001 { return nil }
+        if simulation.isDone(at: 0) && abs(rest - position) < Self.samePointTolerance { return nil }
         return AxisMotion(simulation: simulation, rest: rest, startTime: now)
     }
 }

@@ -8,16 +8,22 @@ extension ScrollView {
     /// two thirds of a notch).
     public static let wheelAxisUnitsPerNotch: CGFloat = 15
     /// 57 pt per notch: three 19 pt lines, as desktop browsers scroll (decision); capped at
-    /// half the viewport so one notch never skips content in a small view.
+    /// `wheelNotchViewportFraction` of the viewport so one notch never skips content in a
+    /// small view.
     public static let wheelNotchDistance: CGFloat = 57
+    /// 0.5 (of the viewport): the largest share of the view one wheel notch scrolls (decision).
+    public static let wheelNotchViewportFraction: CGFloat = 0.5
     /// 200 ms per wheel or key step: long enough to see the motion, short enough to keep up
     /// with a spun wheel (decision; browsers' smooth scrolling uses 150–250 ms).
     public static let stepAnimationDuration = 200.0
     /// 40 pt per arrow key press: a couple of lines (decision, like browsers).
     public static let arrowKeyDistance: CGFloat = 40
-    /// Page keys keep up to 40 pt (at most 12.5 % of the view) of the previous page visible so
-    /// the reader keeps their place (decision; browsers keep 10–15 %).
+    /// Page keys keep up to 40 pt of the previous page visible so the reader keeps their place
+    /// (decision; browsers keep 10–15 %).
     public static let pageOverlap: CGFloat = 40
+    /// 0.125 (of the viewport): the overlap never exceeds this share of a small view
+    /// (decision, Chrome's 87.5 % page step).
+    public static let pageOverlapViewportFraction: CGFloat = 0.125
 
     /// Delivers one input event; `event.time` (ms) is "now". Coordinates are in the scroll
     /// view's superview space (the space of `frame`). Touches and button presses must start
@@ -143,7 +149,7 @@ extension ScrollView {
                 wheelRemainder[axis] = 0
                 continue
             }
-            let step = Swift.min(Self.wheelNotchDistance, bounds.size[axis] / 2)
+            let step = Swift.min(Self.wheelNotchDistance, bounds.size[axis] * Self.wheelNotchViewportFraction)
             let exact = notches[axis] * step + wheelRemainder[axis]
             let whole = exact.rounded(.towardZero)
             wheelRemainder[axis] = exact - whole
@@ -213,7 +219,7 @@ extension ScrollView {
 
     private func pageStep(_ axis: ScrollAxis) -> CGFloat {
         let viewport = bounds.size[axis]
-        return viewport - Swift.min(Self.pageOverlap, viewport * 0.125)
+        return viewport - Swift.min(Self.pageOverlap, viewport * Self.pageOverlapViewportFraction)
     }
 
     /// Starts or extends a wheel/key step animation. Consecutive steps add to the target of

@@ -235,3 +235,53 @@ struct ScrollBehaviourTests {
         #expect(!h.scrollView.isTracking)
     }
 }
+
+@Suite("Scroll options without a scenario of their own")
+struct ScrollOptionTests {
+    @Test("a custom deceleration rate rests at x0 − v0 / ln d for that rate")
+    func customRate() throws {
+        let h = Harness { $0.decelerationRate = ScrollView.DecelerationRate(rawValue: 0.995) }
+        fling(h, at: 1000)
+        h.settle()
+        let end = try #require(h.recorder.endDragging.first)
+        #expect(close(h.offset.y, 110 + 1.5 / -CGFloat(log(0.995)), 0.75))
+        #expect(h.offset == end.target)
+    }
+
+    @Test("keyboardDismissMode .onDrag asks the host to hide the keyboard when a drag begins")
+    func keyboardDismiss() {
+        var dismissals = 0
+        let h = Harness {
+            $0.keyboardDismissMode = .onDrag
+        }
+        h.scrollView.keyboardDismissHandler = { dismissals += 1 }
+        h.send(.touchDown(id: 0, location: CGPoint(x: 200, y: 300)), at: 10)
+        h.send(.touchUp(id: 0), at: 30)
+        #expect(dismissals == 0)   // a tap is not a drag
+        h.drag(from: CGPoint(x: 200, y: 500), by: CGPoint(x: 0, y: -100), at: 100, pause: 60)
+        #expect(dismissals == 1)
+
+        var none = 0
+        let g = Harness()
+        g.scrollView.keyboardDismissHandler = { none += 1 }
+        g.drag(from: CGPoint(x: 200, y: 500), by: CGPoint(x: 0, y: -100), at: 100)
+        #expect(none == 0)
+    }
+
+    @Test("the pan recognizer snapshot follows the drag")
+    func panSnapshot() {
+        let h = Harness()
+        #expect(h.scrollView.panGestureRecognizer.state == .possible)
+        h.drag(from: CGPoint(x: 200, y: 500), by: CGPoint(x: 0, y: -100), at: 100, lift: false)
+        #expect(h.scrollView.panGestureRecognizer.state == .changed)
+        #expect(h.scrollView.panGestureRecognizer.translation == CGPoint(x: 0, y: -90))
+    }
+
+    @Test("scrollRectToVisible works sideways too")
+    func scrollRectSideways() {
+        let h = Harness(content: CGSize(width: 2000, height: 3000))
+        h.scrollView.scrollRectToVisible(CGRect(x: 900, y: 10, width: 100, height: 10), animated: false)
+        #expect(h.offset == CGPoint(x: 600, y: 0))
+        #expect(h.recorder.lines == ["didScroll ---"])
+    }
+}

@@ -112,6 +112,9 @@ public struct VelocityTracker: Sendable {
         }
         let m = [[s[0], s[1], s[2]], [s[1], s[2], s[3]], [s[2], s[3], s[4]]]
         let d = det(m)
+        // Relative singularity test (dimensionless, decision): a determinant below a
+        // billionth of the diagonal product means the times barely spread (near-duplicate
+        // timestamps), and the straight line is the safer estimate.
         let scale = s[0] * s[2] * s[4]
         guard d.isFinite, scale > 0, abs(d) > 1e-9 * scale else { return nil }
         let m1 = [[s[0], r[0], s[2]], [s[1], r[1], s[3]], [s[2], r[2], s[4]]]
