@@ -9,6 +9,11 @@ import Foundation
 /// programmatic scrolling, wheel and key steps, indicator fades) moves only on those frame
 /// ticks, so a replay of the same events and ticks gives the same frames. All times are in
 /// milliseconds on the host's clock, all distances in points.
+///
+/// A host ticks frames while `isAnimating`, sleeps until `nextWakeTime` otherwise, and draws
+/// the scroll indicators that `indicators(at:)` describes. The state lives in one `Motion`
+/// value; a pinch recognizer and content-touch delivery are meant to join it as further cases
+/// fed by the same touch events.
 open class ScrollView: View {
     // MARK: Nested types
 
