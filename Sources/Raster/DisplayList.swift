@@ -122,6 +122,8 @@ struct ListBuilder {
         // device = scale · p + (tx, ty) for p in this view's bounds coordinates.
         let tx = parentScale * (Double(frameOrigin.x) - Double(view.bounds.origin.x) * ts) + parentX
         let ty = parentScale * (Double(frameOrigin.y) - Double(view.bounds.origin.y) * ts) + parentY
+        // A view placed at a non-finite position has no place on screen, nor its subviews.
+        guard tx.isFinite, ty.isFinite else { return }
         let ox = clampToPixel(tx.rounded()), oy = clampToPixel(ty.rounded())
         let x0 = clampToPixel((Double(b.minX) * scale).rounded()), x1 = clampToPixel((Double(b.maxX) * scale).rounded())
         let y0 = clampToPixel((Double(b.minY) * scale).rounded()), y1 = clampToPixel((Double(b.maxY) * scale).rounded())
@@ -139,7 +141,8 @@ struct ListBuilder {
                 // Resampling filters reach two pixels beyond the changed points.
                 let d = DeviceRect(x: Double(r.minX) * scale + Double(ox) - 2, y: Double(r.minY) * scale + Double(oy) - 2,
                                    width: Double(r.width) * scale + 4, height: Double(r.height) * scale + 4)
-                contentDamage.add(d.enclosingPixels.intersection(visible))
+                // A rect too large to map (infinite) changes everything visible.
+                contentDamage.add((d.isDrawable ? d.enclosingPixels : visible).intersection(visible))
             }
         }
 
@@ -151,7 +154,7 @@ struct ListBuilder {
             }
         }
 
-        if let content, !visible.isEmpty {
+        if let content, !visible.isEmpty, Renderer.drawableScales.contains(scale) {
             let mode = renderer.placementMode(record, scale: scale)
             var sourceExtent = extent
             if let level = mode.level {

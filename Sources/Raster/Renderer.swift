@@ -34,6 +34,10 @@ public final class Renderer {
     /// Zoom levels are clamped to 2^-16 ... 2^16 device pixels per point: beyond, views are
     /// sub-pixel or a single point fills the screen many times over.
     static let levelRange = -16...16
+    /// Scales at which tiled content is drawn: within √2 of a level. Beyond, a view is far
+    /// below a pixel or one point covers thousands of screens; only its background shows, so
+    /// no filter ever averages millions of source pixels into one.
+    static let drawableScales = levelScale(levelRange.lowerBound) / 2.0.squareRoot()...levelScale(levelRange.upperBound) * 2.0.squareRoot()
     /// Damage of this many past frames is kept, for buffer ages up to that (Wayland hosts
     /// rotate 2–4 buffers).
     static let historyLength = 8
