@@ -96,6 +96,8 @@ struct ListBuilder {
     let target: PixelRect
     private(set) var items: [DisplayItem] = []
     private(set) var contentDamage = PixelRegion()
+    /// The tiled content views listed, by serial.
+    private(set) var contents: [UInt64: (content: any TiledContent, record: Renderer.ViewRecord)] = [:]
 
     init(renderer: Renderer, target: PixelRect) {
         self.renderer = renderer
@@ -175,6 +177,7 @@ struct ListBuilder {
                                                  opaque: content.isOpaqueContent, sourceExtent: sourceExtent)
                 items.append(DisplayItem(id: ItemID(view: record.serial, part: 1), kind: .content(placement),
                                          bounds: visible, opaque: content.isOpaqueContent))
+                contents[record.serial] = (content, record)
             }
         }
 

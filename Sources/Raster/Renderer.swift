@@ -80,6 +80,8 @@ public final class Renderer {
     private var nextSerial: UInt64 = 1
     private var frame: UInt64 = 0
     private var items: [DisplayItem] = []
+    /// The tiled content views of the last frame's display list, by serial.
+    private var contents: [UInt64: (content: any TiledContent, record: ViewRecord)] = [:]
     private var history: [PixelRegion] = []
     private var targetSize: (width: Int, height: Int)?
     private var prefetchQueue: [TileJob] = []
@@ -109,6 +111,7 @@ public final class Renderer {
         var builder = ListBuilder(renderer: self, target: full)
         builder.visit(root)
         let newItems = builder.items
+        contents = builder.contents
         var damage = builder.contentDamage
 
         if targetSize.map({ $0 != (target.width, target.height) }) ?? true {
@@ -234,25 +237,19 @@ public final class Renderer {
         var resampled: Bool
     }
 
-    private func contentView(_ serial: UInt64) -> (any TiledContent)? {
-        records.values.first { $0.serial == serial }?.view as? any TiledContent
-    }
-
     /// Looks up or produces every tile the repaint needs, keyed for painting.
     private func prepareTiles(for repaint: PixelRegion) -> [TileKey: Tile] {
         var tiles: [TileKey: Tile] = [:]
         var drawJobs: [TileJob] = [], resampleJobs: [TileJob] = []
         var queued = Set<TileKey>()
-        var contents: [UInt64: any TiledContent] = [:]
 
-        func need(_ key: TileKey, _ p: ContentPlacement, resampled: Bool, into jobs: inout [TileJob]) -> Bool {
-            if tiles[key] != nil || queued.contains(key) { return true }
-            if let t = cache.lookup(key, frame: frame) { tiles[key] = t; return true }
-            guard let content = contents[p.view] ?? contentView(p.view) else { return false }
-            contents[p.view] = content
+        // Uses the cached tile, or queues it to be made.
+        func need(_ key: TileKey, _ p: ContentPlacement, resampled: Bool, into jobs: inout [TileJob]) {
+            if tiles[key] != nil || queued.contains(key) { return }
+            if let t = cache.lookup(key, frame: frame) { tiles[key] = t; return }
+            guard let content = contents[p.view]?.content else { return }
             queued.insert(key)
             jobs.append(TileJob(key: key, placement: p, content: content, resampled: resampled))
-            return false
         }
 
         for item in items {
@@ -261,13 +258,13 @@ public final class Renderer {
                 let visible = r.intersection(item.bounds).offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
                 guard !visible.isEmpty else { continue }
                 if p.transient {
-                    for key in sourceKeys(p, for: visible) { _ = need(key, p, resampled: false, into: &drawJobs) }
+                    for key in sourceKeys(p, for: visible) { need(key, p, resampled: false, into: &drawJobs) }
                 } else {
                     for key in Self.cells(of: visible, view: p.view, scale: p.scale) {
                         if p.sourceLevel != nil {
-                            _ = need(key, p, resampled: true, into: &resampleJobs)
+                            need(key, p, resampled: true, into: &resampleJobs)
                         } else {
-                            _ = need(key, p, resampled: false, into: &drawJobs)
+                            need(key, p, resampled: false, into: &drawJobs)
                         }
                     }
                 }
@@ -276,7 +273,7 @@ public final class Renderer {
         // Resampled tiles need their source tiles first.
         for job in resampleJobs {
             for key in sourceKeys(job.placement, for: Self.tileRect(job.key).intersection(job.placement.extent)) {
-                _ = need(key, job.placement, resampled: false, into: &drawJobs)
+                need(key, job.placement, resampled: false, into: &drawJobs)
             }
         }
         for (key, tile) in produce(drawJobs, using: tiles) {
@@ -490,9 +487,7 @@ public final class Renderer {
     private func planPrefetch() {
         prefetchQueue.removeAll()
         for item in items {
-            guard case .content(let p) = item.kind, !p.transient,
-                  let r = records.values.first(where: { $0.serial == p.view }),
-                  let content = r.view as? any TiledContent else { continue }
+            guard case .content(let p) = item.kind, !p.transient, let (content, r) = contents[p.view] else { continue }
             let visible = item.bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
             guard !visible.isEmpty else { continue }
             let t = Self.tileSize

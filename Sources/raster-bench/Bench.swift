@@ -11,11 +11,19 @@ struct Bench {
     /// Medians by name, in milliseconds.
     private(set) var medians: [String: Double] = [:]
 
+    /// Sections to run (`--only compose,resample`); empty runs all.
+    var sections: Set<String> = []
+
     init(arguments: [String]) {
         if let i = arguments.firstIndex(of: "--repetitions"), i + 1 < arguments.count, let n = Int(arguments[i + 1]), n > 0 {
             repetitions = n
         }
+        if let i = arguments.firstIndex(of: "--only"), i + 1 < arguments.count {
+            sections = Set(arguments[i + 1].split(separator: ",").map(String.init))
+        }
     }
+
+    private func wants(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
 
     /// Times `body` `repetitions` times (after one warm-up run) and records the median.
     mutating func measure(_ name: String, _ body: () -> Void) {
@@ -43,11 +51,13 @@ struct Bench {
 
     mutating func run() {
         print("raster-bench: \(repetitions) repetitions per figure, \(ProcessInfo.processInfo.activeProcessorCount) cores")
-        runCompose(width: 1920, height: 1080, name: "1080p")
-        runCompose(width: 3840, height: 2160, name: "2160p")
-        runKernels()
-        runResample()
-        runFrames()
+        if wants("compose") {
+            runCompose(width: 1920, height: 1080, name: "1080p")
+            runCompose(width: 3840, height: 2160, name: "2160p")
+        }
+        if wants("kernels") { runKernels() }
+        if wants("resample") { runResample() }
+        if wants("frames") { runFrames() }
         print("ratio summary (targets: compose ≤ 1.3, bilinear ≤ 1.2)")
         ratio("compose_1080p", "memcpy_1080p")
         ratio("compose_2160p", "memcpy_2160p")

@@ -6,13 +6,18 @@ import ScrollKit
 /// Content whose every pixel is a closed-form function of its coordinates and scale, and
 /// which records what it was asked to draw.
 final class PatternView: View, TiledContent {
-    /// Rectangles and scales drawn, in order.
-    private(set) var drawn: [(rect: PixelRect, scale: Double)] = []
+    /// Rectangles and scales drawn, in order (in completion order when drawn concurrently).
+    var drawn: [(rect: PixelRect, scale: Double)] { lock.withLock { log } }
+    private var log: [(rect: PixelRect, scale: Double)] = []
+    private let lock = NSLock()
     var opaque = true
     /// Alpha of every pixel when not opaque.
     var translucentAlpha: UInt32 = 0x80
+    /// Lets the renderer draw tiles on several threads at once.
+    var concurrent = false
 
     var isOpaqueContent: Bool { opaque }
+    var drawsConcurrently: Bool { concurrent }
 
     /// The pixel at content pixel (x, y) drawn at `scale`: stripes, a diagonal ramp and a
     /// term depending on the scale, so misplaced or wrongly scaled tiles show.
@@ -28,7 +33,7 @@ final class PatternView: View, TiledContent {
     }
 
     func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
-        drawn.append((rect, scale))
+        lock.withLock { log.append((rect, scale)) }
         let alpha = opaque ? 255 : translucentAlpha
         for y in 0..<min(rect.height, target.height) {
             for x in 0..<min(rect.width, target.width) {
@@ -37,7 +42,7 @@ final class PatternView: View, TiledContent {
         }
     }
 
-    func resetLog() { drawn.removeAll() }
+    func resetLog() { lock.withLock { log.removeAll() } }
 }
 
 /// A scroll-view-like container: clips, scrolls by bounds.origin, shows given indicators.

@@ -176,6 +176,26 @@ struct RendererTests {
         expectMatchesReference(scene, renderer: renderer, scale: 1.7, level: 2, width: 400, height: 300)
     }
 
+    @Test("Both cores: tiles drawn concurrently and frames painted in bands equal the whole render")
+    func parallel() {
+        let scene = Scene1(viewport: CGSize(width: 640, height: 480), contentSize: CGSize(width: 2000, height: 2000))
+        scene.content.concurrent = true
+        let renderer = Renderer()
+        renderer.workers = 2
+        renderer.parallelMinimumPixels = 1
+        for (offset, zoom) in [(CGPoint(x: 100.5, y: 260.25), 1.0), (CGPoint(x: 40, y: 90), 1.45), (CGPoint(x: 7, y: 3), 0.8)] {
+            scene.zoom(CGFloat(zoom))
+            scene.scroller.bounds.origin = offset
+            let level = pow(2, log2(zoom).rounded())
+            // A changed scale first shows scaled tiles; the follow-up frame is the sharp one.
+            renderer.render(scene.root, into: OwnedFramebuffer(width: 640, height: 480)!, bufferAge: 0)
+            expectMatchesReference(scene, renderer: renderer, scale: zoom, level: level, width: 640, height: 480)
+        }
+        let keys = renderer.statistics.drawnKeys
+        #expect(Set(keys).count == keys.count, "no tile is drawn twice")
+        #expect(scene.content.drawn.count == renderer.statistics.tilesDrawn)
+    }
+
     @Test("Views are drawn in order, hidden ones not, clipped to clipping ancestors")
     func viewTree() {
         let root = View(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
