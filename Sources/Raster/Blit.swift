@@ -83,6 +83,18 @@ func blendSolidSpan(_ pixel: UInt32, _ dst: UnsafeMutablePointer<UInt32>, _ coun
     }
 }
 
+/// A run of pixels repeated over several rows: `width` pixels from (`sx`, `sy` + r) of
+/// `source` to (`dx`, band row r) of the destination.
+struct RowSpan {
+    let source: Framebuffer
+    let sx: Int
+    let sy: Int
+    let dx: Int
+    let width: Int
+    /// Copy instead of blending.
+    let opaque: Bool
+}
+
 extension Framebuffer {
     /// Pointer to pixel (x, y); callers stay in bounds.
     @inline(__always)
@@ -119,6 +131,28 @@ extension Framebuffer {
         guard let (s, d) = clippedTransfer(from: source, sourceRect: sourceRect, to: destination) else { return }
         for row in 0..<d.height {
             blendSpan(source.pointer(x: s.x, y: s.y + row), pointer(x: d.x, y: d.y + row), d.width)
+        }
+    }
+
+    /// Copies (opaque spans) or blends each span's rows for `rows` rows, destination row by
+    /// destination row from `dy` on, so that the destination is written in address order while
+    /// the sources (one per tile of a tile row) are each read sequentially: at 4K, going tile by
+    /// tile instead strides the destination and measured 1.5× slower than memcpy.
+    func composeBand(_ spans: [RowSpan], dy: Int, rows: Int) {
+        guard rows > 0 else { return }
+        for s in spans {
+            precondition(s.width >= 0 && s.dx >= 0 && s.dx + s.width <= width && dy >= 0 && dy + rows <= height &&
+                         s.sx >= 0 && s.sx + s.width <= s.source.width && s.sy >= 0 && s.sy + rows <= s.source.height,
+                         "compose span outside its framebuffers")
+        }
+        spans.withUnsafeBufferPointer { list in
+            for r in 0..<rows {
+                let row = base + (dy + r) * stride
+                for s in list {
+                    let src = UnsafePointer(s.source.base + (s.sy + r) * s.source.stride + s.sx)
+                    if s.opaque { (row + s.dx).update(from: src, count: s.width) } else { blendSpan(src, row + s.dx, s.width) }
+                }
+            }
         }
     }
 

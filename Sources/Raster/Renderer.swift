@@ -13,9 +13,19 @@ public struct RenderStatistics: Sendable, Equatable {
     public var tilesResampled = 0
     /// Tiles drawn or resampled ahead of need by `prefetch`, in total.
     public var tilesPrefetched = 0
-    /// Every tile drawn by content views (including prefetch) since the counters were last
-    /// reset, in order.
+    /// The tiles most recently drawn by content views (including prefetch), oldest first: at
+    /// least the last `drawnKeysLimit`, never twice as many, so a window open for days does
+    /// not grow.
     public var drawnKeys: [TileKey] = []
+    /// How many entries `drawnKeys` keeps.
+    public var drawnKeysLimit = 4096
+
+    mutating func recordDrawn(_ key: TileKey) {
+        tilesDrawn += 1
+        drawnKeys.append(key)
+        // Trim in batches so that appending stays amortised O(1).
+        if drawnKeys.count >= 2 * max(drawnKeysLimit, 1) { drawnKeys.removeFirst(drawnKeys.count - drawnKeysLimit) }
+    }
     /// Pixels painted by the last frame.
     public var lastFramePaintedPixels = 0
 }
@@ -296,8 +306,7 @@ public final class Renderer {
         }
         for job in jobs {
             if job.resampled { statistics.tilesResampled += 1 } else {
-                statistics.tilesDrawn += 1
-                statistics.drawnKeys.append(job.key)
+                statistics.recordDrawn(job.key)
             }
         }
         return zip(jobs.map(\.key), made).map { ($0, $1) }
@@ -467,15 +476,19 @@ public final class Renderer {
                 }
                 return
             }
-            for key in Renderer.cells(of: visible, view: p.view, scale: p.scale) {
-                guard let tile = tiles[key] else { continue }
-                let cell = Renderer.tileRect(key)
-                let part = cell.intersection(visible)
-                let src = part.offsetBy(dx: -cell.x, dy: -cell.y)
-                let at = (part.x + p.originX, part.y + p.originY)
-                tile.pixels.withFramebuffer { t in
-                    if tile.isOpaque { target.copy(from: t, sourceRect: src, to: at) } else { target.blend(from: t, sourceRect: src, to: at) }
+            // One band per tile row, written destination row by destination row. The tiles
+            // stay alive in `tiles` while their framebuffers are read.
+            let size = Renderer.tileSize
+            for row in floorDiv(visible.y, size)...floorDiv(visible.maxY - 1, size) {
+                let y0 = max(visible.y, row * size), y1 = min(visible.maxY, (row + 1) * size)
+                var spans: [RowSpan] = []
+                for column in floorDiv(visible.x, size)...floorDiv(visible.maxX - 1, size) {
+                    guard let tile = tiles[TileKey(view: p.view, scale: p.scale, column: column, row: row)] else { continue }
+                    let x0 = max(visible.x, column * size), x1 = min(visible.maxX, (column + 1) * size)
+                    spans.append(RowSpan(source: tile.pixels.framebuffer, sx: x0 - column * size, sy: y0 - row * size,
+                                         dx: x0 + p.originX, width: x1 - x0, opaque: tile.isOpaque))
                 }
+                target.composeBand(spans, dy: y0 + p.originY, rows: y1 - y0)
             }
         }
     }
@@ -532,16 +545,14 @@ public final class Renderer {
                     if let t = cache.lookup(key, frame: frame) { sources[key] = t; continue }
                     let src = TileJob(key: key, placement: job.placement, content: job.content, resampled: false)
                     let t = Self.makeTile(src, sources: [:])
-                    statistics.tilesDrawn += 1
-                    statistics.drawnKeys.append(key)
+                    statistics.recordDrawn(key)
                     cache.insert(key, t, frame: frame - 1, protectFrom: frame)
                     sources[key] = t
                 }
             }
             let tile = Self.makeTile(job, sources: sources)
             if job.resampled { statistics.tilesResampled += 1 } else {
-                statistics.tilesDrawn += 1
-                statistics.drawnKeys.append(job.key)
+                statistics.recordDrawn(job.key)
             }
             statistics.tilesPrefetched += 1
             made += 1

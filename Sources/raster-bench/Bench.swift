@@ -155,15 +155,34 @@ struct Bench {
                 renderer.render(scene.root, into: fb, bufferAge: 1)
             }
             // A pinch: the scale changes every frame, tiles are rescaled each time.
-            var z = 1.5
-            measure("pinch_frame_1080p") {
-                z = z >= 1.9 ? 1.5 : z + 0.01
-                scene.zoom(z)
-                renderer.render(scene.root, into: fb, bufferAge: 1)
+            for (label, workers) in [("pinch_frame_1080p", Parallel.defaultWorkers), ("pinch_frame_1080p_1core", 1)] {
+                renderer.workers = workers
+                var z = 1.5
+                measure(label) {
+                    z = z >= 1.9 ? 1.5 : z + 0.01
+                    scene.zoom(z)
+                    renderer.render(scene.root, into: fb, bufferAge: 1)
+                }
             }
         }
         ratio("compose_zoomed_1080p", "memcpy_1080p")
-        ratio("pinch_frame_1080p", "memcpy_1080p")
+        ratio("pinch_frame_1080p", "pinch_frame_1080p_1core")
+        // Drawing a screenful of missing tiles (an 8×5 grid), content that allows both cores.
+        for (label, workers) in [("draw_40_tiles", Parallel.defaultWorkers), ("draw_40_tiles_1core", 1)] {
+            let fresh = BenchScene(width: 1920, height: 1080)
+            let r = Renderer()
+            r.workers = workers
+            var column = 0
+            measure(label) {
+                // A new horizontal position each time: every visible tile is missing.
+                column += 8
+                fresh.scroller.bounds.origin = CGPoint(x: (column % 400) * 256, y: 0)
+                fresh.content.frame.size = CGSize(width: 400 * 256 + 1920, height: 1080)
+                r.cacheBudget = 0
+                r.render(fresh.root, into: out, bufferAge: 0)
+            }
+        }
+        ratio("draw_40_tiles", "draw_40_tiles_1core")
     }
 
     /// A deterministic opaque source with detail at every scale.
