@@ -134,6 +134,10 @@ public struct ImageDecoder: Sendable {
             let info = Metadata.jpeg(data)
             if let w = info.width, let h = info.height { try checkPixelLimit(w, h) }
             let jpeg = try JPEGCodec.header(data, file: file, headerComplete: info.reachedScan)
+            // libjpeg answers a stream that ends inside its headers with a zero size.
+            if (jpeg.width <= 0 || jpeg.height <= 0) && !info.reachedScan {
+                throw PictureError(file: file, kind: .truncated)
+            }
             try checkPixelLimit(jpeg.width, jpeg.height)
             // Huffman coding spends at least one bit per 8×8 block on the first scan's DC
             // code (T.81 §F.1.2.1); arithmetic coding can go lower, so it is not checked.

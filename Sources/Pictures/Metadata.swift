@@ -70,7 +70,9 @@ enum Metadata {
         var sawExif = false
         var pos = 2  // after SOI
         while pos + 1 < b.count {
-            guard b[pos] == 0xFF else { break }
+            // Stray bytes between segments: libjpeg skips to the next 0xFF with a warning
+            // (jdmarker.c next_marker), and so does this walk.
+            while pos < b.count, b[pos] != 0xFF { pos += 1 }
             var markerPos = pos + 1
             while markerPos < b.count, b[markerPos] == 0xFF { markerPos += 1 }  // fill bytes (T.81 §B.1.1.2)
             guard markerPos < b.count else { break }

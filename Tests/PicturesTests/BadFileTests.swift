@@ -1,0 +1,204 @@
+// Every kind of bad file ends in one clear line naming the file and the reason, never a
+// crash and never an allocation sized by a lie in the header.
+import Foundation
+import Raster
+import Synchronization
+import Testing
+@testable import Pictures
+
+@Suite("Bad files")
+struct BadFileTests {
+    static let validPNG = PNGWriter(width: 40, height: 30, colorType: 6).encode { x, y in [x * 6, y * 8, 90, 200] }
+    static func validJPEG() throws -> [UInt8] {
+        try JPEGEncoder.encode(argb: blockPattern(width: 64, height: 48), width: 64, height: 48, quality: 90)
+    }
+
+    /// A scratch directory for files on disk.
+    static func scratch() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pictures-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test("missing files and directories: 'cannot read' with the system's reason")
+    func unreadable() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(throws: PictureError(file: "nope.png", kind: .unreadable("No such file or directory"))) {
+            try ImageDecoder(path: dir.appendingPathComponent("nope.png").path)
+        }
+        do {
+            _ = try ImageDecoder(path: dir.path)
+            Issue.record("reading a directory succeeded")
+        } catch {
+            #expect(error.reason == "cannot read: Is a directory")
+            #expect(error.description == "\(dir.lastPathComponent): cannot read: Is a directory")
+        }
+    }
+
+    @Test("unreadable permissions report 'Permission denied' (skipped as root, who may read anything)")
+    func permissionDenied() throws {
+        guard getuid() != 0 else { return }
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("secret.png")
+        try Data(Self.validPNG).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: file.path)
+        #expect(throws: PictureError(file: "secret.png", kind: .unreadable("Permission denied"))) {
+            try ImageDecoder(path: file.path)
+        }
+    }
+
+    @Test("zero bytes: 'empty file', on disk and in memory")
+    func empty() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("empty.png")
+        try Data().write(to: file)
+        let error = decodeError(try ImageDecoder(path: file.path).data, file: "empty.png")
+        #expect(error?.description == "empty.png: empty file")
+    }
+
+    @Test("text, HTML and other formats are recognised by content, not by extension")
+    func notAnImage() throws {
+        #expect(decodeError(Array("hello, world\n".utf8), file: "notes.png")?.description == "notes.png: not an image")
+        #expect(decodeError(Array("<!DOCTYPE html>".utf8), file: "page.jpg")?.reason == "not an image")
+        #expect(decodeError(Array("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8), file: "a.png")?.reason == "unsupported image format: GIF")
+        #expect(decodeError([0x42], file: "b")?.reason == "not an image")
+        // A JPEG named .png still decodes: the extension is never consulted.
+        #expect(decodeError(try Self.validJPEG(), file: "really-a-jpeg.png") == nil)
+    }
+
+    @Test("PNG truncated at any point reports 'truncated file'")
+    func truncatedPNG() throws {
+        let png = Self.validPNG
+        let idat = png.count - 12 - (png.count - 12 - 33 - 8 - 4) / 2  // inside the IDAT data
+        for length in [1, 4, 7, 12, 20, 32, 33, 40, idat, png.count - 16] {
+            let error = decodeError(Array(png.prefix(length)), file: "cut.png")
+            #expect(error?.kind == .truncated, "cut at \(length) of \(png.count): \(String(describing: error))")
+        }
+        // All pixels present, only IEND missing: shown, as browsers do.
+        #expect(decodeError(Array(png.prefix(png.count - 12)), file: "no-iend.png") == nil)
+    }
+
+    @Test("JPEG truncated at any point reports 'truncated file'")
+    func truncatedJPEG() throws {
+        let jpeg = try Self.validJPEG()
+        for length in [1, 2, 3, 20, 100, 300, jpeg.count / 2, jpeg.count - 40, jpeg.count - 2] {
+            let error = decodeError(Array(jpeg.prefix(length)), file: "cut.jpg")
+            #expect(error?.kind == .truncated, "cut at \(length) of \(jpeg.count): \(String(describing: error))")
+        }
+        let previewError = (try? ImageDecoder(data: Array(jpeg.prefix(jpeg.count / 2)), file: "c")
+            .decodePreview(maxPixels: 64)) == nil
+        #expect(previewError)
+    }
+
+    @Test("corrupt PNG data carries libpng's message")
+    func corruptPNG() throws {
+        var badCRC = Self.validPNG
+        badCRC[33 + 8 + 10] ^= 0x55  // a byte inside IDAT: its CRC no longer matches
+        let crcError = decodeError(badCRC, file: "crc.png")?.description ?? "decoded"
+        #expect(crcError.hasPrefix("crc.png: corrupt PNG data: IDAT: "), "\(crcError)")
+        var badType = Self.validPNG
+        badType[8 + 8 + 9] = 5  // colour type 5 does not exist; fix IHDR's CRC so libpng reads it
+        let ihdr = Array(badType[12..<29])
+        badType.replaceSubrange(29..<33, with: be32(Int(crc32(ihdr))))
+        let error = decodeError(badType, file: "type.png")
+        #expect(error?.reason.hasPrefix("corrupt PNG data: ") == true, "\(String(describing: error))")
+    }
+
+    @Test("corrupt JPEG data carries libjpeg's message")
+    func corruptJPEG() throws {
+        var jpeg = try Self.validJPEG()
+        // Break the first DQT: a table id of 9 is invalid (T.81 §B.2.4.1 allows 0–3).
+        let dqt = (0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDB }!
+        jpeg[dqt + 4] = 0x09
+        let error = decodeError(jpeg, file: "dqt.jpg")
+        #expect(error?.reason.hasPrefix("corrupt JPEG data: ") == true, "\(String(describing: error))")
+        #expect(error?.description.hasPrefix("dqt.jpg: corrupt JPEG data: ") == true)
+    }
+
+    /// Signature and IHDR only, for size claims that must be refused from the header.
+    func pngHeader(width: Int, height: Int, colorType: UInt8, bitDepth: UInt8) -> [UInt8] {
+        ImageFormat.pngSignature + chunk("IHDR", be32(width) + be32(height) + [bitDepth, colorType, 0, 0, 0])
+    }
+
+    /// Counts consultations of the memory budget, which happen only just before pixel
+    /// memory is allocated: a count of zero proves the file was refused before that point.
+    final class MemoryProbe: Sendable {
+        let calls = Atomic<Int>(0)
+        var limits: DecodeLimits {
+            DecodeLimits(availableMemory: { [self] in
+                calls.add(1, ordering: .relaxed)
+                return nil
+            })
+        }
+    }
+
+    @Test("a PNG declaring 100000×100000 is refused from its header, before any allocation")
+    func absurdPNG() throws {
+        // Only the signature and IHDR: the size claim is all there is.
+        let header = pngHeader(width: 100_000, height: 100_000, colorType: 2, bitDepth: 8)
+        let probe = MemoryProbe()
+        let decoder = ImageDecoder(data: header, file: "huge.png", limits: probe.limits)
+        #expect(throws: PictureError(file: "huge.png", kind: .tooLarge(width: 100_000, height: 100_000, limit: 1 << 28))) {
+            try decoder.decode()
+        }
+        #expect((try? decoder.decodePreview(maxPixels: 100)) == nil)
+        #expect(decodeError(header, file: "huge.png")?.description
+                == "huge.png: image too large: 100000×100000 exceeds the 268-megapixel limit")
+        #expect(probe.calls.load(ordering: .relaxed) == 0)
+    }
+
+    @Test("a small file declaring 16000×16000 (under the limit) is refused as truncated, unallocated")
+    func implausiblePNGAndJPEG() throws {
+        // A real header and 4 KB of data: 32 MB of rows cannot come out of 4 KB of deflate.
+        let short = pngHeader(width: 16_000, height: 16_000, colorType: 0, bitDepth: 1)
+            + chunk("IDAT", zlibStored([UInt8](repeating: 0, count: 4000)))
+        let probe = MemoryProbe()
+        #expect(decodeError(short, limits: probe.limits)?.kind == .truncated)
+        var jpeg = try Self.validJPEG()
+        let sof = (0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 }!
+        jpeg.replaceSubrange((sof + 5)..<(sof + 9), with: [0x3E, 0x80, 0x3E, 0x80])  // 16000×16000
+        #expect(decodeError(jpeg, limits: probe.limits)?.kind == .truncated)
+        #expect(probe.calls.load(ordering: .relaxed) == 0)
+    }
+
+    @Test("a JPEG declaring 65535×65535 is refused before TurboJPEG sees it")
+    func absurdJPEG() throws {
+        var jpeg = try Self.validJPEG()
+        let sof = (0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 }!
+        jpeg.replaceSubrange((sof + 5)..<(sof + 9), with: [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(decodeError(jpeg, file: "wide.jpg")?.reason == "image too large: 65535×65535 exceeds the 268-megapixel limit")
+    }
+
+    @Test("an image larger than the available memory is refused with both figures")
+    func insufficientMemory() throws {
+        let limits = DecodeLimits(availableMemory: { 1 << 20 })
+        let png = PNGWriter(width: 1000, height: 1000, colorType: 0).encode { x, _ in [x & 0xFF] }
+        let error = decodeError(png, file: "big.png", limits: limits)
+        #expect(error?.description == "big.png: image too large for available memory: 1000×1000 needs 3.8 MiB, 1.0 MiB available")
+    }
+
+    @Test("files over the size limit are refused before being read")
+    func fileTooLarge() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("big.jpg")
+        try Data(try Self.validJPEG()).write(to: file)
+        #expect(throws: PictureError.self) { try ImageDecoder(path: file.path, limits: DecodeLimits(maxFileBytes: 100)) }
+        do {
+            _ = try ImageDecoder(path: file.path, limits: DecodeLimits(maxFileBytes: 100))
+        } catch {
+            #expect(error.reason.hasPrefix("file too large: "))
+        }
+    }
+
+    @Test("a bad file does not disturb decoding the next one")
+    func keepsWorking() throws {
+        #expect(decodeError([]) != nil)
+        #expect(decodeError(Array(Self.validPNG.prefix(50))) != nil)
+        let picture = try decodeOrFail(Self.validPNG)
+        #expect(picture.pixel(x: 1, y: 1) == argb((6 * 200 + 127) / 255, (8 * 200 + 127) / 255, (90 * 200 + 127) / 255, 200))
+    }
+}
