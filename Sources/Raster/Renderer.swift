@@ -60,8 +60,10 @@ public final class Renderer {
     public var outputScale: Double = 1
     /// Premultiplied colour under the root view.
     public var clearColor: UInt32 = 0xFF00_0000
-    /// Repaints larger than this many pixels are split across cores (measured by raster-bench:
-    /// below about a quarter of a 1080p frame the thread hand-off costs more than it saves).
+    /// Repaints of at least this many pixels are split across cores. Measured with
+    /// `raster-bench --only threshold` on two cores: composing 512² pixels on both took 0.87–1.04×
+    /// the one-core time, 724² 0.77–1.02×, 1024² 0.59–0.70×, a 4K frame 0.6×; below about half a
+    /// megapixel the hand-off costs what it saves.
     public var parallelMinimumPixels = 500_000
     /// Threads used for drawing tiles and painting large frames (1 disables parallelism).
     public var workers = Parallel.cores
@@ -357,8 +359,13 @@ public final class Renderer {
         return (x, y)
     }
 
-    /// The filter for resampling `p`: bilinear when enlarging, box when shrinking.
-    static func filter(_ p: ContentPlacement) -> ResampleFilter { p.scale > p.sourceScale ? .bilinear : .box }
+    /// The filter for resampling `p`: bilinear when enlarging, box when shrinking. While a zoom
+    /// is under way the provisional frames use bilinear both ways: it reads two source pixels
+    /// per axis instead of three, and a shrink by at most half (`placementMode`) does not alias
+    /// enough to show in frames that are replaced when the zoom settles.
+    static func filter(_ p: ContentPlacement) -> ResampleFilter {
+        p.scale > p.sourceScale || p.transient ? .bilinear : .box
+    }
 
     /// The source pixels that content pixels `rect` (at `p.scale`) are resampled from.
     static func sourceRect(_ p: ContentPlacement, for rect: PixelRect) -> PixelRect {

@@ -27,20 +27,30 @@ struct Bench {
 
     /// Times `body` `repetitions` times (after one warm-up run) and records the median.
     mutating func measure(_ name: String, _ body: () -> Void) {
-        body()
-        var times: [Double] = []
+        withoutActuallyEscaping(body) { measure([(name, $0)]) }
+    }
+
+    /// Times several bodies interleaved, one run of each per round, so that load from other
+    /// processes falls on all of them alike and their ratios stay meaningful on a shared machine.
+    mutating func measure(_ group: [(name: String, body: () -> Void)]) {
+        for entry in group { entry.body() }
+        var times = [[Double]](repeating: [], count: group.count)
         let clock = ContinuousClock()
         for _ in 0..<repetitions {
-            let start = clock.now
-            body()
-            let d = clock.now - start
-            times.append(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+            for (k, entry) in group.enumerated() {
+                let start = clock.now
+                entry.body()
+                let d = clock.now - start
+                times[k].append(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+            }
         }
-        times.sort()
-        let median = times[times.count / 2]
-        medians[name] = median
-        print(String(format: "%@: %.3f ms (median of %d, min %.3f, max %.3f)", name, median, repetitions,
-                     times[0], times[times.count - 1]))
+        for (k, entry) in group.enumerated() {
+            let sorted = times[k].sorted()
+            let median = sorted[sorted.count / 2]
+            medians[entry.name] = median
+            print(String(format: "%@: %.3f ms (median of %d, min %.3f, max %.3f)", entry.name, median, repetitions,
+                         sorted[0], sorted[sorted.count - 1]))
+        }
     }
 
     /// Prints `ratio a/b: value` from two recorded medians.
@@ -55,6 +65,7 @@ struct Bench {
             runCompose(width: 1920, height: 1080, name: "1080p")
             runCompose(width: 3840, height: 2160, name: "2160p")
         }
+        if wants("threshold") { runThreshold() }
         if wants("kernels") { runKernels() }
         if wants("resample") { runResample() }
         if wants("frames") { runFrames() }
@@ -68,36 +79,66 @@ struct Bench {
     /// on all cores (what the renderer does) and on one.
     mutating func runCompose(width: Int, height: Int, name: String) {
         let a = OwnedFramebuffer(width: width, height: height)!, b = OwnedFramebuffer(width: width, height: height)!
-        a.withFramebuffer { src in
-            b.withFramebuffer { dst in
-                src.fill(src.bounds, with: 0xFF12_3456)
-                measure("memcpy_\(name)") { memcpy(dst.base, src.base, width * height * 4) }
-            }
-        }
-        let scene = BenchScene(width: width, height: height)
+        let targets = [OwnedFramebuffer(width: width, height: height)!, OwnedFramebuffer(width: width, height: height)!]
+        a.withFramebuffer { $0.fill($0.bounds, with: 0xFF12_3456) }
         let offsets = [CGPoint(x: 301.4, y: 1207.6), CGPoint(x: 297.7, y: 1213.2)]
-        for (label, workers) in [("compose_\(name)", Parallel.defaultWorkers), ("compose_\(name)_1core", 1)] {
+        // One scene and renderer per variant, each alternating between two fractional offsets
+        // so that every frame repaints the whole window from cached tiles.
+        var runs: [(name: String, body: () -> Void)] = []
+        runs.append(("memcpy_\(name)", {
+            a.withFramebuffer { src in b.withFramebuffer { dst in _ = memcpy(dst.base, src.base, width * height * 4) } }
+        }))
+        var renderers: [Renderer] = []
+        for (k, (label, workers)) in [("compose_\(name)", Parallel.defaultWorkers), ("compose_\(name)_1core", 1)].enumerated() {
+            let scene = BenchScene(width: width, height: height)
             let renderer = Renderer()
             renderer.workers = workers
-            b.withFramebuffer { fb in
-                // Warm the cache at both offsets, then alternate: every frame repaints the whole
-                // window from cached tiles.
-                for o in offsets {
-                    scene.scroller.bounds.origin = o
-                    renderer.render(scene.root, into: fb, bufferAge: 0)
-                }
-                let drawn = renderer.statistics.tilesDrawn
-                var i = 0
-                measure(label) {
-                    i += 1
-                    scene.scroller.bounds.origin = offsets[i % 2]
-                    renderer.render(scene.root, into: fb, bufferAge: 1)
-                }
-                if renderer.statistics.tilesDrawn != drawn { print("warning: \(label) drew tiles while measuring") }
+            for o in offsets {
+                scene.scroller.bounds.origin = o
+                renderer.render(scene.root, into: targets[k], bufferAge: 0)
             }
+            renderers.append(renderer)
+            var i = 0
+            runs.append((label, {
+                i += 1
+                scene.scroller.bounds.origin = offsets[i % 2]
+                renderer.render(scene.root, into: targets[k], bufferAge: 1)
+            }))
         }
+        let drawn = renderers.map { $0.statistics.tilesDrawn }
+        measure(runs)
+        if renderers.map({ $0.statistics.tilesDrawn }) != drawn { print("warning: compose_\(name) drew tiles while measuring") }
         ratio("compose_\(name)", "memcpy_\(name)")
         ratio("compose_\(name)_1core", "memcpy_\(name)")
+        ratio("compose_\(name)", "compose_\(name)_1core")
+    }
+
+    /// Where splitting a repaint across cores starts to pay: composition of square windows
+    /// of growing size, all cores against one, interleaved (`Renderer.parallelMinimumPixels`).
+    mutating func runThreshold() {
+        for side in [256, 512, 724, 1024, 1448] {
+            var runs: [(name: String, body: () -> Void)] = []
+            for (label, workers) in [("compose_\(side)px", Parallel.defaultWorkers), ("compose_\(side)px_1core", 1)] {
+                let scene = BenchScene(width: side, height: side)
+                let renderer = Renderer()
+                renderer.workers = workers
+                renderer.parallelMinimumPixels = 0
+                let target = OwnedFramebuffer(width: side, height: side)!
+                let offsets = [CGPoint(x: 301.4, y: 207.6), CGPoint(x: 297.7, y: 213.2)]
+                for o in offsets {
+                    scene.scroller.bounds.origin = o
+                    renderer.render(scene.root, into: target, bufferAge: 0)
+                }
+                var i = 0
+                runs.append((label, {
+                    i += 1
+                    scene.scroller.bounds.origin = offsets[i % 2]
+                    renderer.render(scene.root, into: target, bufferAge: 1)
+                }))
+            }
+            measure(runs)
+            ratio("compose_\(side)px", "compose_\(side)px_1core")
+        }
     }
 
     /// Our blend and fill next to pixman's on a 1080p frame.
@@ -154,34 +195,44 @@ struct Bench {
                 scene.scroller.bounds.origin = offsets[i % 2]
                 renderer.render(scene.root, into: fb, bufferAge: 1)
             }
-            // A pinch: the scale changes every frame, tiles are rescaled each time.
-            for (label, workers) in [("pinch_frame_1080p", Parallel.defaultWorkers), ("pinch_frame_1080p_1core", 1)] {
-                renderer.workers = workers
-                var z = 1.5
-                measure(label) {
-                    z = z >= 1.9 ? 1.5 : z + 0.01
-                    scene.zoom(z)
-                    renderer.render(scene.root, into: fb, bufferAge: 1)
-                }
-            }
         }
+        // A pinch: the scale changes every frame, tiles are rescaled each time.
+        var pinches: [(name: String, body: () -> Void)] = []
+        for (label, workers) in [("pinch_frame_1080p", Parallel.defaultWorkers), ("pinch_frame_1080p_1core", 1)] {
+            let s = BenchScene(width: 1920, height: 1080)
+            let r = Renderer()
+            r.workers = workers
+            let target = OwnedFramebuffer(width: 1920, height: 1080)!
+            s.zoom(1.5)
+            r.render(s.root, into: target, bufferAge: 0)
+            r.render(s.root, into: target, bufferAge: 0)
+            var z = 1.5
+            pinches.append((label, {
+                z = z >= 1.9 ? 1.5 : z + 0.01
+                s.zoom(z)
+                r.render(s.root, into: target, bufferAge: 1)
+            }))
+        }
+        measure(pinches)
         ratio("compose_zoomed_1080p", "memcpy_1080p")
         ratio("pinch_frame_1080p", "pinch_frame_1080p_1core")
         // Drawing a screenful of missing tiles (an 8×5 grid), content that allows both cores.
+        var draws: [(name: String, body: () -> Void)] = []
         for (label, workers) in [("draw_40_tiles", Parallel.defaultWorkers), ("draw_40_tiles_1core", 1)] {
             let fresh = BenchScene(width: 1920, height: 1080)
-            let r = Renderer()
+            fresh.content.frame.size = CGSize(width: 400 * 256 + 1920, height: 1080)
+            let r = Renderer(cacheBudget: 0)
             r.workers = workers
+            let target = OwnedFramebuffer(width: 1920, height: 1080)!
             var column = 0
-            measure(label) {
+            draws.append((label, {
                 // A new horizontal position each time: every visible tile is missing.
                 column += 8
                 fresh.scroller.bounds.origin = CGPoint(x: (column % 400) * 256, y: 0)
-                fresh.content.frame.size = CGSize(width: 400 * 256 + 1920, height: 1080)
-                r.cacheBudget = 0
-                r.render(fresh.root, into: out, bufferAge: 0)
-            }
+                r.render(fresh.root, into: target, bufferAge: 0)
+            }))
         }
+        measure(draws)
         ratio("draw_40_tiles", "draw_40_tiles_1core")
     }
 
@@ -206,14 +257,12 @@ struct Bench {
         let top = Int(((3000 * scale) - 1080) / 2)
         let src = PixmanImage(source.framebuffer), dst = PixmanImage(output.framebuffer)
         src.setScale(scale)
-        measure("pixman_bilinear_1080p") { src.composite(into: dst, srcX: 0, srcY: top, width: 1920, height: 1080) }
+        src.composite(into: dst, srcX: 0, srcY: top, width: 1920, height: 1080)
         let pixmanResult = output.pixels
         let x = ResampleAxis(step: 1 / scale, lower: 0, upper: 4000)!, y = ResampleAxis(step: 1 / scale, lower: 0, upper: 3000)!
         let rect = PixelRect(x: 0, y: top, width: 1920, height: 1080)
-        measure("bilinear_1080p") {
-            Resampler.resample(.bilinear, source: source.framebuffer, sourceOrigin: (0, 0), xAxis: x, yAxis: y,
-                               output: rect, into: output.framebuffer, at: (0, 0))
-        }
+        Resampler.resample(.bilinear, source: source.framebuffer, sourceOrigin: (0, 0), xAxis: x, yAxis: y,
+                           output: rect, into: output.framebuffer, at: (0, 0))
         let ours = output.pixels
         var worst = 0
         for i in stride(from: 0, to: ours.count, by: 97) {
@@ -222,18 +271,28 @@ struct Bench {
             }
         }
         print("bilinear_1080p max channel difference from pixman: \(worst)")
-        ratio("bilinear_1080p", "pixman_bilinear_1080p")
-        // The same resample split across cores in row bands, as the renderer may do.
+        // Interleaved: pixman, ours on one core, ours split in row bands across the cores.
+        let spare = OwnedFramebuffer(width: 1920, height: 1080)!
+        let spareImage = PixmanImage(spare.framebuffer)
         let workers = Parallel.defaultWorkers
-        measure("bilinear_1080p_parallel") {
-            Parallel.run(workers) { k in
-                let y0 = rect.y + rect.height * k / workers, y1 = rect.y + rect.height * (k + 1) / workers
+        measure([
+            ("pixman_bilinear_1080p", { src.composite(into: spareImage, srcX: 0, srcY: top, width: 1920, height: 1080) }),
+            ("bilinear_1080p", {
                 Resampler.resample(.bilinear, source: source.framebuffer, sourceOrigin: (0, 0), xAxis: x, yAxis: y,
-                                   output: PixelRect(x: 0, y: y0, width: 1920, height: y1 - y0), into: output.framebuffer,
-                                   at: (0, y0 - rect.y))
-            }
-        }
+                                   output: rect, into: output.framebuffer, at: (0, 0))
+            }),
+            ("bilinear_1080p_parallel", {
+                Parallel.run(workers) { k in
+                    let y0 = rect.y + rect.height * k / workers, y1 = rect.y + rect.height * (k + 1) / workers
+                    Resampler.resample(.bilinear, source: source.framebuffer, sourceOrigin: (0, 0), xAxis: x, yAxis: y,
+                                       output: PixelRect(x: 0, y: y0, width: 1920, height: y1 - y0), into: output.framebuffer,
+                                       at: (0, y0 - rect.y))
+                }
+            }),
+        ])
+        ratio("bilinear_1080p", "pixman_bilinear_1080p")
         ratio("bilinear_1080p_parallel", "pixman_bilinear_1080p")
+        ratio("bilinear_1080p_parallel", "bilinear_1080p")
         // Box filter, the renderer's shrinking path, at its worst ratio (1/√2).
         let bx = ResampleAxis(step: 2.0.squareRoot(), lower: 0, upper: 4000)!, by = ResampleAxis(step: 2.0.squareRoot(), lower: 0, upper: 3000)!
         measure("box_1080p") {
@@ -241,5 +300,7 @@ struct Bench {
                                output: PixelRect(x: 0, y: 0, width: 1920, height: 1080), into: output.framebuffer, at: (0, 0))
         }
         ratio("box_1080p", "pixman_bilinear_1080p")
+        // Pixman images only borrow these pixels: keep the owners alive until here.
+        withExtendedLifetime((source, output, spare)) {}
     }
 }
