@@ -30,12 +30,14 @@ struct ContentPlacement: Equatable {
     var transient: Bool
     /// The content promises opacity inside its bounds.
     var opaque: Bool
+    /// The content's bounds in pixels of the source level: [floor, ceil) of the scaled bounds.
+    var sourceExtent: PixelRect
 
     /// Device pixels per point of the tiles the content draws.
     var sourceScale: Double { sourceLevel.map(Renderer.levelScale) ?? scale }
 
-    /// The content's bounds in pixels of the source level: [floor, ceil) of the scaled bounds.
-    var sourceExtent: PixelRect
+    /// The content's extent in pixels at `s`: its own scale's or its source level's.
+    func sourceExtentFor(scale s: Double) -> PixelRect { s == scale ? extent : sourceExtent }
 }
 
 /// What an item draws.

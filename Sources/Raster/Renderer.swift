@@ -579,8 +579,3 @@ func floorDiv(_ a: Int, _ b: Int) -> Int {
     let q = a / b
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
 }
-
-extension ContentPlacement {
-    /// The content's extent in pixels at `scale` (its own scale or its source level's).
-    func sourceExtentFor(scale s: Double) -> PixelRect { s == scale ? extent : sourceExtent }
-}

@@ -86,7 +86,7 @@ struct Bench {
         // so that every frame repaints the whole window from cached tiles.
         var runs: [(name: String, body: () -> Void)] = []
         runs.append(("memcpy_\(name)", {
-            a.withFramebuffer { src in b.withFramebuffer { dst in _ = memcpy(dst.base, src.base, width * height * 4) } }
+            a.withFramebuffer { src in b.withFramebuffer { dst in memcpyFrame(from: src, to: dst) } }
         }))
         var renderers: [Renderer] = []
         for (k, (label, workers)) in [("compose_\(name)", Parallel.defaultWorkers), ("compose_\(name)_1core", 1)].enumerated() {

@@ -1,4 +1,5 @@
-// The pixman reference: wraps libpixman images over our framebuffers (benchmark only).
+// The references our operations are measured against: libc memcpy and libpixman images over
+// our framebuffers (benchmark only; the only raw pointers of the benchmark).
 import CPixman
 import Foundation
 import Raster
@@ -38,4 +39,12 @@ final class PixmanImage {
         pixman_image_composite32(PIXMAN_OP_OVER, image, nil, destination.image, 0, 0, 0, 0,
                                  Int32(x), Int32(y), Int32(width), Int32(height))
     }
+}
+
+/// Copies every pixel of `source` into `destination` with one libc memcpy: the bandwidth
+/// reference. Both must be the same size and unpadded (stride = width).
+func memcpyFrame(from source: Framebuffer, to destination: Framebuffer) {
+    precondition(source.width == destination.width && source.height == destination.height &&
+                 source.stride == source.width && destination.stride == destination.width, "memcpy frames differ")
+    memcpy(destination.base, source.base, source.width * source.height * 4)
 }
