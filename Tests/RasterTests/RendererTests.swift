@@ -140,6 +140,24 @@ struct RendererTests {
         #expect(none.prefetch(maxTiles: 10) == 0, "prefetching into a zero budget keeps nothing")
     }
 
+    @Test("Prefetch never evicts what the last frame showed")
+    func prefetchKeepsVisibleTiles() {
+        // 4 visible tiles and a budget of exactly 4: the ring has no room.
+        let tile = 256 * 256 * 4
+        let scene = Scene1(viewport: CGSize(width: 400, height: 400), contentSize: CGSize(width: 3000, height: 3000))
+        let renderer = Renderer(cacheBudget: 4 * tile)
+        let fb = OwnedFramebuffer(width: 400, height: 400)!
+        scene.scroller.bounds.origin = CGPoint(x: 300, y: 300)
+        renderer.render(scene.root, into: fb, bufferAge: 0)
+        #expect(renderer.statistics.tilesDrawn == 4)
+        #expect(renderer.hasPrefetchWork)
+        #expect(renderer.prefetch(maxTiles: 10) == 0)
+        #expect(!renderer.hasPrefetchWork)
+        scene.scroller.bounds.origin = CGPoint(x: 301, y: 299)
+        renderer.render(scene.root, into: fb, bufferAge: 1)
+        #expect(renderer.statistics.tilesDrawn == 4, "the visible tiles are all still cached")
+    }
+
     @Test("setNeedsDisplay(rect) redraws only the tiles it touches")
     func invalidation() {
         let scene = Scene1(viewport: CGSize(width: 600, height: 600), contentSize: CGSize(width: 2000, height: 2000))
