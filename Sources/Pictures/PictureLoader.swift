@@ -1,0 +1,185 @@
+// Loading pictures off the frame loop: read, header, quick preview, full image, with
+// progress and cancellation, delivered as events.
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What a load reports, in order: `progress` values (non-decreasing, 0…1) interleaved
+/// with `header`, then `preview` (large JPEGs only), and finally exactly one of `loaded`
+/// or `failed`. Nothing follows the final event, and nothing is delivered after `cancel()`.
+public enum PictureLoadEvent: Sendable {
+    /// Fraction of the work done, 0…1 (an estimate while the decoder runs).
+    case progress(Double)
+    /// The file's size and orientation, known before any pixel is decoded.
+    case header(PictureHeader)
+    /// A reduced picture to show while the full one decodes.
+    case preview(Picture)
+    /// The full-resolution picture.
+    case loaded(Picture)
+    /// The load failed; the error's `description` is the line for stderr and the error card.
+    case failed(PictureError)
+}
+
+/// A load in progress; cancel it when its page scrolls away.
+public final class PictureLoadTask: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+
+    init() {}
+
+    /// Stops the load at the next stage boundary and suppresses all further events.
+    /// A decoder call already running finishes in the background (libjpeg-turbo and
+    /// libpng cannot be interrupted), but its result is dropped.
+    public func cancel() { cancelled.store(true, ordering: .releasing) }
+
+    /// True once `cancel()` was called.
+    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+}
+
+/// Decodes files on a background queue so the frame loop never waits for a decoder.
+///
+/// Loads run one after another on the loader's own serial queue (two cores do not gain
+/// from decoding several huge files at once); events go to the handler from background
+/// threads, one at a time and in order. The frame loop should copy them into its own state
+/// and request a frame, never block on them.
+public final class PictureLoader: Sendable {
+    /// Tuning of a load.
+    public struct Options: Sendable {
+        /// Largest preview, in pixels: about one 1080p screen.
+        public var previewMaxPixels = 1920 * 1080
+        /// JPEGs with at least this many pixels get a preview first (4 megapixels: below
+        /// that a full decode takes well under 100 ms here).
+        public var previewThreshold = 1 << 22
+        /// Size and memory ceilings.
+        public var limits = DecodeLimits.standard
+        /// How the full image is kept.
+        public var storage = StoragePreference.automatic
+
+        /// Default options.
+        public init() {}
+    }
+
+    /// Full-decode throughput used to animate progress while a decoder runs, in pixels per
+    /// second: 60 M/s, a conservative figure for one core with libjpeg-turbo's SIMD
+    /// (see PictureBenchmark for the figure on this machine).
+    static let assumedPixelsPerSecond = 60_000_000.0
+    /// 50 ms: progress updates while decoding, about 3 frames apart at 60 Hz.
+    static let progressInterval = DispatchTimeInterval.milliseconds(50)
+
+    private let options: Options
+    private let queue = DispatchQueue(label: "scrollkit.pictures.loader", qos: .userInitiated)
+
+    /// Creates a loader.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Starts loading `path`; `handler` receives the events (see `PictureLoadEvent`).
+    @discardableResult
+    public func load(path: String, handler: @escaping @Sendable (PictureLoadEvent) -> Void) -> PictureLoadTask {
+        let task = PictureLoadTask()
+        let sink = EventSink(task: task, handler: handler)
+        let options = self.options
+        queue.async { Self.run(path: path, options: options, sink: sink) }
+        return task
+    }
+
+    /// The same events as an async stream; ending iteration cancels the load.
+    public func events(path: String) -> AsyncStream<PictureLoadEvent> {
+        AsyncStream { continuation in
+            let task = load(path: path) { event in
+                continuation.yield(event)
+                switch event {
+                case .loaded, .failed: continuation.finish()
+                default: break
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Serialises delivery, keeps progress monotonic and drops everything after the final
+    /// event or a cancel.
+    private final class EventSink: Sendable {
+        let task: PictureLoadTask
+        let handler: @Sendable (PictureLoadEvent) -> Void
+        private let state = Mutex<(progress: Double, finished: Bool)>((0, false))
+
+        init(task: PictureLoadTask, handler: @escaping @Sendable (PictureLoadEvent) -> Void) {
+            self.task = task
+            self.handler = handler
+        }
+
+        func send(_ event: PictureLoadEvent) {
+            state.withLock { s in
+                guard !s.finished, !task.isCancelled else { return }
+                switch event {
+                case .progress(let fraction):
+                    guard fraction > s.progress else { return }
+                    s.progress = fraction
+                case .loaded, .failed:
+                    if s.progress < 1 { handler(.progress(1)) }
+                    s.progress = 1
+                    s.finished = true
+                default:
+                    break
+                }
+                handler(event)
+            }
+        }
+    }
+
+    /// Runs `work` while a timer reports estimated progress from `from` toward `to`,
+    /// expecting it to take `seconds`; the estimate stops short of `to` until work returns.
+    private static func withEstimatedProgress<T>(
+        from: Double, to: Double, seconds: Double, sink: EventSink, _ work: () throws(PictureError) -> T
+    ) throws(PictureError) -> T {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+        let start = DispatchTime.now()
+        timer.setEventHandler {
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+            // Approaches 95 % of the span asymptotically, so a slow decode never "finishes" early.
+            let share = 0.95 * (1 - exp(-elapsed / max(seconds, 0.001)))
+            sink.send(.progress(from + (to - from) * share))
+        }
+        timer.schedule(deadline: .now() + progressInterval, repeating: progressInterval)
+        timer.resume()
+        defer { timer.cancel() }
+        let result = try work()
+        sink.send(.progress(to))
+        return result
+    }
+
+    private static func run(path: String, options: Options, sink: EventSink) {
+        let task = sink.task
+        guard !task.isCancelled else { return }
+        do throws(PictureError) {
+            // Reading is real progress; decoding is estimated. Shares: 10 % read,
+            // 20 % preview (when there is one), the rest the full decode.
+            let bytes = try FileSource.read(path: path, maxBytes: options.limits.maxFileBytes,
+                                            progress: { sink.send(.progress(0.1 * $0)) },
+                                            isCancelled: { task.isCancelled })
+            let decoder = ImageDecoder(data: bytes, file: FileSource.displayName(path), limits: options.limits)
+            let header = try decoder.readHeader()
+            sink.send(.header(header))
+            var done = 0.1
+            let pixels = Double(header.pixelCount)
+            if header.format == .jpeg, header.pixelCount >= options.previewThreshold {
+                guard !task.isCancelled else { return }
+                // DCT-scaled decoding still entropy-decodes every block: about a third of
+                // a full decode.
+                let preview = try withEstimatedProgress(
+                    from: done, to: 0.3, seconds: pixels / assumedPixelsPerSecond / 3, sink: sink
+                ) { () throws(PictureError) in try decoder.decodePreview(maxPixels: options.previewMaxPixels) }
+                sink.send(.preview(preview))
+                done = 0.3
+            }
+            guard !task.isCancelled else { return }
+            let picture = try withEstimatedProgress(
+                from: done, to: 1, seconds: pixels / assumedPixelsPerSecond, sink: sink
+            ) { () throws(PictureError) in try decoder.decode(storage: options.storage) }
+            sink.send(.loaded(picture))
+        } catch {
+            if error.kind != .cancelled { sink.send(.failed(error)) }
+        }
+    }
+}

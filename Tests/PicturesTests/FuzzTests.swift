@@ -1,0 +1,159 @@
+// Seeded mutation fuzzing of the whole decode path: every mutant ends in an error or in a
+// sanely sized picture whose pixels are valid premultiplied ARGB.
+import Foundation
+import Raster
+import Testing
+@testable import Pictures
+
+/// SplitMix64 (Steele, Lea, Flood 2014): tiny, seedable, good enough to pick mutations.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Byte-level mutations in the style of libFuzzer's mutators.
+enum Mutator {
+    /// Values that sit on boundaries decoders tend to get wrong.
+    static let interesting: [UInt64] = [0, 1, 2, 7, 8, 0x7F, 0x80, 0xFF, 0x100, 0x7FFF, 0x8000, 0xFFFF,
+                                        0x1_0000, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF]
+
+    static func mutate(_ input: [UInt8], others: [[UInt8]], rng: inout SplitMix64) -> [UInt8] {
+        var b = input
+        for _ in 0..<Int.random(in: 1...4, using: &rng) {
+            guard !b.isEmpty else { b = [UInt8.random(in: 0...255, using: &rng)]; continue }
+            let at = Int.random(in: 0..<b.count, using: &rng)
+            switch Int.random(in: 0..<8, using: &rng) {
+            case 0: b[at] ^= UInt8(1 << Int.random(in: 0..<8, using: &rng))
+            case 1: b[at] = UInt8(truncatingIfNeeded: interesting.randomElement(using: &rng)!)
+            case 2: b.removeSubrange(Int.random(in: 0...b.count, using: &rng)...)
+            case 3: b.insert(contentsOf: (0..<Int.random(in: 1...16, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }, at: at)
+            case 4: b.removeSubrange(at..<min(b.count, at + Int.random(in: 1...64, using: &rng)))
+            case 5:
+                // A big-endian 16- or 32-bit boundary value: sizes, lengths, offsets.
+                let width = Bool.random(using: &rng) ? 2 : 4
+                let v = interesting.randomElement(using: &rng)!
+                for i in 0..<width where at + i < b.count { b[at + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt64(width - 1 - i))) }
+            case 6:
+                let donor = others.randomElement(using: &rng)!
+                let from = Int.random(in: 0..<donor.count, using: &rng)
+                b.insert(contentsOf: donor[from..<min(donor.count, from + Int.random(in: 1...128, using: &rng))], at: at)
+            default:
+                let end = min(b.count, at + Int.random(in: 1...64, using: &rng))
+                b.insert(contentsOf: b[at..<end], at: Int.random(in: 0...b.count, using: &rng))
+            }
+        }
+        return b
+    }
+
+    /// Recomputes every PNG chunk CRC, so mutants get past libpng's CRC check into the
+    /// code behind it.
+    static func fixPNGChecksums(_ input: [UInt8]) -> [UInt8] {
+        var b = input
+        var pos = 8
+        while pos + 12 <= b.count {
+            let length = Int(b[pos]) << 24 | Int(b[pos + 1]) << 16 | Int(b[pos + 2]) << 8 | Int(b[pos + 3])
+            guard length <= b.count - pos - 12 else { break }
+            let crc = crc32(Array(b[(pos + 4)..<(pos + 8 + length)]))
+            b.replaceSubrange((pos + 8 + length)..<(pos + 12 + length), with: be32(Int(crc)))
+            pos += 12 + length
+        }
+        return b
+    }
+}
+
+@Suite("Decoder fuzzing")
+struct FuzzTests {
+    /// 4 megapixels: mutants may claim any size up to this, bounding each allocation.
+    static let fuzzLimits = DecodeLimits(maxPixels: 1 << 22, availableMemory: { nil })
+
+    /// Seconds of mutation per run: 3 by default, PICTURES_FUZZ_SECONDS for long runs.
+    static var seconds: Double {
+        ProcessInfo.processInfo.environment["PICTURES_FUZZ_SECONDS"].flatMap(Double.init) ?? 3
+    }
+
+    /// Valid files of every variant the decoders handle.
+    static func seeds() throws -> [[UInt8]] {
+        var files = RegressionCorpus.seeds
+        let pattern: (Int, Int) -> [Int] = { x, y in [(x * 9) & 0xFF, (y * 13) & 0xFF, (x ^ y) & 0xFF, 255 - x] }
+        files.append(PNGWriter(width: 12, height: 9, colorType: 6).encode(pattern))
+        var interlaced = PNGWriter(width: 11, height: 7, colorType: 2, bitDepth: 16, interlaced: true)
+        interlaced.exif = tiffOrientation(6)
+        files.append(interlaced.encode { x, y in [x * 3000, y * 5000, 40_000] })
+        var palette = PNGWriter(width: 10, height: 6, colorType: 3, bitDepth: 4)
+        palette.palette = [(255, 0, 0), (0, 255, 0), (0, 0, 255)]
+        palette.transparency = [128, 0]
+        files.append(palette.encode { x, y in [(x + y) % 3] })
+        files.append(PNGWriter(width: 9, height: 5, colorType: 4).encode { x, y in [x * 20, y * 50] })
+        let argbPixels = blockPattern(width: 24, height: 16)
+        for (subsampling, progressive) in [(JPEGEncoder.Subsampling.s420, false), (.s444, true), (.gray, false), (.s422, true)] {
+            let jpeg = try JPEGEncoder.encode(argb: argbPixels, width: 24, height: 16, quality: 80,
+                                              subsampling: subsampling, progressive: progressive)
+            files.append(progressive ? withExif(jpeg, orientation: 8, bigEndian: false) : jpeg)
+        }
+        files.append(try JPEGEncoder.encode(cmyk: [UInt8](repeating: 200, count: 16 * 8 * 4), width: 16, height: 8))
+        return files
+    }
+
+    /// Decodes `input` every way the viewer can, checking the outcome; returns whether
+    /// a picture came out.
+    @discardableResult
+    static func exercise(_ input: [UInt8], rng: inout SplitMix64) -> Bool {
+        let decoder = ImageDecoder(data: input, file: "fuzz", limits: fuzzLimits)
+        _ = try? decoder.readHeader()
+        _ = try? decoder.decodePreview(maxPixels: Int.random(in: 1...4096, using: &rng))
+        let storage = [StoragePreference.automatic, .argb, .planar].randomElement(using: &rng)!
+        guard let picture = try? decoder.decode(storage: storage) else { return false }
+        #expect(picture.width > 0 && picture.height > 0 && picture.width * picture.height <= fuzzLimits.maxPixels)
+        let tile = OwnedFramebuffer(width: 16, height: 16)!
+        let scale = [0.03, 0.5, 1, 3].randomElement(using: &rng)!
+        let rect = PixelRect(x: Int.random(in: -8...max(0, picture.width), using: &rng),
+                             y: Int.random(in: -8...max(0, picture.height), using: &rng), width: 16, height: 16)
+        picture.drawTile(rect, scale: scale, into: tile.framebuffer)
+        // Premultiplied: no colour channel may exceed alpha.
+        let valid = tile.pixels.allSatisfy { p in let c = channels(p); return c[1] <= c[0] && c[2] <= c[0] && c[3] <= c[0] }
+        #expect(valid, "invalid premultiplied pixel")
+        return true
+    }
+
+    @Test("mutated PNG and JPEG files end in an error or a sane picture")
+    func mutants() throws {
+        let seeds = try Self.seeds()
+        let seed = ProcessInfo.processInfo.environment["PICTURES_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0x5C20_11C1
+        let currentPath = ProcessInfo.processInfo.environment["PICTURES_FUZZ_CURRENT"]
+        var rng = SplitMix64(state: seed)
+        for file in seeds { #expect(Self.exercise(file, rng: &rng), "seed file does not decode") }
+        let deadline = Date().addingTimeInterval(Self.seconds)
+        var runs = 0, decoded = 0
+        while Date() < deadline {
+            for _ in 0..<50 {
+                let parent = seeds.randomElement(using: &rng)!
+                var mutant = Mutator.mutate(parent, others: seeds, rng: &rng)
+                if mutant.starts(with: ImageFormat.pngSignature), Bool.random(using: &rng) {
+                    mutant = Mutator.fixPNGChecksums(mutant)
+                }
+                // Saved before decoding so the input survives a crash of this process.
+                if let currentPath { _ = FileManager.default.createFile(atPath: currentPath, contents: Data(mutant)) }
+                if Self.exercise(mutant, rng: &rng) { decoded += 1 }
+                runs += 1
+            }
+        }
+        print("fuzz: \(runs) mutants in \(Self.seconds) s from seed \(seed), \(decoded) decoded, \(runs - decoded) refused")
+        #expect(runs > 0)
+    }
+
+    @Test("regression corpus: inputs that once broke or stressed the decoders")
+    func corpus() throws {
+        var rng = SplitMix64(state: 1)
+        for entry in RegressionCorpus.cases {
+            let bytes = try #require(Data(base64Encoded: entry.base64).map(Array.init), "bad base64 in \(entry.name)")
+            let decoded = Self.exercise(bytes, rng: &rng)
+            #expect(decoded == entry.decodes, "\(entry.name)")
+        }
+    }
+}

@@ -1,0 +1,118 @@
+// The background loader delivers progress, header, preview and picture in order, reports
+// bad files as one event, and goes quiet when cancelled.
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import Pictures
+
+@Suite("Picture loader")
+struct PictureLoaderTests {
+    static func write(_ bytes: [UInt8], _ name: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pictures-loader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    /// Event names with progress values collapsed, for comparing whole sequences.
+    static func shape(_ events: [PictureLoadEvent]) -> [String] {
+        var names: [String] = []
+        for event in events {
+            let name: String
+            switch event {
+            case .progress: name = "progress"
+            case .header: name = "header"
+            case .preview: name = "preview"
+            case .loaded: name = "loaded"
+            case .failed(let error): name = "failed: \(error.description)"
+            }
+            if name != "progress" || names.last != "progress" { names.append(name) }
+        }
+        return names
+    }
+
+    static func progressValues(_ events: [PictureLoadEvent]) -> [Double] {
+        events.compactMap { if case .progress(let p) = $0 { return p } else { return nil } }
+    }
+
+    static func collect(_ loader: PictureLoader, _ path: String) async -> [PictureLoadEvent] {
+        var events: [PictureLoadEvent] = []
+        for await event in loader.events(path: path) { events.append(event) }
+        return events
+    }
+
+    @Test("a small PNG: progress, header, progress to 1, loaded")
+    func smallPNG() async throws {
+        let png = PNGWriter(width: 30, height: 20, colorType: 2).encode { x, y in [x, y, 9] }
+        let events = await Self.collect(PictureLoader(), try Self.write(png, "small.png"))
+        #expect(Self.shape(events) == ["progress", "header", "progress", "loaded"])
+        let progress = Self.progressValues(events)
+        #expect(progress == progress.sorted() && progress.last == 1)
+        guard case .loaded(let picture) = events.last else { return }
+        #expect(picture.width == 30 && picture.pixel(x: 29, y: 19) == argb(29, 19, 9))
+    }
+
+    @Test("a large JPEG: a preview within the pixel budget arrives before the full picture")
+    func previewFirst() async throws {
+        let (w, h) = (512, 384)
+        let jpeg = try JPEGEncoder.encode(argb: blockPattern(width: w, height: h), width: w, height: h)
+        var options = PictureLoader.Options()
+        options.previewThreshold = 100_000
+        options.previewMaxPixels = 64 * 48
+        let events = await Self.collect(PictureLoader(options: options), try Self.write(jpeg, "large.jpg"))
+        #expect(Self.shape(events) == ["progress", "header", "progress", "preview", "progress", "loaded"])
+        for event in events {
+            if case .preview(let p) = event { #expect(p.width == 64 && p.height == 48 && p.fullWidth == w) }
+            if case .loaded(let p) = event { #expect(p.width == w && !p.isPreview) }
+        }
+        let progress = Self.progressValues(events)
+        #expect(progress == progress.sorted() && progress.last == 1)
+    }
+
+    @Test("bad files fail with their one-line description and the loader keeps working")
+    func badThenGood() async throws {
+        let loader = PictureLoader()
+        let empty = await Self.collect(loader, try Self.write([], "empty.png"))
+        #expect(Self.shape(empty) == ["progress", "failed: empty.png: empty file"])
+        let missing = await Self.collect(loader, "/nonexistent/dir/gone.jpg")
+        #expect(Self.shape(missing) == ["progress", "failed: gone.jpg: cannot read: No such file or directory"])
+        let png = PNGWriter(width: 2, height: 2, colorType: 0).encode { _, _ in [128] }
+        let good = await Self.collect(loader, try Self.write(png, "good.png"))
+        #expect(Self.shape(good).last == "loaded")
+    }
+
+    @Test("after cancel no event is delivered")
+    func cancel() throws {
+        let (w, h) = (512, 384)
+        let jpeg = try JPEGEncoder.encode(argb: blockPattern(width: w, height: h), width: w, height: h)
+        let path = try Self.write(jpeg, "cancel.jpg")
+        var options = PictureLoader.Options()
+        options.previewThreshold = 1
+        let loader = PictureLoader(options: options)
+        let received = Mutex<[String]>([])
+        let taskBox = Mutex<PictureLoadTask?>(nil)
+        let headerSeen = DispatchSemaphore(value: 0), boxFilled = DispatchSemaphore(value: 0)
+        let task = loader.load(path: path) { event in
+            if case .header = event {
+                received.withLock { $0.append("header") }
+                boxFilled.wait()  // the task handle exists before we cancel through it
+                taskBox.withLock { $0?.cancel() }
+                headerSeen.signal()
+            } else if case .progress = event {
+            } else {
+                received.withLock { $0.append("other") }
+            }
+        }
+        taskBox.withLock { $0 = task }
+        boxFilled.signal()
+        #expect(headerSeen.wait(timeout: .now() + 10) == .success)
+        // A second load on the same serial queue finishes only after the first one ran out.
+        let done = DispatchSemaphore(value: 0)
+        loader.load(path: path) { event in if case .loaded = event { done.signal() } }
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(received.withLock { $0 } == ["header"])
+        #expect(task.isCancelled)
+    }
+}
