@@ -166,26 +166,14 @@ extension Framebuffer {
         for y in r.y..<r.maxY { blendSolidSpan(pixel, pointer(x: r.x, y: y), r.width) }
     }
 
-    /// Draws `pixel` over the row span starting at (x, y) with per-pixel coverage 0...255
-    /// (antialiased shape edges). The span must lie inside the framebuffer.
-    func blendCoverage(x: Int, y: Int, coverage: [UInt8], pixel: UInt32) {
-        precondition(y >= 0 && y < height && x >= 0 && x + coverage.count <= width, "coverage span outside framebuffer")
-        let p = pointer(x: x, y: y)
-        coverage.withUnsafeBufferPointer { cov in
-            for i in 0..<cov.count {
-                let c = UInt32(cov[i])
-                if c == 0 { continue }
-                let s = c == 255 ? pixel : scalePixel(pixel, by: c)
-                p[i] = blendPixel(s, over: p[i])
-            }
-        }
-    }
-
     /// Draws per-pixel premultiplied values over the row span starting at (x, y); the span must
     /// lie inside the framebuffer.
     func blendRow(x: Int, y: Int, pixels: [UInt32]) {
         precondition(y >= 0 && y < height && x >= 0 && x + pixels.count <= width, "row span outside framebuffer")
-        pixels.withUnsafeBufferPointer { blendSpan($0.baseAddress!, pointer(x: x, y: y), $0.count) }
+        pixels.withUnsafeBufferPointer { buf in
+            guard let src = buf.baseAddress else { return }
+            blendSpan(src, pointer(x: x, y: y), buf.count)
+        }
     }
 
     /// Whether every pixel of `rect` (clipped) has alpha 255.
@@ -203,19 +191,6 @@ extension Framebuffer {
                 if p[i] < 0xFF00_0000 { return false }
                 i += 1
             }
-        }
-        return true
-    }
-
-    /// Whether `rect` (clipped) of this framebuffer equals the same-sized area of `other` at
-    /// `otherOrigin`, pixel for pixel (tests and damage checks).
-    public func equals(_ rect: PixelRect, of other: Framebuffer, at otherOrigin: (x: Int, y: Int)) -> Bool {
-        let r = rect.intersection(bounds)
-        let o = PixelRect(x: otherOrigin.x + r.x - rect.x, y: otherOrigin.y + r.y - rect.y, width: r.width, height: r.height)
-        guard other.bounds.contains(o) else { return false }
-        for row in 0..<r.height {
-            let a = pointer(x: r.x, y: r.y + row), b = other.pointer(x: o.x, y: o.y + row)
-            if memcmp(a, b, r.width * 4) != 0 { return false }
         }
         return true
     }

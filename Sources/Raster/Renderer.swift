@@ -83,8 +83,6 @@ public final class Renderer {
     /// True when the last frame showed provisional pixels (tiles scaled during a zoom): render
     /// once more after the zoom settles to replace them with sharp ones.
     public private(set) var needsFollowUpFrame = false
-    /// The pixels the last frame painted, in buffer pixels.
-    public private(set) var lastRepaint = PixelRegion()
     /// Whether `prefetch(maxTiles:)` has tiles to draw.
     public var hasPrefetchWork: Bool { !prefetchQueue.isEmpty }
 
@@ -145,7 +143,6 @@ public final class Renderer {
         } else {
             for d in history.suffix(bufferAge) { repaint.formUnion(d) }
         }
-        lastRepaint = repaint
         statistics.lastFramePaintedPixels = repaint.area
         if !repaint.isEmpty {
             let tiles = prepareTiles(for: repaint)
@@ -330,7 +327,9 @@ public final class Renderer {
                 valid = cell.intersection(job.placement.sourceExtentFor(scale: job.key.scale))
             }
             let local = valid.offsetBy(dx: -cell.x, dy: -cell.y)
-            return !local.isEmpty && fb.isOpaque(in: local)
+            // Content that promises opacity is taken at its word (blits stay inside `valid`);
+            // other tiles are scanned, so opaque photos in translucent views still copy.
+            return !local.isEmpty && (job.placement.opaque || fb.isOpaque(in: local))
         }
         return Tile(pixels: owned, isOpaque: opaque)
     }

@@ -70,17 +70,6 @@ final class TileCache {
     /// Number of tiles kept.
     var count: Int { index.count }
 
-    /// Keys of every kept tile, least recently used first.
-    var keysByAge: [TileKey] {
-        var keys: [TileKey] = []
-        var i = oldest
-        while i >= 0, let node = nodes[i] {
-            keys.append(node.key)
-            i = node.newer
-        }
-        return keys
-    }
-
     /// Whether a tile is kept, without counting as a use.
     func contains(_ key: TileKey) -> Bool { index[key] != nil }
 
