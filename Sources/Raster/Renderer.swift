@@ -531,6 +531,17 @@ public final class Renderer {
         }
     }
 
+    /// Draws queued prefetch tiles one at a time for as long as `keepGoing` returns true (the
+    /// host asks its clock whether idle time remains before the next frame); returns how many
+    /// were made.
+    @discardableResult
+    public func prefetch(while keepGoing: () -> Bool) -> Int {
+        var made = 0
+        // Each call takes at least one job off the queue, so this ends.
+        while hasPrefetchWork, keepGoing() { made += prefetch(maxTiles: 1) }
+        return made
+    }
+
     /// Draws up to `maxTiles` queued prefetch tiles into the cache without evicting any tile
     /// the last frame used; returns how many were made. Call while idle time allows.
     @discardableResult
@@ -553,7 +564,7 @@ public final class Renderer {
                     let src = TileJob(key: key, placement: job.placement, content: job.content, resampled: false)
                     let t = Self.makeTile(src, sources: [:])
                     statistics.recordDrawn(key)
-                    cache.insert(key, t, frame: frame - 1, protectFrom: frame)
+                    cache.insert(key, t, frame: max(frame, 1) - 1, protectFrom: frame)
                     sources[key] = t
                 }
             }
@@ -564,7 +575,7 @@ public final class Renderer {
             statistics.tilesPrefetched += 1
             made += 1
             // Prefetched tiles rank below the visible ones, and never push them out.
-            if !cache.insert(job.key, tile, frame: frame - 1, protectFrom: frame) {
+            if !cache.insert(job.key, tile, frame: max(frame, 1) - 1, protectFrom: frame) {
                 prefetchQueue.removeAll()
             }
         }
