@@ -514,15 +514,13 @@ public final class Renderer {
             let c0 = floorDiv(visible.x, t), c1 = floorDiv(visible.maxX - 1, t)
             let r0 = floorDiv(visible.y, t), r1 = floorDiv(visible.maxY - 1, t)
             let all = r.ahead == (0, 0)
-            let x0 = c0 - (all || r.ahead.x < 0 ? 1 : 0), x1 = c1 + (all || r.ahead.x > 0 ? 1 : 0)
-            let y0 = r0 - (all || r.ahead.y < 0 ? 1 : 0), y1 = r1 + (all || r.ahead.y > 0 ? 1 : 0)
-            let lastColumn = floorDiv(p.extent.maxX - 1, t), lastRow = floorDiv(p.extent.maxY - 1, t)
-            let firstColumn = floorDiv(p.extent.x, t), firstRow = floorDiv(p.extent.y, t)
-            guard !p.extent.isEmpty else { continue }
-            for row in max(y0, firstRow)...max(min(y1, lastRow), max(y0, firstRow)) {
-                for column in max(x0, firstColumn)...max(min(x1, lastColumn), max(x0, firstColumn)) {
-                    if row >= r0 && row <= r1 && column >= c0 && column <= c1 { continue }
-                    if row > lastRow || column > lastColumn { continue }
+            // The visible tiles grown by one on the side(s) ahead, kept inside the content.
+            let cLo = max(c0 - (all || r.ahead.x < 0 ? 1 : 0), floorDiv(p.extent.x, t))
+            let cHi = min(c1 + (all || r.ahead.x > 0 ? 1 : 0), floorDiv(p.extent.maxX - 1, t))
+            let rLo = max(r0 - (all || r.ahead.y < 0 ? 1 : 0), floorDiv(p.extent.y, t))
+            let rHi = min(r1 + (all || r.ahead.y > 0 ? 1 : 0), floorDiv(p.extent.maxY - 1, t))
+            for row in rLo...rHi {
+                for column in cLo...cHi where !(r0...r1).contains(row) || !(c0...c1).contains(column) {
                     let key = TileKey(view: p.view, scale: p.scale, column: column, row: row)
                     if cache.contains(key) { continue }
                     prefetchQueue.append(TileJob(key: key, placement: p, content: content, resampled: p.sourceLevel != nil))
