@@ -151,11 +151,13 @@ struct Bench {
                 s.fill(s.bounds, with: 0x8040_4040)
                 d.fill(d.bounds, with: 0xFF80_2040)
                 let ps = PixmanImage(s), pd = PixmanImage(d)
-                measure("pixman_blend_1080p") { ps.blend(into: pd, x: 0, y: 0, width: w, height: h) }
-                measure("blend_1080p") { d.blend(from: s, sourceRect: s.bounds, to: (0, 0)) }
-                measure("fill_1080p") { d.fill(d.bounds, with: 0xFF11_2233) }
-                measure("blend_fill_1080p") { d.blendFill(d.bounds, with: 0x8011_2233) }
-                measure("copy_1080p") { d.copy(from: s, sourceRect: s.bounds, to: (0, 0)) }
+                measure([
+                    ("pixman_blend_1080p", { ps.blend(into: pd, x: 0, y: 0, width: w, height: h) }),
+                    ("blend_1080p", { d.blend(from: s, sourceRect: s.bounds, to: (0, 0)) }),
+                    ("fill_1080p", { d.fill(d.bounds, with: 0xFF11_2233) }),
+                    ("blend_fill_1080p", { d.blendFill(d.bounds, with: 0x8011_2233) }),
+                    ("copy_1080p", { d.copy(from: s, sourceRect: s.bounds, to: (0, 0)) }),
+                ])
             }
         }
         ratio("blend_1080p", "pixman_blend_1080p")
