@@ -83,6 +83,18 @@ public final class Renderer {
     /// True when the last frame showed provisional pixels (tiles scaled during a zoom): render
     /// once more after the zoom settles to replace them with sharp ones.
     public private(set) var needsFollowUpFrame = false
+    /// Number of the frame most recently rendered (0 before the first). A host stores it with
+    /// each buffer it renders into, and later passes `bufferAge(holding:)` of that number.
+    public var lastFrame: UInt64 { frame }
+
+    /// The age to pass to `render` for a buffer that holds frame `number` (nil: a fresh buffer
+    /// or unknown contents, age 0). The next frame is `lastFrame + 1`, so a buffer drawn by the
+    /// last frame has age 1.
+    public func bufferAge(holding number: UInt64?) -> Int {
+        guard let number, number >= 1, number <= frame else { return 0 }
+        return Int(clamping: frame - number + 1)
+    }
+
     /// Whether `prefetch(maxTiles:)` has tiles to draw.
     public var hasPrefetchWork: Bool { !prefetchQueue.isEmpty }
 

@@ -68,7 +68,8 @@ struct DamageTests {
                            scrollerOrigin: CGPoint(x: 20, y: 30))
         let renderer = Renderer()
         let pool = (0..<buffers).map { _ in OwnedFramebuffer(width: 240, height: 180)! }
-        var age = [Int](repeating: 0, count: buffers)   // 0 until first drawn
+        // Each buffer remembers the frame it holds; nil until first drawn.
+        var holds = [UInt64?](repeating: nil, count: buffers)
         var step = 0
         for frame in 0..<12 {
             // A mix of changes: scroll, an indicator fading, content redraw, nothing.
@@ -81,9 +82,10 @@ struct DamageTests {
             }
             let i = step % buffers
             step += 1
-            renderer.render(scene.root, into: pool[i], bufferAge: age[i])
-            for j in 0..<buffers where age[j] > 0 { age[j] += 1 }
-            age[i] = 1
+            let age = renderer.bufferAge(holding: holds[i])
+            #expect(age == (holds[i] == nil ? 0 : buffers), "round-robin buffers are \(buffers) frames old")
+            renderer.render(scene.root, into: pool[i], bufferAge: age)
+            holds[i] = renderer.lastFrame
             let expected = truth(scene.root, width: 240, height: 180)
             let diff = firstDifference(pool[i], expected)
             #expect(diff == nil, "frame \(frame), buffer \(i): \(diff ?? "")")
