@@ -199,7 +199,8 @@ extension Framebuffer {
 extension OwnedFramebuffer {
     /// Runs `body` with the pixels, keeping this owner alive until it returns: a `Framebuffer`
     /// does not own its memory, and Swift may release an owner right after its last use.
-    public func withFramebuffer<R>(_ body: (Framebuffer) throws -> R) rethrows -> R {
-        try withExtendedLifetime(self) { try body(framebuffer) }
+    public func withFramebuffer<R, E: Error>(_ body: (Framebuffer) throws(E) -> R) throws(E) -> R {
+        defer { withExtendedLifetime(self) {} }
+        return try body(framebuffer)
     }
 }

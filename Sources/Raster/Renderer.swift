@@ -408,16 +408,21 @@ public final class Renderer {
                     g.copy(from: t, sourceRect: part.offsetBy(dx: -cell.x, dy: -cell.y), to: (part.x - src.x, part.y - src.y))
                 }
             }
-            if blend {
-                guard let out = OwnedFramebuffer(width: output.width, height: output.height) else { return }
-                out.withFramebuffer { o in
-                    Resampler.resample(filter(p), source: g, sourceOrigin: (src.x, src.y), xAxis: ax, yAxis: ay,
-                                       output: output, into: o, at: (0, 0))
-                    target.blend(from: o, sourceRect: o.bounds, to: at)
+            // The gathered source is exactly `sourceRect`, so a refusal is a renderer bug.
+            do throws(ResampleError) {
+                if blend {
+                    guard let out = OwnedFramebuffer(width: output.width, height: output.height) else { return }
+                    try out.withFramebuffer { o throws(ResampleError) in
+                        try Resampler.resample(filter(p), source: g, sourceOrigin: (src.x, src.y), xAxis: ax, yAxis: ay,
+                                               output: output, into: o, at: (0, 0))
+                        target.blend(from: o, sourceRect: o.bounds, to: at)
+                    }
+                } else {
+                    try Resampler.resample(filter(p), source: g, sourceOrigin: (src.x, src.y), xAxis: ax, yAxis: ay,
+                                           output: output, into: target, at: at)
                 }
-            } else {
-                Resampler.resample(filter(p), source: g, sourceOrigin: (src.x, src.y), xAxis: ax, yAxis: ay,
-                                   output: output, into: target, at: at)
+            } catch {
+                assertionFailure("\(error)")
             }
         }
     }

@@ -92,6 +92,24 @@ public enum ResampleFilter: Sendable, Equatable {
     case box
 }
 
+/// Why a resample was refused; nothing was written.
+public enum ResampleError: Error, Equatable, CustomStringConvertible {
+    /// `output` placed at `at` does not fit in the target framebuffer of `targetSize`.
+    case destinationOutsideTarget(output: PixelRect, atX: Int, atY: Int, targetWidth: Int, targetHeight: Int)
+    /// The taps read source pixels `needed` (global), but `source` holds only `held`.
+    case sourceTooSmall(needed: PixelRect, held: PixelRect)
+
+    public var description: String {
+        switch self {
+        case let .destinationOutsideTarget(output, x, y, w, h):
+            return "resample: output \(output.width)×\(output.height) at (\(x), \(y)) does not fit the \(w)×\(h) target"
+        case let .sourceTooSmall(needed, held):
+            return "resample: the filter reads source pixels x \(needed.x)..<\(needed.maxX), y \(needed.y)..<\(needed.maxY)" +
+                " but `source` holds x \(held.x)..<\(held.maxX), y \(held.y)..<\(held.maxY)"
+        }
+    }
+}
+
 /// Resamples images held in framebuffers.
 public enum Resampler {
     /// Writes output pixels `output` (global output coordinates; the rectangle of the scaled
@@ -99,18 +117,22 @@ public enum Resampler {
     ///
     /// `source` holds the source pixels whose global coordinates start at `sourceOrigin`;
     /// it must contain every pixel the taps read (`ResampleAxis.sourceRange`). `target`
-    /// receives plain writes (no blending); the caller clips `output` to `target`.
+    /// receives plain writes (no blending). Geometry that does not fit is refused with a
+    /// `ResampleError` before any memory is allocated or written.
     public static func resample(_ filter: ResampleFilter, source: Framebuffer, sourceOrigin: (x: Int, y: Int),
                                 xAxis: ResampleAxis, yAxis: ResampleAxis, output: PixelRect,
-                                into target: Framebuffer, at: (x: Int, y: Int)) {
+                                into target: Framebuffer, at: (x: Int, y: Int)) throws(ResampleError) {
         guard !output.isEmpty else { return }
         let dst = PixelRect(x: at.x, y: at.y, width: output.width, height: output.height)
-        precondition(target.bounds.contains(dst), "resample destination outside target")
+        guard target.bounds.contains(dst) else {
+            throw .destinationOutsideTarget(output: output, atX: at.x, atY: at.y, targetWidth: target.width,
+                                            targetHeight: target.height)
+        }
         let xs = xAxis.sourceRange(for: output.x..<output.maxX, bilinear: filter == .bilinear)
         let ys = yAxis.sourceRange(for: output.y..<output.maxY, bilinear: filter == .bilinear)
-        precondition(xs.lowerBound >= sourceOrigin.x && xs.upperBound <= sourceOrigin.x + source.width &&
-                     ys.lowerBound >= sourceOrigin.y && ys.upperBound <= sourceOrigin.y + source.height,
-                     "resample source does not hold the pixels the taps read")
+        let needed = PixelRect(x: xs.lowerBound, y: ys.lowerBound, width: xs.count, height: ys.count)
+        let held = PixelRect(x: sourceOrigin.x, y: sourceOrigin.y, width: source.width, height: source.height)
+        guard held.contains(needed) else { throw .sourceTooSmall(needed: needed, held: held) }
         switch filter {
         case .bilinear:
             bilinear(source: source, sourceOrigin: sourceOrigin, xAxis: xAxis, yAxis: yAxis, output: output,

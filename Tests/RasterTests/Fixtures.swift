@@ -91,7 +91,7 @@ struct Scene1 {
 /// `scale` when they differ, then placed at `origin` and cropped to `viewport` over `under`:
 /// what a frame must show if tiling were invisible.
 func referenceFrame(content: PatternView, contentSize: CGSize, scale: Double, level: Double, origin: (x: Int, y: Int),
-                    clip: PixelRect, width: Int, height: Int, under: UInt32) -> OwnedFramebuffer {
+                    clip: PixelRect, width: Int, height: Int, under: UInt32) throws -> OwnedFramebuffer {
     let ex = Int((Double(contentSize.width) * scale).rounded()), ey = Int((Double(contentSize.height) * scale).rounded())
     let sx = Int((Double(contentSize.width) * level).rounded(.up)), sy = Int((Double(contentSize.height) * level).rounded(.up))
     let whole = OwnedFramebuffer(width: sx, height: sy)!
@@ -103,9 +103,9 @@ func referenceFrame(content: PatternView, contentSize: CGSize, scale: Double, le
     if scale != level {
         let scaled = OwnedFramebuffer(width: ex, height: ey)!
         let step = level / scale
-        whole.withFramebuffer { w in
-            scaled.withFramebuffer { s in
-                Resampler.resample(scale > level ? .bilinear : .box, source: w, sourceOrigin: (0, 0),
+        try whole.withFramebuffer { w in
+            try scaled.withFramebuffer { s in
+                try Resampler.resample(scale > level ? .bilinear : .box, source: w, sourceOrigin: (0, 0),
                                    xAxis: ResampleAxis(step: step, lower: 0, upper: sx)!,
                                    yAxis: ResampleAxis(step: step, lower: 0, upper: sy)!,
                                    output: PixelRect(x: 0, y: 0, width: ex, height: ey), into: s, at: (0, 0))

@@ -92,14 +92,14 @@ struct KernelTests {
     }
 
     @Test("Bilinear at step 1 on pixel centres is a copy; a constant image stays constant")
-    func bilinearIdentity() {
+    func bilinearIdentity() throws {
         var rng = TestRandom(state: 7)
         let src = OwnedFramebuffer(width: 13, height: 9)!
         src.withFramebuffer { s in for y in 0..<9 { for x in 0..<13 { s[x, y] = rng.pixel() } } }
         let out = OwnedFramebuffer(width: 13, height: 9)!
         let ax = ResampleAxis(step: 1, lower: 0, upper: 13)!, ay = ResampleAxis(step: 1, lower: 0, upper: 9)!
-        src.withFramebuffer { s in out.withFramebuffer { o in
-            Resampler.resample(.bilinear, source: s, sourceOrigin: (0, 0), xAxis: ax, yAxis: ay,
+        try src.withFramebuffer { s in try out.withFramebuffer { o in
+            try Resampler.resample(.bilinear, source: s, sourceOrigin: (0, 0), xAxis: ax, yAxis: ay,
                                output: PixelRect(x: 0, y: 0, width: 13, height: 9), into: o, at: (0, 0))
         } }
         #expect(out.pixels == src.pixels)
@@ -109,8 +109,8 @@ struct KernelTests {
         for filter in [ResampleFilter.bilinear, .box] {
             let step = filter == .bilinear ? 0.37 : 1.6
             let o = OwnedFramebuffer(width: 17, height: 11)!
-            flat.withFramebuffer { s in o.withFramebuffer { t in
-                Resampler.resample(filter, source: s, sourceOrigin: (0, 0), xAxis: ResampleAxis(step: step, lower: 0, upper: 30)!,
+            try flat.withFramebuffer { s in try o.withFramebuffer { t in
+                try Resampler.resample(filter, source: s, sourceOrigin: (0, 0), xAxis: ResampleAxis(step: step, lower: 0, upper: 30)!,
                                    yAxis: ResampleAxis(step: step, lower: 0, upper: 20)!,
                                    output: PixelRect(x: 0, y: 0, width: 17, height: 11), into: t, at: (0, 0))
             } }
@@ -119,15 +119,15 @@ struct KernelTests {
     }
 
     @Test("Box filter at step 2 averages 2×2 blocks; bilinear at ½ step interpolates midway")
-    func filterValues() {
+    func filterValues() throws {
         let src = OwnedFramebuffer(width: 4, height: 2)!
         src.withFramebuffer { s in
             s[0, 0] = 0xFF00_0000; s[1, 0] = 0xFF00_0064; s[0, 1] = 0xFF00_00C8; s[1, 1] = 0xFF00_0064
             s[2, 0] = 0xFF10_0000; s[3, 0] = 0xFF10_0000; s[2, 1] = 0xFF10_0000; s[3, 1] = 0xFF10_0000
         }
         let out = OwnedFramebuffer(width: 2, height: 1)!
-        src.withFramebuffer { s in out.withFramebuffer { o in
-            Resampler.resample(.box, source: s, sourceOrigin: (0, 0), xAxis: ResampleAxis(step: 2, lower: 0, upper: 4)!,
+        try src.withFramebuffer { s in try out.withFramebuffer { o in
+            try Resampler.resample(.box, source: s, sourceOrigin: (0, 0), xAxis: ResampleAxis(step: 2, lower: 0, upper: 4)!,
                                yAxis: ResampleAxis(step: 2, lower: 0, upper: 2)!, output: PixelRect(x: 0, y: 0, width: 2, height: 1),
                                into: o, at: (0, 0))
         } }
@@ -137,8 +137,8 @@ struct KernelTests {
         // Output pixel 1 at step ½ has its centre at source 0.25: a quarter of the way from
         // pixel 0 (blue 0) to pixel 1 (blue 100) → 25.
         let up = OwnedFramebuffer(width: 4, height: 1)!
-        src.withFramebuffer { s in up.withFramebuffer { o in
-            Resampler.resample(.bilinear, source: s, sourceOrigin: (0, 0), xAxis: ResampleAxis(step: 0.5, lower: 0, upper: 4)!,
+        try src.withFramebuffer { s in try up.withFramebuffer { o in
+            try Resampler.resample(.bilinear, source: s, sourceOrigin: (0, 0), xAxis: ResampleAxis(step: 0.5, lower: 0, upper: 4)!,
                                yAxis: ResampleAxis(step: 1, lower: 0, upper: 1)!, output: PixelRect(x: 0, y: 0, width: 4, height: 1),
                                into: o, at: (0, 0))
         } }
@@ -148,7 +148,7 @@ struct KernelTests {
     }
 
     @Test("Any sub-rectangle of a resample equals that part of the whole", arguments: [0.6, 0.75, 1.0 / 0.7, 1.9, 0.31, 3.3])
-    func subRectangles(step: Double) {
+    func subRectangles(step: Double) throws {
         var rng = TestRandom(state: UInt64(step * 1000))
         let w = 41, h = 29
         let src = OwnedFramebuffer(width: w, height: h)!
@@ -157,8 +157,8 @@ struct KernelTests {
         let ow = Int(Double(w) / step), oh = Int(Double(h) / step)
         for filter in [ResampleFilter.bilinear, .box] {
             let whole = OwnedFramebuffer(width: ow, height: oh)!
-            src.withFramebuffer { s in whole.withFramebuffer { o in
-                Resampler.resample(filter, source: s, sourceOrigin: (0, 0), xAxis: ax, yAxis: ay,
+            try src.withFramebuffer { s in try whole.withFramebuffer { o in
+                try Resampler.resample(filter, source: s, sourceOrigin: (0, 0), xAxis: ax, yAxis: ay,
                                    output: PixelRect(x: 0, y: 0, width: ow, height: oh), into: o, at: (0, 0))
             } }
             let wp = whole.pixels
@@ -170,9 +170,9 @@ struct KernelTests {
                 let ys = ay.sourceRange(for: rect.y..<rect.maxY, bilinear: filter == .bilinear)
                 let part = OwnedFramebuffer(width: xs.count, height: ys.count)!
                 let out = OwnedFramebuffer(width: rect.width, height: rect.height)!
-                src.withFramebuffer { s in part.withFramebuffer { p in out.withFramebuffer { o in
+                try src.withFramebuffer { s in try part.withFramebuffer { p in try out.withFramebuffer { o in
                     p.copy(from: s, sourceRect: PixelRect(x: xs.lowerBound, y: ys.lowerBound, width: xs.count, height: ys.count), to: (0, 0))
-                    Resampler.resample(filter, source: p, sourceOrigin: (xs.lowerBound, ys.lowerBound), xAxis: ax, yAxis: ay,
+                    try Resampler.resample(filter, source: p, sourceOrigin: (xs.lowerBound, ys.lowerBound), xAxis: ax, yAxis: ay,
                                        output: rect, into: o, at: (0, 0))
                 } } }
                 let op = out.pixels
@@ -185,14 +185,14 @@ struct KernelTests {
     }
 
     @Test("Resampled premultiplied pixels stay valid: no channel above alpha")
-    func premultipliedStaysValid() {
+    func premultipliedStaysValid() throws {
         var rng = TestRandom(state: 99)
         let src = OwnedFramebuffer(width: 20, height: 20)!
         src.withFramebuffer { s in for y in 0..<20 { for x in 0..<20 { s[x, y] = rng.pixel() } } }
         for (filter, step) in [(ResampleFilter.bilinear, 0.45), (.box, 1.7)] {
             let out = OwnedFramebuffer(width: 11, height: 11)!
-            src.withFramebuffer { s in out.withFramebuffer { o in
-                Resampler.resample(filter, source: s, sourceOrigin: (0, 0), xAxis: ResampleAxis(step: step, lower: 0, upper: 20)!,
+            try src.withFramebuffer { s in try out.withFramebuffer { o in
+                try Resampler.resample(filter, source: s, sourceOrigin: (0, 0), xAxis: ResampleAxis(step: step, lower: 0, upper: 20)!,
                                    yAxis: ResampleAxis(step: step, lower: 0, upper: 20)!,
                                    output: PixelRect(x: 0, y: 0, width: 11, height: 11), into: o, at: (0, 0))
             } }
@@ -210,6 +210,27 @@ struct KernelTests {
         #expect(ResampleAxis(step: .nan, lower: 0, upper: 10) == nil)
         #expect(ResampleAxis(step: .infinity, lower: 0, upper: 10) == nil)
         #expect(ResampleAxis(step: 1, lower: 5, upper: 5) == nil)
+
+        let src = OwnedFramebuffer(width: 10, height: 10)!, out = OwnedFramebuffer(width: 4, height: 4)!
+        let axis = ResampleAxis(step: 2, lower: 0, upper: 10)!
+        src.withFramebuffer { s in out.withFramebuffer { o in
+            #expect(throws: ResampleError.destinationOutsideTarget(output: PixelRect(x: 0, y: 0, width: 5, height: 4),
+                                                                   atX: 0, atY: 0, targetWidth: 4, targetHeight: 4)) {
+                try Resampler.resample(.box, source: s, sourceOrigin: (0, 0), xAxis: axis, yAxis: axis,
+                                       output: PixelRect(x: 0, y: 0, width: 5, height: 4), into: o, at: (0, 0))
+            }
+            // Output pixels 0..<4 at step 2 read source 0..<8; a source starting at 3 lacks 0...2.
+            do throws(ResampleError) {
+                try Resampler.resample(.box, source: s, sourceOrigin: (3, 0), xAxis: axis, yAxis: axis,
+                                       output: PixelRect(x: 0, y: 0, width: 4, height: 4), into: o, at: (0, 0))
+                Issue.record("a source missing pixels was accepted")
+            } catch {
+                #expect(error == .sourceTooSmall(needed: PixelRect(x: 0, y: 0, width: 8, height: 8),
+                                                 held: PixelRect(x: 3, y: 0, width: 10, height: 10)))
+                #expect(error.description.contains("x 0..<8") && error.description.contains("holds x 3..<13"))
+            }
+        } }
+        #expect(out.pixels.allSatisfy { $0 == 0 }, "nothing written")
     }
 
     @Test("Rounded rects: solid inside, nothing outside, half coverage on a half-pixel edge")

@@ -15,8 +15,15 @@ struct RendererTests {
         renderer.render(scene.root, into: fb, bufferAge: 0)
         let o = scene.scroller.bounds.origin
         let origin = (Int((-Double(o.x) * renderer.outputScale).rounded()), Int((-Double(o.y) * renderer.outputScale).rounded()))
-        let reference = referenceFrame(content: scene.content, contentSize: scene.content.bounds.size, scale: scale, level: level,
-                                       origin: origin, clip: PixelRect(x: 0, y: 0, width: width, height: height), width: width, height: height, under: Self.under)
+        let reference: OwnedFramebuffer
+        do {
+            reference = try referenceFrame(content: scene.content, contentSize: scene.content.bounds.size, scale: scale,
+                                           level: level, origin: origin, clip: PixelRect(x: 0, y: 0, width: width, height: height),
+                                           width: width, height: height, under: Self.under)
+        } catch {
+            Issue.record("reference render: \(error)", sourceLocation: sourceLocation)
+            return
+        }
         let diff = firstDifference(fb, reference)
         #expect(diff == nil, "scale \(scale) offset \(o): \(diff ?? "")", sourceLocation: sourceLocation)
     }
