@@ -45,7 +45,7 @@ let package = Package(
             "Replay", "ScrollKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "raster-bench", dependencies: ["Raster", "CPixman"]),
+        .executableTarget(name: "raster-bench", dependencies: ["Raster", "ScrollKit", "CPixman"]),
         // Injects pointer/keyboard (wlr virtual pointer, virtual keyboard) and touch
         // (KWin fake input) for the live tests; not part of the shipped programs.
         .executableTarget(name: "wl-inject", dependencies: ["CWaylandClient", "CXKBCommon", "CWaylandProtocols"]),

@@ -1,0 +1,124 @@
+// Runs a project program (the viewer, the injector) as a Wayland client of the test's
+// compositor, collecting its output lines as they arrive so a test can wait for them.
+import Foundation
+import Glibc
+import TestSupport
+
+/// Lines written by a running process, collected from a pipe on a background queue.
+final class LineCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer = Data()
+    private var complete: [String] = []
+
+    func append(_ data: Data) {
+        lock.lock()
+        defer { lock.unlock() }
+        buffer.append(data)
+        while let newline = buffer.firstIndex(of: 0x0A) {
+            complete.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+            buffer.removeSubrange(buffer.startIndex...newline)
+        }
+    }
+
+    var lines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return complete
+    }
+}
+
+/// A project executable running against a compositor.
+final class ClientProcess {
+    let process = Process()
+    let stdout = LineCollector()
+    let stderr = LineCollector()
+    private let stdinPipe = Pipe()
+    let name: String
+
+    /// Starts the built executable `name` (from this test build) with `arguments`.
+    init(_ name: String, _ arguments: [String], environment: [String: String]) throws {
+        guard let url = PackagePaths.builtExecutable(name) else {
+            throw HarnessError(description: "\(name) was not built next to the tests (run `swift build` first)")
+        }
+        self.name = name
+        process.executableURL = url
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdinPipe
+        let collectOut = stdout, collectErr = stderr
+        out.fileHandleForReading.readabilityHandler = { handle in collectOut.append(handle.availableData) }
+        err.fileHandleForReading.readabilityHandler = { handle in collectErr.append(handle.availableData) }
+        try process.run()
+    }
+
+    deinit { terminate() }
+
+    /// Writes one line to the process's standard input.
+    func send(_ line: String) {
+        stdinPipe.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits until a stderr line satisfies `predicate`; throws after `timeout` seconds with
+    /// what the process printed.
+    @discardableResult
+    func waitForStderr(timeout: Double = 15, where predicate: (String) -> Bool) throws -> String {
+        try waitForLine(in: stderr, timeout: timeout, where: predicate)
+    }
+
+    /// Waits until a stdout line satisfies `predicate`.
+    @discardableResult
+    func waitForStdout(timeout: Double = 15, where predicate: (String) -> Bool) throws -> String {
+        try waitForLine(in: stdout, timeout: timeout, where: predicate)
+    }
+
+    private func waitForLine(in collector: LineCollector, timeout: Double, where predicate: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let line = collector.lines.first(where: predicate) { return line }
+            if !process.isRunning {
+                usleep(50_000)  // let the last output arrive
+                if let line = collector.lines.first(where: predicate) { return line }
+                throw HarnessError(description: "\(name) exited (status \(process.terminationStatus)) before the expected line; stderr:\n\(stderr.lines.suffix(30).joined(separator: "\n"))")
+            }
+            usleep(20_000)
+        }
+        throw HarnessError(description: "\(name): expected line did not appear within \(timeout) s; stderr:\n\(stderr.lines.suffix(30).joined(separator: "\n"))")
+    }
+
+    /// Waits up to `timeout` seconds for the process to exit; returns its status, nil if still running.
+    func waitForExit(timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { return nil }
+        usleep(50_000)  // let the pipes drain
+        return process.terminationStatus
+    }
+
+    /// Ends the process if it still runs.
+    func terminate() {
+        if process.isRunning {
+            process.terminate()
+            if waitForExit(timeout: 2) == nil { kill(process.processIdentifier, SIGKILL) }
+        }
+        process.waitUntilExit()
+    }
+}
+
+/// Parses a `{"event":…}` stats line into its numeric fields (the viewer writes flat JSON).
+func statsFields(_ line: String) -> [String: Double] {
+    guard let data = line.data(using: .utf8),
+          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+    var fields: [String: Double] = [:]
+    for (key, value) in object {
+        if let number = value as? NSNumber { fields[key] = number.doubleValue }
+    }
+    return fields
+}
+
+/// Whether `line` is a viewer stats line of kind `event`.
+func isStats(_ line: String, _ event: String) -> Bool {
+    line.hasPrefix("{\"event\":\"\(event)\"")
+}

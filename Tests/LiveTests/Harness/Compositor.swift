@@ -1,0 +1,209 @@
+// Starts a real headless compositor for one live test: sway headless as an unprivileged
+// user with a private runtime dir, screenshots with grim, teardown by process group.
+import Foundation
+import Glibc
+
+/// Why the harness could not do its job; the message carries the compositor's log.
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A process in its own process group, so that it and every child it spawns (sway starts
+/// swaybg) can be ended together. Foundation's `Process` already makes the child a group
+/// leader (pgid = pid); wrapping it in setsid(1) would fork and lose the group.
+final class GroupProcess {
+    let process = Process()
+    let logURL: URL
+
+    init(executable: String, arguments: [String], environment: [String: String], log: URL) throws {
+        logURL = log
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw HarnessError(description: "cannot create the log file \(log.path)")
+        }
+        let handle = try FileHandle(forWritingTo: log)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        guard getpgid(process.processIdentifier) == process.processIdentifier || !process.isRunning else {
+            process.terminate()
+            throw HarnessError(description: "\(executable) did not start in a process group of its own")
+        }
+    }
+
+    var pid: pid_t { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` to the whole group.
+    func signalGroup(_ signal: Int32) {
+        kill(-pid, signal)
+    }
+
+    /// Ends the group: SIGTERM, then SIGKILL after `grace` seconds.
+    func stop(grace: Double = 2) {
+        signalGroup(SIGTERM)
+        let deadline = Date().addingTimeInterval(grace)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        signalGroup(SIGKILL)
+        process.waitUntilExit()
+    }
+
+    var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+}
+
+/// sway 1.7 headless (wlroots, pixman renderer) in a private folder.
+final class SwayHeadless {
+    /// Unprivileged uid sway runs as when the tests run as root (sway refuses root).
+    static let swayUID: UInt32 = 4242
+    let folder: URL
+    let runtimeDir: URL
+    /// Absolute socket path, usable as WAYLAND_DISPLAY.
+    let socket: String
+    let width: Int, height: Int
+    private let process: GroupProcess
+
+    /// Starts sway with one headless output of `width`×`height`; throws with sway's log
+    /// when it does not create its socket within `timeout` seconds.
+    init(width: Int = 800, height: Int = 600, timeout: Double = 15) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sway") else {
+            throw HarnessError(description: "sway is not installed (Scripts/install-deps.sh installs it)")
+        }
+        self.width = width
+        self.height = height
+        folder = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("scrollkit-live-\(getpid())-\(UUID().uuidString.prefix(8))")
+        runtimeDir = folder.appendingPathComponent("runtime")
+        let home = folder.appendingPathComponent("home")
+        let fm = FileManager.default
+        try fm.createDirectory(at: runtimeDir, withIntermediateDirectories: true)
+        try fm.createDirectory(at: home, withIntermediateDirectories: true)
+        chmod(folder.path, 0o755)
+        chmod(runtimeDir.path, 0o700)
+        let asRoot = getuid() == 0
+        if asRoot {
+            chown(runtimeDir.path, SwayHeadless.swayUID, SwayHeadless.swayUID)
+            chown(home.path, SwayHeadless.swayUID, SwayHeadless.swayUID)
+        }
+        let config = folder.appendingPathComponent("sway.config")
+        try """
+        output HEADLESS-1 mode \(width)x\(height) bg #336699 solid_color
+        default_border none
+        default_floating_border none
+        seat seat0 fallback true
+        xwayland disable
+        focus_follows_mouse no
+
+        """.write(to: config, atomically: true, encoding: .utf8)
+        chmod(config.path, 0o644)
+        socket = runtimeDir.appendingPathComponent("wayland-1").path
+        let environment = [
+            "PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_RUNTIME_DIR": runtimeDir.path,
+            "WLR_RENDERER": "pixman", "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1",
+            "WAYLAND_DISPLAY": "wayland-1",
+        ]
+        let command = asRoot
+            ? ["/usr/bin/setpriv", "--reuid=\(SwayHeadless.swayUID)", "--regid=\(SwayHeadless.swayUID)", "--clear-groups",
+               "/usr/bin/sway", "-c", config.path]
+            : ["/usr/bin/sway", "-c", config.path]
+        process = try GroupProcess(executable: command[0], arguments: Array(command.dropFirst()),
+                                   environment: environment, log: folder.appendingPathComponent("sway.log"))
+        let deadline = Date().addingTimeInterval(timeout)
+        while !fm.fileExists(atPath: socket) || swayIPCSocket() == nil {
+            guard process.isRunning, Date() < deadline else {
+                let log = process.log
+                process.stop()
+                throw HarnessError(description: "sway did not start (no socket within \(timeout) s); its log:\n\(log.suffix(4000))")
+            }
+            usleep(50_000)
+        }
+    }
+
+    deinit { stop() }
+
+    private var stopped = false
+
+    /// Ends sway and its children, then removes the folder.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        process.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Kills sway at once (SIGKILL), as a crash would.
+    func kill() {
+        process.signalGroup(SIGKILL)
+        process.process.waitUntilExit()
+    }
+
+    /// sway's log so far.
+    var log: String { process.log }
+
+    /// The environment a client needs to reach this compositor.
+    var clientEnvironment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["WAYLAND_DISPLAY"] = socket
+        env["XDG_RUNTIME_DIR"] = runtimeDir.path
+        env.removeValue(forKey: "WAYLAND_SOCKET")
+        return env
+    }
+
+    private func swayIPCSocket() -> String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDir.path)) ?? []
+        return names.first { $0.hasPrefix("sway-ipc.") }.map { runtimeDir.appendingPathComponent($0).path }
+    }
+
+    /// Runs `swaymsg` with `arguments` against this sway; throws with its output on failure.
+    @discardableResult
+    func swaymsg(_ arguments: [String]) throws -> String {
+        guard let ipc = swayIPCSocket() else { throw HarnessError(description: "sway has no IPC socket") }
+        let result = try run("/usr/bin/swaymsg", ["-s", ipc] + arguments, environment: clientEnvironment)
+        guard result.status == 0 else {
+            throw HarnessError(description: "swaymsg \(arguments.joined(separator: " ")) failed: \(result.output)")
+        }
+        return result.output
+    }
+
+    /// A screenshot of the whole output, taken by grim.
+    func screenshot() throws -> Screenshot {
+        let result = try runData("/usr/bin/grim", ["-t", "ppm", "-"], environment: clientEnvironment)
+        guard result.status == 0 else {
+            throw HarnessError(description: "grim failed (status \(result.status)): \(result.error)")
+        }
+        return try Screenshot(ppm: result.data)
+    }
+}
+
+/// Runs a program to completion and returns its status and combined output.
+func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+    let r = try runData(executable, arguments, environment: environment)
+    return (r.status, String(decoding: r.data, as: UTF8.self) + r.error)
+}
+
+/// Runs a program to completion and returns its status, stdout bytes and stderr text.
+func runData(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, data: Data, error: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read both pipes to the end before waiting, so a large screenshot cannot block the child.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errData = Data()
+    group.enter()
+    DispatchQueue.global().async {
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return (process.terminationStatus, data, String(decoding: errData, as: UTF8.self))
+}

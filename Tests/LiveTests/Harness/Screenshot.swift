@@ -1,0 +1,60 @@
+// A screenshot decoded from grim's binary PPM output, with pixel look-ups for assertions.
+import Foundation
+
+/// An RGB screenshot; pixels are returned as opaque 0xFFRRGGBB to compare with XRGB colours.
+struct Screenshot {
+    let width: Int
+    let height: Int
+    private let rgb: [UInt8]
+
+    /// Parses a binary PPM (P6, maxval 255), the format `grim -t ppm` writes.
+    init(ppm data: Data) throws {
+        let bytes = [UInt8](data)
+        var index = 0
+        func token() throws -> String {
+            // Skip whitespace and comments between header fields.
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "#") {
+                    while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
+                } else if bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+                    index += 1
+                } else { break }
+            }
+            let start = index
+            while index < bytes.count && !(bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09) {
+                index += 1
+            }
+            guard index > start else { throw HarnessError(description: "screenshot: truncated PPM header") }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+        guard try token() == "P6" else { throw HarnessError(description: "screenshot: not a binary PPM") }
+        guard let w = Int(try token()), let h = Int(try token()), let maxval = Int(try token()),
+              w > 0, h > 0, w <= 16384, h <= 16384, maxval == 255 else {
+            throw HarnessError(description: "screenshot: unsupported PPM header")
+        }
+        index += 1  // the single whitespace byte after maxval
+        guard bytes.count - index >= w * h * 3 else {
+            throw HarnessError(description: "screenshot: PPM data shorter than \(w)×\(h)")
+        }
+        width = w
+        height = h
+        rgb = Array(bytes[index..<(index + w * h * 3)])
+    }
+
+    /// The pixel at (x, y) as 0xFFRRGGBB.
+    func pixel(_ x: Int, _ y: Int) -> UInt32 {
+        precondition(x >= 0 && y >= 0 && x < width && y < height, "pixel (\(x), \(y)) outside \(width)×\(height)")
+        let i = (y * width + x) * 3
+        return 0xFF00_0000 | UInt32(rgb[i]) << 16 | UInt32(rgb[i + 1]) << 8 | UInt32(rgb[i + 2])
+    }
+
+    /// Writes the screenshot as a PPM file (kept for diagnosing failures).
+    func write(to url: URL) throws {
+        var data = Data("P6\n\(width) \(height)\n255\n".utf8)
+        data.append(contentsOf: rgb)
+        try data.write(to: url)
+    }
+}
+
+/// Formats a pixel for failure messages.
+func hex(_ pixel: UInt32) -> String { String(format: "#%06X", pixel & 0xFF_FFFF) }

@@ -1,0 +1,134 @@
+// The viewer under a real compositor: the first frame, resizing, an idle window that stops
+// asking for frames, and the errors a user sees when the compositor is missing or dies.
+import Foundation
+import Raster
+import Testing
+
+/// Takes screenshots until `check` finds nothing wrong or `timeout` passes; returns the last
+/// problems found (empty when the screen became right). The compositor composes a committed
+/// buffer on its next output frame, so the first screenshot may predate it.
+func awaitScreen(_ sway: SwayHeadless, timeout: Double = 5, _ check: (Screenshot) -> [String]) throws -> [String] {
+    let deadline = Date().addingTimeInterval(timeout)
+    var problems: [String] = ["no screenshot taken"]
+    repeat {
+        let shot = try sway.screenshot()
+        problems = check(shot)
+        if problems.isEmpty { return [] }
+        usleep(100_000)
+    } while Date() < deadline
+    return problems
+}
+
+/// Compares the screenshot with the test card seen from `offset`, at `points`.
+func cardProblems(_ shot: Screenshot, size: (Int, Int), offset: (Int, Int) = (0, 0), points: [(Int, Int)]) -> [String] {
+    guard shot.width == size.0, shot.height == size.1 else {
+        return ["screenshot is \(shot.width)×\(shot.height), expected \(size.0)×\(size.1)"]
+    }
+    return points.compactMap { p in
+        let expected = TestCard.color(x: p.0 + offset.0, y: p.1 + offset.1)
+        let got = shot.pixel(p.0, p.1)
+        return got == expected ? nil : "pixel (\(p.0), \(p.1)) is \(hex(got)), expected \(hex(expected))"
+    }
+}
+
+@Suite("Live window under sway headless", .serialized, .timeLimit(.minutes(2)))
+struct WindowLiveTests {
+    @Test("The first frame appears at the configured size with the test card's exact pixels")
+    func firstFrame() throws {
+        let sway = try SwayHeadless(width: 800, height: 600)
+        defer { sway.stop() }
+        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"], environment: sway.clientEnvironment)
+        defer { viewer.terminate() }
+        let first = statsFields(try viewer.waitForStderr { isStats($0, "first-frame") })
+        #expect(first["width"] == 800 && first["height"] == 600, "first frame \(first)")
+        // Known pixels: cell (1,1)'s background, a grid line, the label dot of "100,0"'s "1"
+        // (white), the far corner, and cell (0,0).
+        #expect(TestCard.color(x: 108, y: 6) == 0xFFFF_FFFF)
+        #expect(TestCard.color(x: 150, y: 150) == TestCard.cellColor(column: 1, row: 1))
+        let problems = try awaitScreen(sway) {
+            cardProblems($0, size: (800, 600), points: [(150, 150), (100, 300), (108, 6), (799, 599), (50, 60), (420, 555)])
+        }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("Resizing the window redraws it at the new size")
+    func resize() throws {
+        let sway = try SwayHeadless(width: 800, height: 600)
+        defer { sway.stop() }
+        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"], environment: sway.clientEnvironment)
+        defer { viewer.terminate() }
+        try viewer.waitForStderr { isStats($0, "first-frame") }
+        try sway.swaymsg(["output", "HEADLESS-1", "mode", "1024x768"])
+        let frame = statsFields(try viewer.waitForStderr { isStats($0, "frame") && statsFields($0)["width"] == 1024 })
+        #expect(frame["height"] == 768)
+        let problems = try awaitScreen(sway) {
+            cardProblems($0, size: (1024, 768), points: [(1000, 700), (850, 650), (1023, 767), (150, 150)])
+        }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("An idle window stops requesting frame callbacks")
+    func idleWindowSleeps() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        var env = sway.clientEnvironment
+        env["WAYLAND_DEBUG"] = "client"  // libwayland logs every request, frame callbacks included
+        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"], environment: env)
+        defer { viewer.terminate() }
+        try viewer.waitForStderr { isStats($0, "first-frame") }
+        func frameRequests() -> Int {
+            viewer.stderr.lines.filter { $0.contains(".frame(new id wl_callback@") }.count
+        }
+        usleep(1_000_000)  // let the startup frames settle
+        let settled = frameRequests()
+        #expect(settled >= 1, "the first frame must have asked for a callback")
+        usleep(2_000_000)
+        let later = frameRequests()
+        #expect(later == settled, "an idle window asked for \(later - settled) more frame callbacks in 2 s")
+        #expect(viewer.process.isRunning)
+    }
+
+    @Test("A compositor killed mid-run gives one line and exit status 1")
+    func compositorKilled() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"], environment: sway.clientEnvironment)
+        defer { viewer.terminate() }
+        try viewer.waitForStderr { isStats($0, "first-frame") }
+        sway.kill()
+        let status = viewer.waitForExit(timeout: 5)
+        #expect(status == 1, "viewer status \(String(describing: status)) after the compositor died")
+        let errors = viewer.stderr.lines.filter { !$0.hasPrefix("{") }
+        #expect(errors == ["image-viewer: lost the connection to the Wayland compositor: Broken pipe"]
+            || errors == ["image-viewer: lost the connection to the Wayland compositor: the compositor closed the connection"]
+            || errors == ["image-viewer: lost the connection to the Wayland compositor: Connection reset by peer"],
+            "stderr: \(errors)")
+    }
+}
+
+@Suite("Viewer without a compositor")
+struct NoCompositorTests {
+    @Test("No WAYLAND_DISPLAY: one line naming the variable, exit status 1")
+    func noDisplay() throws {
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        env.removeValue(forKey: "WAYLAND_SOCKET")
+        let viewer = try ClientProcess("image-viewer", ["--test-card"], environment: env)
+        #expect(viewer.waitForExit(timeout: 10) == 1)
+        #expect(viewer.stderr.lines == [
+            "image-viewer: WAYLAND_DISPLAY is not set: run inside a Wayland session or set WAYLAND_DISPLAY to a compositor socket",
+        ])
+    }
+
+    @Test("A socket that does not exist: one line naming it, exit status 1")
+    func missingSocket() throws {
+        var env = ProcessInfo.processInfo.environment
+        env["WAYLAND_DISPLAY"] = "/nonexistent/wayland-9"
+        env.removeValue(forKey: "WAYLAND_SOCKET")
+        let viewer = try ClientProcess("image-viewer", ["--test-card"], environment: env)
+        #expect(viewer.waitForExit(timeout: 10) == 1)
+        #expect(viewer.stderr.lines == [
+            "image-viewer: cannot connect to the Wayland compositor at /nonexistent/wayland-9 (WAYLAND_DISPLAY): No such file or directory",
+        ])
+    }
+}

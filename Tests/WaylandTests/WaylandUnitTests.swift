@@ -1,0 +1,266 @@
+// The Wayland module's pure parts without a compositor: the buffer pool, the frame
+// scheduler, pointer frame batching (both wheel paths), event times and connect errors.
+import Foundation
+import ScrollKit
+import Testing
+@testable import Wayland
+
+@Suite("Buffer pool state machine")
+struct BufferPoolTests {
+    @Test("A busy buffer is never handed out; a third is allocated when two are held")
+    func thirdBufferWhenTwoAreBusy() {
+        var pool = BufferPool()
+        let r1 = pool.acquire(width: 800, height: 600)
+        #expect(r1 == .allocate(id: 1))
+        let r2 = pool.acquire(width: 800, height: 600)
+        #expect(r2 == .allocate(id: 2))
+        let r3 = pool.acquire(width: 800, height: 600)
+        #expect(r3 == .allocate(id: 3))
+        #expect(pool.slots.map(\.state) == [.busy, .busy, .busy])
+    }
+
+    @Test("A released buffer is reused, with its age in frames")
+    func reuseAfterRelease() {
+        var pool = BufferPool()
+        _ = pool.acquire(width: 10, height: 10)  // frame 1 → buffer 1
+        _ = pool.acquire(width: 10, height: 10)  // frame 2 → buffer 2
+        let r4 = pool.released(1)
+        #expect(r4 == false)
+        #expect(pool.state(of: 1) == .free)
+        // Frame 3 reuses buffer 1, which holds frame 1: two frames old.
+        let r5 = pool.acquire(width: 10, height: 10)
+        #expect(r5 == .reuse(id: 1, age: 2))
+        let r6 = pool.released(2)
+        #expect(r6 == false)
+        let r7 = pool.acquire(width: 10, height: 10)
+        #expect(r7 == .reuse(id: 2, age: 2))
+    }
+
+    @Test("The free buffer holding the newest frame is preferred")
+    func newestFreeBufferFirst() {
+        var pool = BufferPool()
+        _ = pool.acquire(width: 10, height: 10)  // 1 holds frame 1
+        _ = pool.acquire(width: 10, height: 10)  // 2 holds frame 2
+        _ = pool.released(1)
+        _ = pool.released(2)
+        let r8 = pool.acquire(width: 10, height: 10)
+        #expect(r8 == .reuse(id: 2, age: 1))
+    }
+
+    @Test("Only a release frees a buffer; duplicate and unknown releases change nothing")
+    func onlyReleaseFrees() {
+        var pool = BufferPool(capacity: 2)
+        _ = pool.acquire(width: 4, height: 4)
+        _ = pool.acquire(width: 4, height: 4)
+        let r9 = pool.acquire(width: 4, height: 4)
+        #expect(r9 == .exhausted)
+        let r10 = pool.released(99)
+        #expect(r10 == false)
+        let r11 = pool.acquire(width: 4, height: 4)
+        #expect(r11 == .exhausted)
+        _ = pool.released(2)
+        _ = pool.released(2)
+        let r12 = pool.acquire(width: 4, height: 4)
+        #expect(r12 == .reuse(id: 2, age: 1))
+        let r13 = pool.acquire(width: 4, height: 4)
+        #expect(r13 == .exhausted)
+    }
+
+    @Test("A resize destroys free buffers now and busy ones on release; new size is allocated")
+    func recreateOnResize() {
+        var pool = BufferPool()
+        _ = pool.acquire(width: 800, height: 600)  // 1
+        _ = pool.acquire(width: 800, height: 600)  // 2
+        _ = pool.released(1)
+        let r14 = pool.resize(width: 1024, height: 768)
+        #expect(r14 == [1])
+        #expect(pool.state(of: 1) == nil)
+        #expect(pool.state(of: 2) == .destroyOnRelease)
+        let r15 = pool.acquire(width: 1024, height: 768)
+        #expect(r15 == .allocate(id: 3))
+        let r16 = pool.released(2)
+        #expect(r16 == true)
+        #expect(pool.state(of: 2) == nil)
+        #expect(pool.slots.map(\.width) == [1024])
+    }
+
+    @Test("An abandoned buffer is free again and counts as holding nothing")
+    func abandonedBuffer() {
+        var pool = BufferPool()
+        _ = pool.acquire(width: 8, height: 8)
+        pool.abandon(1)
+        let r17 = pool.acquire(width: 8, height: 8)
+        #expect(r17 == .reuse(id: 1, age: 0))
+    }
+}
+
+@Suite("Frame scheduler")
+struct FrameSchedulerTests {
+    @Test("Renders at once when dirty and no callback is outstanding, then waits for the callback")
+    func renderThenWait() {
+        var s = FrameScheduler()
+        #expect(!s.shouldRenderAfterDispatch())
+        s.invalidate()
+        #expect(s.shouldRenderAfterDispatch())
+        s.committed()
+        s.invalidate()
+        #expect(!s.shouldRenderAfterDispatch(), "at most one callback outstanding")
+        let r18 = s.callbackDone()
+        #expect(r18, "the callback renders the pending change")
+        s.committed()
+        let r19 = s.callbackDone()
+        #expect(!r19, "nothing changed: no further frame")
+        #expect(!s.callbackPending)
+    }
+
+    @Test("Keeps ticking while animating, stops when the animation ends")
+    func animation() {
+        var s = FrameScheduler()
+        s.invalidate()
+        s.committed()
+        s.setAnimating(true)
+        let r20 = s.callbackDone()
+        #expect(r20)
+        s.committed()
+        s.setAnimating(false)
+        let r21 = s.callbackDone()
+        #expect(!r21)
+    }
+
+    @Test("A deferred frame (all buffers busy) renders after the next dispatch")
+    func deferred() {
+        var s = FrameScheduler()
+        s.invalidate()
+        let r22 = s.callbackDone()
+        #expect(r22)
+        s.deferred()
+        #expect(s.shouldRenderAfterDispatch())
+    }
+}
+
+@Suite("Pointer frames")
+struct PointerFrameTests {
+    @Test("Motion and button become events with the events' own times")
+    func motionAndButton() {
+        var b = PointerFrameBuilder()
+        b.motion(time: 1000, x: 10.5, y: 20)
+        let r23 = b.frame()
+        #expect(r23 == [InputEvent(time: 1000, kind: .pointerMotion(location: CGPoint(x: 10.5, y: 20)))])
+        b.button(time: 1010, code: 0x110, pressed: true)
+        b.button(time: 1010, code: 0x115, pressed: true)  // BTN_FORWARD: ignored
+        let r24 = b.frame()
+        #expect(r24 == [InputEvent(time: 1010, kind: .pointerButton(button: .left, pressed: true))])
+    }
+
+    @Test("Seat v5–7 wheel: axis_discrete plus axis becomes one wheel event with value120")
+    func discreteWheel() {
+        var b = PointerFrameBuilder()
+        b.axisSource(0)
+        b.axisDiscrete(axis: 0, discrete: 1)
+        b.axis(time: 500, axis: 0, value: 15)
+        let r25 = b.frame()
+        #expect(r25 == [InputEvent(time: 500, kind: .pointerAxis(source: .wheel, dx: 0, dy: 15, value120X: nil, value120Y: 120))])
+    }
+
+    @Test("Seat v8 wheel: axis_value120 keeps fractions of a notch")
+    func value120Wheel() {
+        var b = PointerFrameBuilder()
+        b.axisSource(0)
+        b.axisValue120(axis: 0, value120: -40)
+        b.axis(time: 700, axis: 0, value: -5)
+        b.axisValue120(axis: 1, value120: 30)
+        b.axis(time: 700, axis: 1, value: 3.75)
+        let r26 = b.frame()
+        #expect(r26 == [InputEvent(time: 700, kind: .pointerAxis(source: .wheel, dx: 3.75, dy: -5, value120X: 30, value120Y: -40))])
+    }
+
+    @Test("A wheel that sends notches without an axis value still scrolls 15 pt per notch")
+    func notchesOnly() {
+        var b = PointerFrameBuilder()
+        b.axisSource(0)
+        b.axisDiscrete(axis: 0, discrete: 2)
+        b.motion(time: 90, x: 1, y: 1)
+        let events = b.frame()
+        #expect(events.last == InputEvent(time: 90, kind: .pointerAxis(source: .wheel, dx: 0, dy: 30, value120X: nil, value120Y: 240)))
+    }
+
+    @Test("Touchpad finger scrolling and axis_stop")
+    func fingerAndStop() {
+        var b = PointerFrameBuilder()
+        b.axisSource(1)
+        b.axis(time: 10, axis: 0, value: 7.5)
+        let r27 = b.frame()
+        #expect(r27 == [InputEvent(time: 10, kind: .pointerAxis(source: .finger, dx: 0, dy: 7.5, value120X: nil, value120Y: nil))])
+        b.axisSource(1)
+        b.axisStop(time: 30, axis: 0)
+        let r28 = b.frame()
+        #expect(r28 == [InputEvent(time: 30, kind: .axisStop(axis: .vertical))])
+    }
+
+    @Test("Absurd axis values are clamped and non-finite ones dropped")
+    func absurdAxis() {
+        var b = PointerFrameBuilder()
+        b.axisSource(1)
+        b.axis(time: 1, axis: 0, value: 1e12)
+        b.axis(time: 1, axis: 1, value: .nan)
+        b.axisValue120(axis: 0, value120: .max)
+        let events = b.frame()
+        #expect(events == [InputEvent(time: 1, kind: .pointerAxis(source: .finger, dx: 0, dy: PointerFrameBuilder.maxAxisValue,
+                                                                  value120X: nil, value120Y: PointerFrameBuilder.maxValue120))])
+    }
+
+    @Test("Leave comes last in its frame, and a frame resets the batch")
+    func leaveLast() {
+        var b = PointerFrameBuilder()
+        b.leave(now: 5)
+        b.motion(time: 4, x: 0, y: 0)
+        let events = b.frame()
+        #expect(events.map(\.kind) == [.pointerMotion(location: .zero), .pointerLeave])
+        let r29 = b.frame()
+        #expect(r29.isEmpty)
+    }
+}
+
+@Suite("Connection set-up")
+struct ConnectionTests {
+    @Test("No WAYLAND_DISPLAY and no WAYLAND_SOCKET: a typed error naming the variable")
+    func noDisplay() {
+        #expect(throws: WaylandError.noDisplayVariable) { try Display.connect(environment: [:]) }
+        #expect(WaylandError.noDisplayVariable.description.hasPrefix("WAYLAND_DISPLAY is not set"))
+    }
+
+    @Test("A relative WAYLAND_DISPLAY needs XDG_RUNTIME_DIR")
+    func noRuntimeDir() {
+        #expect(throws: WaylandError.noRuntimeDir(display: "wayland-1")) {
+            try Display.connect(environment: ["WAYLAND_DISPLAY": "wayland-1"])
+        }
+    }
+
+    @Test("A socket that does not exist names the path and the reason")
+    func missingSocket() {
+        let path = "/nonexistent-\(getpid())/wayland-7"
+        setenv("WAYLAND_DISPLAY", path, 1)  // libwayland reads the process environment
+        defer { unsetenv("WAYLAND_DISPLAY") }
+        #expect(throws: WaylandError.connectFailed(socket: path, reason: "No such file or directory")) {
+            try Display.connect(environment: ["WAYLAND_DISPLAY": path])
+        }
+    }
+
+    @Test("Globals bind at min(advertised, supported) and too-old ones are typed errors")
+    func bindVersions() {
+        let compositor = GlobalRequirement.all.first { $0.interface == "wl_compositor" }!
+        #expect(compositor.bindVersion(advertised: 6) == .success(4))
+        #expect(compositor.bindVersion(advertised: 3) == .failure(.unsupportedVersion(interface: "wl_compositor", required: 4, available: 3)))
+        let seat = GlobalRequirement.all.first { $0.interface == "wl_seat" }!
+        #expect(seat.bindVersion(advertised: 7) == .success(7))
+        #expect(seat.bindVersion(advertised: 9) == .success(8))
+    }
+
+    @Test("32-bit event times are extended across the wrap")
+    func eventTimes() {
+        #expect(unwrapEventTime(1000, now: 1500) == 1000)
+        // now's low 32 bits are 100 after a wrap; an event stamped just before the wrap.
+        let now = Double(UInt64(1) << 32) + 100
+        #expect(unwrapEventTime(UInt32.max - 99, now: now) == now - 200)
+    }
+}
