@@ -27,7 +27,8 @@
 //   frame                     an extra wl_pointer frame (wlr); with --manual-frames the only
 //                             frames sent, so several pointer commands can share one; kwin: no-op
 //   key KEYSYM press|release  xkbcommon keysym names (Page_Down, Home, q, plus, Control_L);
-//                             keysyms on the Shift level bring Shift_L with them
+//                             keysyms on the Shift level bring Shift_L with them (keys pressed
+//                             while it is held come out shifted too)
 //   tap KEYSYM                press then release
 //   touch down ID X Y | touch move ID X Y | touch up ID | touch frame | touch cancel   (kwin only)
 //   sleep MS                  wait
@@ -44,7 +45,16 @@
 //   Pressing what is already pressed, releasing what is not, or moving a touch that is not down
 //   is a script error. Everything is flushed after each command (and each gesture step).
 //   In --stdin mode empty lines and lines starting with # are skipped.
-//   Injected devices vanish when wl-inject disconnects: keep one --stdin injector per test.
+//   With --manual-frames, wlroots keeps only the last axis value per axis within a frame.
+//
+// Start order (measured under sway 1.7 and KWin 5.27)
+//   Injected devices appear on the seat when wl-inject connects and vanish when it exits. A client
+//   that is already running learns of them through wl_seat.capabilities and must re-bind
+//   wl_pointer/wl_keyboard/wl_touch; input sent before it has done so is lost (keys sent at once
+//   were all lost). So start one `wl-inject --stdin` per test before the client under test, `sync`,
+//   then start the client. For sway nested in KWin, KWin's fake touch reaches sway only after
+//   sway has bound KWin's wl_touch, which no reply to wl-inject reveals: touch sent right after
+//   connecting was lost 5 times in 12, after `sync` and `sleep 200` none in 12.
 //
 // Exit status: 0 done; 1 cannot connect, no injection protocol, compositor lacks a needed version,
 // or the connection broke; 2 usage or script error ("wl-inject: argument N: …" / "line N: …").
@@ -106,6 +116,7 @@ struct Options {
             case "--":
                 i += 1
                 firstCommand = i
+                try checkExclusive(arguments)
                 return
             default:
                 throw .script(.argument(i), "unknown option '\(option)' (see wl-inject --help)")
@@ -113,6 +124,10 @@ struct Options {
             i += 1
         }
         firstCommand = i
+        try checkExclusive(arguments)
+    }
+
+    private func checkExclusive(_ arguments: [String]) throws(InjectFailure) {
         if readStandardInput && firstCommand < arguments.count {
             throw .script(.argument(firstCommand), "--stdin reads commands from standard input; remove '\(arguments[firstCommand])' or --stdin")
         }
@@ -296,11 +311,19 @@ enum WLInject {
           wlr: every pointer command ends with a frame, so each arrives as one wl_pointer.frame; with
           --manual-frames, commands accumulate until `frame`. Keys use wl-inject's own us keymap (wlr
           uploads it and sends `modifiers` as modifier keys change; kwin gets evdev codes). A keysym on
-          the Shift level (plus, A) is typed with Shift_L held. Pressing what is pressed, releasing what
-          is not, or moving a touch that is not down is an error. Each command (and gesture step) is
-          flushed at once; gesture steps are spaced MS/STEPS apart in real time.
-          --stdin: blank lines and lines starting with # are skipped. Injected devices vanish when
-          wl-inject exits, so keep one --stdin injector connected for a whole test.
+          the Shift level (plus, A) is typed with Shift_L held (keys pressed meanwhile come out
+          shifted too). Pressing what is pressed, releasing what is not, or moving a touch that is
+          not down is an error. Each command (and gesture step) is flushed at once; gesture steps
+          are spaced MS/STEPS apart in real time.
+          With --manual-frames, wlroots keeps only the last axis value per axis within one frame.
+          --stdin: blank lines and lines starting with # are skipped.
+
+        START ORDER
+          Injected devices appear when wl-inject connects and vanish when it exits. A running client
+          must re-bind its pointer/keyboard/touch after the seat changes, and input sent before that
+          is lost. Start one `wl-inject --stdin` per test BEFORE the client under test and `sync`.
+          Sway nested in KWin receives KWin's fake touch only once it has bound KWin's wl_touch:
+          after connecting to KWin, `sync` and `sleep 200` before the first touch.
 
         EXIT STATUS
           0 done; 1 cannot connect, no injection protocol, or the connection broke;
