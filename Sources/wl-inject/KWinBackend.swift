@@ -6,11 +6,14 @@ import CWaylandProtocols
 /// Pointer, wheel, keys and touch through KWin's fake input device.
 final class KWinInjector: Injector {
     let capabilities: Capabilities
+    /// Held so the display outlives `fakeInput`, whose destructor sends a request on it.
+    private let connection: Connection
     private let fakeInput: OpaquePointer
 
     /// Authenticates (KWin ignores requests from an unauthenticated client) and waits
     /// until KWin has handled it.
     init(connection: Connection, fakeInput: BoundGlobal) throws(ConnectionError) {
+        self.connection = connection
         self.fakeInput = fakeInput.proxy
         capabilities = Capabilities(backend: .kwin, fakeInputVersion: fakeInput.version)
         org_kde_kwin_fake_input_authenticate(fakeInput.proxy, "wl-inject", "ScrollKit live tests inject input")

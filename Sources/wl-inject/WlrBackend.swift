@@ -19,6 +19,9 @@ func fixed(_ value: Double) -> wl_fixed_t { wl_fixed_from_double(value) }
 /// Virtual pointer and virtual keyboard devices on the compositor's default seat.
 final class WlrInjector: Injector {
     let capabilities: Capabilities
+    /// Held so the display outlives the devices: their destructors send requests on it, and
+    /// optimised builds would otherwise end the connection's lifetime at its last use.
+    private let connection: Connection
     private let pointer: OpaquePointer?
     private let keyboard: OpaquePointer?
     private let keymap: Keymap
@@ -30,6 +33,7 @@ final class WlrInjector: Injector {
 
     /// Creates the devices the compositor offers and uploads the keymap.
     init(connection: Connection, keymap: Keymap, extent: Extent, autoFrame: Bool) throws(ConnectionError) {
+        self.connection = connection
         self.keymap = keymap
         self.autoFrame = autoFrame
         pointer = connection.pointerManager.flatMap {
