@@ -53,7 +53,10 @@ enum JPEGCodec {
         let message = h.message
         if message.contains(prematureEnd) || !headerComplete { return PictureError(file: file, kind: .truncated) }
         if h.isWarning { return nil }
-        return PictureError(file: file, kind: .corrupt(.jpeg, message))
+        // libjpeg starts some messages with "Corrupt JPEG data: "; the reason line says it already.
+        let prefix = "Corrupt JPEG data: "
+        let detail = message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+        return PictureError(file: file, kind: .corrupt(.jpeg, detail))
     }
 
     /// Reads frame size, subsampling and colour space without decoding.
@@ -66,10 +69,8 @@ enum JPEGCodec {
         let status = data.withUnsafeBufferPointer { buf in
             tjDecompressHeader3(h.raw, buf.baseAddress, UInt(buf.count), &w, &ht, &ss, &cs)
         }
-        if status != 0 {
-            throw failure(h, file: file, headerComplete: headerComplete)
-                ?? PictureError(file: file, kind: .corrupt(.jpeg, h.message))
-        }
+        // A warning (stray bytes before a marker, say) still yields a usable header.
+        if status != 0, let error = failure(h, file: file, headerComplete: headerComplete) { throw error }
         return Header(width: Int(w), height: Int(ht), subsampling: ss, colorspace: cs)
     }
 

@@ -81,6 +81,14 @@ final class PlanarPixels: @unchecked Sendable {
     let planeWidths: [Int]
     let planeHeights: [Int]
     let upsampling: ChromaUpsampling
+    // The hot loops read these scalars rather than the arrays above (no bounds checks or
+    // reference counting per pixel).
+    private let luma: UnsafeMutablePointer<UInt8>
+    private let cb: UnsafeMutablePointer<UInt8>?
+    private let cr: UnsafeMutablePointer<UInt8>?
+    private let lumaStride: Int
+    private let chromaStride: Int
+    private let chromaRows: Int
 
     /// Allocates planes of the given sizes (one for grayscale, three for YCbCr).
     init(width: Int, height: Int, planeWidths: [Int], planeHeights: [Int], upsampling: ChromaUpsampling) {
@@ -94,6 +102,12 @@ final class PlanarPixels: @unchecked Sendable {
             p.initialize(repeating: 0, count: max(1, w * h))
             return p
         }
+        luma = planes[0]
+        lumaStride = planeWidths[0]
+        cb = planes.count == 3 ? planes[1] : nil
+        cr = planes.count == 3 ? planes[2] : nil
+        chromaStride = planes.count == 3 ? planeWidths[1] : 0
+        chromaRows = planes.count == 3 ? planeHeights[1] : 0
     }
 
     deinit { planes.forEach { $0.deallocate() } }
@@ -101,10 +115,10 @@ final class PlanarPixels: @unchecked Sendable {
     /// Bytes held by all planes.
     var byteCount: Int { zip(planeWidths, planeHeights).reduce(0) { $0 + $1.0 * $1.1 } }
 
-    /// Chroma sample of plane `p` at luma position (x, y), upsampled like libjpeg-turbo.
+    /// Chroma sample of `plane` at luma position (x, y), upsampled like libjpeg-turbo.
     @inline(__always)
-    func chroma(_ p: Int, _ x: Int, _ y: Int) -> Int {
-        let plane = planes[p], pw = planeWidths[p], ph = planeHeights[p]
+    private func chroma(_ plane: UnsafeMutablePointer<UInt8>, _ x: Int, _ y: Int) -> Int {
+        let pw = chromaStride, ph = chromaRows
         switch upsampling {
         case .none:
             return Int(plane[y * pw + x])
@@ -131,40 +145,53 @@ final class PlanarPixels: @unchecked Sendable {
         }
     }
 
-    /// Opaque ARGB of stored pixel (x, y) with JFIF YCbCr→RGB (ITU-R BT.601 full range),
-    /// in the fixed-point form of libjpeg's jdcolor.c so results match tjDecompress2.
-    @inline(__always)
-    func argb(_ x: Int, _ y: Int) -> UInt32 {
-        let luma = Int(planes[0][y * planeWidths[0] + x])
-        if planes.count < 3 {
-            let v = UInt32(luma)
-            return 0xFF00_0000 | v << 16 | v << 8 | v
+    /// Writes `count` opaque ARGB pixels of stored pixels (x, y), (x+dx, y+dy), … to `out`,
+    /// with JFIF YCbCr→RGB (BT.601 full range) in the fixed-point form of libjpeg's
+    /// jdcolor.c, so results match tjDecompress2 exactly.
+    func convert(x: Int, y: Int, dx: Int, dy: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        var x = x, y = y
+        guard let cb, let cr else {
+            for i in 0..<count {
+                let v = UInt32(luma[y * lumaStride + x])
+                out[i] = 0xFF00_0000 | v << 16 | v << 8 | v
+                x += dx; y += dy
+            }
+            return
         }
-        let cb = chroma(1, x, y), cr = chroma(2, x, y)
-        let r = clamp255(luma + YCbCrTables.crToR[cr])
-        let g = clamp255(luma + ((YCbCrTables.cbToG[cb] + YCbCrTables.crToG[cr]) >> 16))
-        let b = clamp255(luma + YCbCrTables.cbToB[cb])
-        return 0xFF00_0000 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+        let t = YCbCrTables.shared
+        for i in 0..<count {
+            let l = Int(luma[y * lumaStride + x])
+            let b = chroma(cb, x, y), r = chroma(cr, x, y)
+            let red = clamp255(l + t[r]), blue = clamp255(l + t[256 + b])
+            let green = clamp255(l + ((t[512 + b] + t[768 + r]) >> YCbCrTables.scaleBits))
+            out[i] = 0xFF00_0000 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+            x += dx; y += dy
+        }
     }
 }
 
 @inline(__always)
 private func clamp255(_ v: Int) -> Int { v < 0 ? 0 : (v > 255 ? 255 : v) }
 
-/// libjpeg's YCbCr→RGB lookup tables (jdcolor.c build_ycc_rgb_table): 16 fraction bits.
+/// libjpeg's YCbCr→RGB lookup tables (jdcolor.c build_ycc_rgb_table), 16 fraction bits,
+/// in one immortal allocation: [Cr→R | Cb→B | Cb→G | Cr→G], 256 entries each.
 enum YCbCrTables {
     /// 16 bits: SCALEBITS in jdcolor.c.
     static let scaleBits = 16
     static func fix(_ x: Double) -> Int { Int(x * Double(1 << scaleBits) + 0.5) }
-    static let half = 1 << (scaleBits - 1)
-    /// 1.40200: Cr→R coefficient (JFIF 1.02), rounded.
-    static let crToR: [Int] = (0..<256).map { (fix(1.40200) * ($0 - 128) + half) >> scaleBits }
-    /// 1.77200: Cb→B coefficient (JFIF 1.02), rounded.
-    static let cbToB: [Int] = (0..<256).map { (fix(1.77200) * ($0 - 128) + half) >> scaleBits }
-    /// −0.71414: Cr→G coefficient (JFIF 1.02), still scaled.
-    static let crToG: [Int] = (0..<256).map { -fix(0.71414) * ($0 - 128) }
-    /// −0.34414: Cb→G coefficient (JFIF 1.02), still scaled, carrying the rounding half.
-    static let cbToG: [Int] = (0..<256).map { -fix(0.34414) * ($0 - 128) + half }
+
+    nonisolated(unsafe) static let shared: UnsafePointer<Int> = {
+        let half = 1 << (scaleBits - 1)
+        let table = UnsafeMutablePointer<Int>.allocate(capacity: 1024)
+        for i in 0..<256 {
+            let c = i - 128
+            table[i] = (fix(1.40200) * c + half) >> scaleBits   // 1.402: Cr→R (JFIF 1.02)
+            table[256 + i] = (fix(1.77200) * c + half) >> scaleBits  // 1.772: Cb→B (JFIF 1.02)
+            table[512 + i] = -fix(0.34414) * c + half           // −0.34414: Cb→G, carries the rounding
+            table[768 + i] = -fix(0.71414) * c                  // −0.71414: Cr→G
+        }
+        return UnsafePointer(table)
+    }()
 }
 
 /// Decoded pixels in whichever form the decoder chose.
@@ -207,12 +234,7 @@ enum PixelStorage: Sendable {
                 for i in 0..<count { out[i] = first[i * step] }
             }
         case .planar(let p):
-            var x = start.x, y = start.y
-            for i in 0..<count {
-                out[i] = p.argb(x, y)
-                x += map.xStep.x
-                y += map.xStep.y
-            }
+            p.convert(x: start.x, y: start.y, dx: map.xStep.x, dy: map.xStep.y, count: count, into: out)
         }
     }
 }

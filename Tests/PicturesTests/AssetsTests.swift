@@ -69,3 +69,16 @@ struct AssetsTests {
         #expect(channelDistance(p.pixel(x: 400, y: 800), argb(240, 240, 240)) <= Self.jpegTolerance)
     }
 }
+
+/// The huge-JPEG benchmark, opt-in (PICTURES_BENCH=1) because it generates a 100-MP photo;
+/// it prints figures and asserts only that it measured something.
+@Suite("Huge JPEG benchmark")
+struct HugeJPEGBenchmark {
+    @Test("first frame versus full decode, and peak memory",
+          .enabled(if: ProcessInfo.processInfo.environment["PICTURES_BENCH"] == "1"))
+    func hugeJPEG() throws {
+        let figures = try PictureBenchmark.run()
+        print(figures)
+        #expect(figures.fullDecodeSeconds > 0 && figures.firstFrameSeconds > 0)
+    }
+}

@@ -153,7 +153,8 @@ struct FuzzTests {
         for entry in RegressionCorpus.cases {
             let bytes = try #require(Data(base64Encoded: entry.base64).map(Array.init), "bad base64 in \(entry.name)")
             let decoded = Self.exercise(bytes, rng: &rng)
-            #expect(decoded == entry.decodes, "\(entry.name)")
+            let outcome = decodeError(bytes, file: entry.name, limits: Self.fuzzLimits)?.description ?? "decoded"
+            #expect(decoded == entry.decodes, "\(entry.name) → \(outcome)")
         }
     }
 }

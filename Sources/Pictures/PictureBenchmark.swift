@@ -1,0 +1,155 @@
+// Measures the huge-photo path against a plain full libjpeg-turbo decode in one run:
+// time to first frame, full decode, per-tile conversion, and peak memory of each.
+import Foundation
+import Raster
+
+/// Benchmark of issue 7's huge-JPEG budget; prints figures, asserts nothing.
+public enum PictureBenchmark {
+    /// Results of one run (seconds and bytes).
+    public struct Figures: Sendable, CustomStringConvertible {
+        /// Pixels in the test photo.
+        public var pixels = 0
+        /// Encoded size, in bytes.
+        public var fileBytes = 0
+        /// Reading the file and tjDecompress2 of all of it to BGRA, in seconds (best of 3).
+        public var fullDecodeSeconds = 0.0
+        /// Peak resident memory growth during that decode, in bytes.
+        public var fullDecodePeakBytes = 0
+        /// Read + DCT-scaled preview + first 1920×1080 frame drawn from it, in seconds (best of 3).
+        public var firstFrameSeconds = 0.0
+        /// Full-resolution decode into YCbCr planes after the preview, in seconds.
+        public var planarDecodeSeconds = 0.0
+        /// Peak resident memory growth of the viewer path (preview, then planes), in bytes.
+        public var viewerPeakBytes = 0
+        /// Drawing a 1920×1080 viewport at 1:1 as 256-px tiles from the planes, in seconds.
+        public var viewportTilesSeconds = 0.0
+
+        /// First frame time over full decode time; the budget is at most 0.8.
+        public var firstFrameRatio: Double { firstFrameSeconds / max(fullDecodeSeconds, 1e-9) }
+
+        /// One figure per line.
+        public var description: String {
+            func mib(_ b: Int) -> String { String(format: "%.1f MiB", Double(b) / 1_048_576) }
+            func ms(_ s: Double) -> String { String(format: "%.1f ms", s * 1000) }
+            return """
+            photo: \(pixels) pixels (\(String(format: "%.1f", Double(pixels) / 1e6)) MP), \(mib(fileBytes)) JPEG
+            full libjpeg-turbo decode (read + tjDecompress2 → BGRA): \(ms(fullDecodeSeconds)), peak +\(mib(fullDecodePeakBytes))
+            first frame (read + 1/8 DCT preview + 1920×1080 draw): \(ms(firstFrameSeconds)), \
+            ratio \(String(format: "%.2f", firstFrameRatio)) (budget ≤ 0.80)
+            full resolution into YCbCr planes: \(ms(planarDecodeSeconds))
+            viewer peak (preview + planes): +\(mib(viewerPeakBytes))
+            1920×1080 viewport at 1:1 from planes (256-px tiles): \(ms(viewportTilesSeconds))
+            """
+        }
+    }
+
+    /// A photo-like test image: smooth diagonal colour gradients with per-pixel grain, so
+    /// it compresses like a real photo (about 20 MB for 100 MP at quality 90).
+    public static func makePhotoJPEG(width: Int, height: Int, quality: Int = 90) throws -> [UInt8] {
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        var noise: UInt32 = 0x1234_5678
+        for y in 0..<height {
+            let v = Double(y) / Double(height)
+            for x in 0..<width {
+                let u = Double(x) / Double(width)
+                // xorshift32 (Marsaglia 2003) grain, ±12 levels per channel.
+                noise ^= noise << 13; noise ^= noise >> 17; noise ^= noise << 5
+                let g = Int(noise & 0x1F) - 16
+                let r = 40 + Int(180 * u) + g, gr = 60 + Int(120 * v) + (g >> 1), b = 180 - Int(120 * u * v) - g
+                pixels[y * width + x] = 0xFF00_0000 | UInt32(clamping(r)) << 16 | UInt32(clamping(gr)) << 8 | UInt32(clamping(b))
+            }
+        }
+        return try JPEGEncoder.encode(argb: pixels, width: width, height: height, quality: quality, subsampling: .s420)
+    }
+
+    private static func clamping(_ v: Int) -> UInt8 { UInt8(max(0, min(255, v))) }
+
+    /// Runs the benchmark on a generated `width`×`height` photo written to `directory`.
+    public static func run(width: Int = 12_288, height: Int = 8_192, directory: String = NSTemporaryDirectory()) throws -> Figures {
+        var figures = Figures()
+        let path = (directory as NSString).appendingPathComponent("pictures-bench-\(width)x\(height).jpg")
+        do {
+            let jpeg = try makePhotoJPEG(width: width, height: height)
+            try Data(jpeg).write(to: URL(fileURLWithPath: path))
+            figures.fileBytes = jpeg.count
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        figures.pixels = width * height
+        let clock = ContinuousClock()
+        func seconds(_ d: Duration) -> Double {
+            Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        }
+
+        // The viewer path: read, preview, first frame, then planes for the tiles. Timings
+        // are the best of `repeats` runs (the machine is shared); memory is from the first.
+        let repeats = 3
+        figures.firstFrameSeconds = .infinity
+        figures.planarDecodeSeconds = .infinity
+        figures.fullDecodeSeconds = .infinity
+        let screen = OwnedFramebuffer(width: 1920, height: 1080)!
+        let tiles = OwnedFramebuffer(width: 256, height: 256)!
+        for run in 0..<repeats {
+            ResidentMemory.resetPeak()
+            let base = ResidentMemory.current()
+            var decoder: ImageDecoder?
+            let firstFrame = try clock.measure {
+                let d = try ImageDecoder(path: path)
+                let preview = try d.decodePreview(maxPixels: 1920 * 1080)
+                let fit = min(1920 / Double(preview.width), 1080 / Double(preview.height))
+                preview.drawTile(PixelRect(x: 0, y: 0, width: 1920, height: 1080), scale: fit, into: screen.framebuffer)
+                decoder = d
+            }
+            figures.firstFrameSeconds = min(figures.firstFrameSeconds, seconds(firstFrame))
+            var picture: Picture?
+            figures.planarDecodeSeconds = min(figures.planarDecodeSeconds, seconds(try clock.measure {
+                picture = try decoder?.decode(storage: .planar)
+            }))
+            let viewport = seconds(clock.measure {
+                for ty in stride(from: 0, to: 1080, by: 256) {
+                    for tx in stride(from: 0, to: 1920, by: 256) {
+                        picture?.drawTile(PixelRect(x: 4000 + tx, y: 3000 + ty, width: 256, height: 256),
+                                          into: tiles.framebuffer)
+                    }
+                }
+            })
+            figures.viewportTilesSeconds = run == 0 ? viewport : min(figures.viewportTilesSeconds, viewport)
+            if run == 0 { figures.viewerPeakBytes = ResidentMemory.peak() - base }
+            picture = nil
+            decoder = nil
+
+            // The reference: one plain full decode to BGRA, as a conventional viewer does.
+            ResidentMemory.resetPeak()
+            let referenceBase = ResidentMemory.current()
+            var full: Duration = .zero
+            full = try clock.measure {
+                let bytes = try FileSource.read(path: path, maxBytes: DecodeLimits.defaultMaxFileBytes)
+                let header = try JPEGCodec.header(bytes, file: "bench", headerComplete: true)
+                _ = try JPEGCodec.decodeARGB(bytes, file: "bench", header: header)
+            }
+            figures.fullDecodeSeconds = min(figures.fullDecodeSeconds, seconds(full))
+            if run == 0 { figures.fullDecodePeakBytes = ResidentMemory.peak() - referenceBase }
+        }
+        return figures
+    }
+}
+
+/// Resident-set figures of this process from /proc (Linux).
+enum ResidentMemory {
+    /// VmRSS, in bytes.
+    static func current() -> Int { field("VmRSS:") }
+    /// VmHWM (peak RSS since start or the last reset), in bytes.
+    static func peak() -> Int { field("VmHWM:") }
+    /// Resets VmHWM to the current RSS ("5" to clear_refs, Linux 4.0+).
+    static func resetPeak() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    private static func field(_ name: String) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix(name) {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            if parts.count >= 2, let kib = Int(parts[1]) { return kib * 1024 }
+        }
+        return 0
+    }
+}
