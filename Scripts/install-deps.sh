@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ScrollKit needs, only those missing (idempotent).
+# Usage: Scripts/install-deps.sh [--demo]   (--demo: only what the demo needs)
+set -euo pipefail
+
+# Build: headers and pkg-config files for the C libraries; wayland-scanner for the glue check.
+build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng-dev libturbojpeg0-dev libpixman-1-dev)
+# Run headless: sway (wlroots headless backend) and grim for screenshots.
+headless=(sway grim)
+# Tests only: KWin for touch injection (sway nested in KWin), JPEG tools for test images.
+tests=(kwin-wayland plasma-wayland-protocols libjpeg-turbo-progs)
+
+wanted=("${build[@]}" "${headless[@]}")
+[ "${1:-}" = "--demo" ] || wanted+=("${tests[@]}")
+
+missing=()
+for pkg in "${wanted[@]}"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+    [ "$status" = "installed" ] || missing+=("$pkg")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all ${#wanted[@]} packages present"
+else
+    echo "install-deps: installing ${missing[*]}"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "install-deps: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+        sudo="sudo"
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    # No recommends: KWin would otherwise pull in a whole Plasma desktop.
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+command -v swift >/dev/null || { echo "install-deps: the Swift toolchain (swift 6) is not on PATH" >&2; exit 1; }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The whole test suite: packages, the protocol-glue check, a warning-free build, and every
+# test target including the live tests under real compositors. CI runs exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+Scripts/install-deps.sh
+Scripts/gen-protocols.sh --check
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+echo "test: building (debug, with tests)"
+status=0
+swift build --build-tests >"$log" 2>&1 || status=$?
+if [ $status -ne 0 ]; then
+    grep -E 'error:' "$log" | sort -u | head -40 >&2 || tail -40 "$log" >&2
+    echo "test: the build failed (status $status)" >&2
+    exit 1
+fi
+# Project sources must build without warnings (dependencies' warnings are not ours).
+if grep -E "^$(pwd)/(Sources|Tests)/.*warning:" "$log" >/dev/null; then
+    grep -E "^$(pwd)/(Sources|Tests)/.*warning:" "$log" | sort -u >&2
+    echo "test: the build has warnings (above)" >&2
+    exit 1
+fi
+
+echo "test: running every test target (live tests start their own compositors)"
+swift test --skip-build
