@@ -217,9 +217,6 @@ public struct ImageDecoder: Sendable {
         case nil:
             try checkMemory(header.pixelCount * 4, header)
             decoded = try PNGCodec.decode(data, file: file)
-            if header.hasAlpha == false, header.pixelCount <= budget {
-                return Picture(storage: .argb(decoded), header: header, isOpaque: true)
-            }
         case let jpeg?:
             let scale = JPEGCodec.previewScale(width: jpeg.width, height: jpeg.height, maxPixels: budget)
             let w = JPEGCodec.scaled(jpeg.width, scale), h = JPEGCodec.scaled(jpeg.height, scale)

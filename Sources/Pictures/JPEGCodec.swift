@@ -1,5 +1,4 @@
-// libjpeg-turbo through the TurboJPEG 2.1 API (tjDecompress2 and friends), whose errors
-// come back as return codes and strings rather than longjmp.
+// libjpeg-turbo through the TurboJPEG 2.1 API, whose errors come back as codes and strings, not longjmp.
 import CTurboJPEG
 
 /// JPEG header reading and decoding to ARGB or to YCbCr planes.

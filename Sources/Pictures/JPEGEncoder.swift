@@ -1,5 +1,4 @@
-// JPEG encoding through TurboJPEG's tjCompress2, for tools and tests that make their own
-// JPEG files (the huge-photo benchmark, format tests) without committing binaries.
+// JPEG encoding with tjCompress2, so tools and tests make their JPEGs instead of committing them.
 import CTurboJPEG
 
 /// Encodes pixels as baseline or progressive JPEG with libjpeg-turbo.

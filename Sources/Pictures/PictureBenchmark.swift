@@ -1,5 +1,4 @@
-// Measures the huge-photo path against a plain full libjpeg-turbo decode in one run:
-// time to first frame, full decode, per-tile conversion, and peak memory of each.
+// Huge-JPEG benchmark: first frame and peak memory against a plain full libjpeg-turbo decode.
 import Foundation
 import Raster
 

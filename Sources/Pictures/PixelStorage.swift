@@ -1,5 +1,4 @@
-// Owned decoded pixels (packed ARGB or planar YCbCr) and the raw-memory loops that read
-// them out in display orientation.
+// Owned decoded pixels (packed ARGB or planar YCbCr) and the raw-memory loops that draw them.
 import Raster
 
 /// Premultiplied ARGB8888 pixels in stored (not yet oriented) order, owned by this object.

@@ -1,5 +1,4 @@
-// Every kind of bad file ends in one clear line naming the file and the reason, never a
-// crash and never an allocation sized by a lie in the header.
+// Bad files end in one line naming file and reason: no crash, no allocation sized by a lie.
 import Foundation
 import Raster
 import Synchronization

@@ -1,5 +1,4 @@
-// JPEG variants (baseline, progressive, grayscale, CMYK, every subsampling) decode to the
-// colours that were encoded, whichever storage holds them.
+// JPEG variants (baseline, progressive, gray, CMYK, all subsamplings) decode to the encoded colours.
 import Raster
 import Testing
 @testable import Pictures

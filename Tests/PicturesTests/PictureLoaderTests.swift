@@ -1,5 +1,4 @@
-// The background loader delivers progress, header, preview and picture in order, reports
-// bad files as one event, and goes quiet when cancelled.
+// The background loader: ordered events, one-line failures, silence after cancel.
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,5 +1,4 @@
-// Builders for test files made at test time: a PNG writer with every colour type, bit
-// depth and Adam7, JPEGs through TurboJPEG, and Exif APP1 injection.
+// Test-time file builders: a PNG writer for every variant, TurboJPEG JPEGs, Exif injection.
 @testable import Pictures
 
 /// Writes PNG files byte by byte (stored deflate blocks, so no zlib is needed), giving

@@ -1,5 +1,4 @@
-// Inputs kept from fuzzing and from hand-crafted attacks on the container parsers, as
-// base64 so SwiftPM needs no resource declarations.
+// Fuzz seeds and regression inputs for the decoders, as base64 (no SwiftPM resources needed).
 import Foundation
 
 /// Regression inputs for the decoders.
