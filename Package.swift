@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Replay", dependencies: ["ScrollKit", "Raster"]),
 
         .executableTarget(name: "image-viewer", dependencies: [
-            "Wayland", "Pictures", "Raster", "ScrollKit",
+            "Wayland", "Pictures", "Raster", "ScrollKit", "Replay",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "scroll-replay", dependencies: [

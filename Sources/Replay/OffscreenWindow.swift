@@ -1,0 +1,81 @@
+// The offscreen render target: a window's scene drawn into a memory framebuffer on the
+// simulated display's frame clock, so a whole program runs without a compositor.
+import Foundation
+import Raster
+import ScrollKit
+
+/// A `Scene` hosted the way `Wayland.Window` hosts it, but into memory: input is delivered
+/// as timed events, frames tick on the `SimulatedDisplay` grid and are drawn only when the
+/// scene changed, with the same buffer-age contract (one buffer, reused every frame).
+public final class OffscreenWindow: DisplayClient {
+    /// The scene shown.
+    public let scene: Scene
+    /// The window's pixels after the last frame.
+    public let buffer: OwnedFramebuffer
+    /// Frames drawn (ticks where the scene had changed).
+    public private(set) var framesRendered = 0
+    /// The damage the last drawn frame reported, in buffer pixels.
+    public private(set) var lastDamage: [PixelRect] = []
+    /// Called after each drawn frame with its time in ms.
+    public var onFrame: ((Framebuffer, Double) -> Void)?
+
+    private var dirty = true
+    private var animating = false
+    private var wakeTime: Double?
+
+    /// A `width`×`height` window (points, scale 1) showing `scene`; nil when the size is not
+    /// positive or too large to allocate (`OwnedFramebuffer.maxPixels`).
+    public init?(scene: Scene, width: Int, height: Int) {
+        guard width > 0, height > 0, let buffer = OwnedFramebuffer(width: width, height: height) else { return nil }
+        self.scene = scene
+        self.buffer = buffer
+        scene.onNeedsFrame = { [unowned self] in self.dirty = true }
+        scene.resize(width: width, height: height, scale: 1)
+    }
+
+    /// Delivers one input event at `time` ms.
+    public func perform(_ action: InputEvent.Kind, at time: Double) {
+        scene.handle(InputEvent(time: time, kind: action))
+    }
+
+    /// A frame is due after a change or while the scene animates.
+    public var wantsFrame: Bool { dirty || animating }
+
+    /// The time the scene asked to be woken at, if any.
+    public var nextWakeTime: Double? { wakeTime }
+
+    /// The scene's timer is due: tick it on the next frame.
+    public func wake(at time: Double) {
+        wakeTime = nil
+        dirty = true
+    }
+
+    /// Advances the scene to the frame time and draws it if anything changed.
+    public func tick(frameTime time: Double) {
+        dirty = false
+        let request = scene.advance(to: time)
+        animating = request == .nextFrame
+        if case .at(let deadline) = request { wakeTime = deadline } else { wakeTime = nil }
+        guard scene.needsRender || framesRendered == 0 else { return }
+        // The single buffer holds the previous frame: age 1, or 0 (unknown) the first time.
+        lastDamage = scene.render(into: buffer.framebuffer, bufferAge: framesRendered == 0 ? 0 : 1)
+        framesRendered += 1
+        onFrame?(buffer.framebuffer, time)
+    }
+
+    /// Writes the current pixels as a binary PPM (P6), dropping alpha.
+    public func writePPM(to url: URL) throws {
+        let fb = buffer.framebuffer
+        var data = Data("P6\n\(fb.width) \(fb.height)\n255\n".utf8)
+        data.reserveCapacity(data.count + fb.width * fb.height * 3)
+        for y in 0..<fb.height {
+            for x in 0..<fb.width {
+                let p = fb[x, y]
+                data.append(UInt8(truncatingIfNeeded: p >> 16))
+                data.append(UInt8(truncatingIfNeeded: p >> 8))
+                data.append(UInt8(truncatingIfNeeded: p))
+            }
+        }
+        try data.write(to: url)
+    }
+}
