@@ -24,12 +24,15 @@ extension ScrollView {
                                            isDirectionalLockEnabled: isDirectionalLockEnabled)
             pan.touchBegan(at: location, time: time, recognizeImmediately: true)
             let session = DragSession(source: source, pan: pan, virtualOffset: currentVirtualOffset(),
-                                      interruptedDeceleration: true)
+                                      interruptedDeceleration: true, location: location)
             startDragging(session)
             return
         case .animating:
             motion = .idle
             scheduleIndicatorFade(at: currentTime)
+        case .zoomAnimating:
+            // A bounce is finished first (its DidEndZooming is owed); other zooms stop.
+            guard interruptZoomAnimation(), case .idle = motion else { return }
         case .idle:
             break
         case .tracking, .dragging:
@@ -38,7 +41,7 @@ extension ScrollView {
         var pan = PanGestureRecognizer(isDirectionalLockEnabled: isDirectionalLockEnabled)
         pan.touchBegan(at: location, time: time)
         motion = .tracking(DragSession(source: source, pan: pan, virtualOffset: currentVirtualOffset(),
-                                       interruptedDeceleration: false))
+                                       interruptedDeceleration: false, location: location))
     }
 
     /// Starts a touchpad drag (the compositor already decided it is a scroll: no slop).
@@ -47,11 +50,12 @@ extension ScrollView {
             motion = .idle
             scheduleIndicatorFade(at: currentTime)
         }
+        guard interruptZoomAnimation() else { return }
         let caught: Bool
         switch motion {
         case .decelerating: caught = true
         case .idle: caught = false
-        case .tracking, .dragging, .animating: return
+        case .tracking, .dragging, .animating, .zoomAnimating: return
         }
         var pan = PanGestureRecognizer(minimumDistance: 0, isDirectionalLockEnabled: isDirectionalLockEnabled)
         pan.touchBegan(at: .zero, time: time, recognizeImmediately: true, recordsStart: false)
@@ -59,7 +63,7 @@ extension ScrollView {
                                   interruptedDeceleration: caught))
     }
 
-    private func startDragging(_ session: DragSession) {
+    func startDragging(_ session: DragSession) {
         motion = .dragging(session)
         showIndicators()
         if keyboardDismissMode != .none { keyboardDismissHandler?() }
@@ -78,18 +82,29 @@ extension ScrollView {
 
     /// The touch of `source` moved to `location` at `time`.
     func moveTouch(_ source: DragSession.Source, to location: CGPoint, time: Double) {
+        guard var session = currentSession, session.source == source else { return }
+        session.location = location
+        currentSession = session
+        followPanPoint(time: time)
+    }
+
+    /// Feeds the session's pan point (its finger, or the midpoint of two) to the pan: past the
+    /// slop the drag begins, unless a control in the content keeps the touch; then the content
+    /// follows.
+    func followPanPoint(time: Double) {
         switch motion {
-        case .tracking(var session) where session.source == source:
-            let update = session.pan.touchMoved(to: location, time: time)
-            guard case .began(let delta) = update, canDrag(.horizontal) || canDrag(.vertical) else {
-                motion = .tracking(session)
-                return
-            }
-            session.virtualOffset = currentVirtualOffset()
-            startDragging(session)
+        case .tracking(var session):
+            let update = session.pan.touchMoved(to: session.panPoint, time: time)
+            motion = .tracking(session)
+            guard case .began(let delta) = update, canDrag(.horizontal) || canDrag(.vertical) else { return }
+            // Whatever a control's cancel handler did, the drag starts from the state now.
+            guard contentTouchYields(), case .tracking(var current) = motion else { return }
+            doubleTap.reset()
+            current.virtualOffset = currentVirtualOffset()
+            startDragging(current)
             dragMoved(by: delta)
-        case .dragging(var session) where session.source == source && !session.isReleased:
-            let update = session.pan.touchMoved(to: location, time: time)
+        case .dragging(var session) where !session.isReleased:
+            let update = session.pan.touchMoved(to: session.panPoint, time: time)
             motion = .dragging(session)
             switch update {
             case .began(let delta), .changed(let delta): dragMoved(by: delta)
@@ -127,9 +142,15 @@ extension ScrollView {
         switch motion {
         case .tracking(let session) where session.source == source:
             motion = .idle
-        case .dragging(var session) where session.source == source && !session.isReleased:
-            let velocity = session.pan.touchEnded(at: time)
-            endDrag(session, fingerVelocity: velocity, at: currentTime)
+            // A zoom bounce under the finger goes on by itself.
+            if let bounce = session.zoomBounce { continueZoomBounce(bounce, around: session.location) }
+        case .dragging(let session) where session.source == source && !session.isReleased:
+            // A zoom bounce under a dragging finger ends now, so the momentum that may follow
+            // runs in the final geometry.
+            guard snapSessionZoomBounce(), case .dragging(var current) = motion, current.source == source,
+                  !current.isReleased else { return }
+            let velocity = current.pan.touchEnded(at: time)
+            endDrag(current, fingerVelocity: velocity, at: currentTime)
         default:
             break
         }
@@ -139,11 +160,13 @@ extension ScrollView {
     /// still springs back).
     func cancelTouch() {
         switch motion {
-        case .tracking:
+        case .tracking(let session):
             motion = .idle
-        case .dragging(var session) where !session.isReleased:
-            session.pan.cancel()
-            endDrag(session, fingerVelocity: .zero, at: currentTime)
+            if let bounce = session.zoomBounce { continueZoomBounce(bounce, around: session.location) }
+        case .dragging(let session) where !session.isReleased:
+            guard snapSessionZoomBounce(), case .dragging(var current) = motion, !current.isReleased else { return }
+            current.pan.cancel()
+            endDrag(current, fingerVelocity: .zero, at: currentTime)
         default:
             break
         }

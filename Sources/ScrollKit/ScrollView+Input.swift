@@ -35,43 +35,48 @@ extension ScrollView {
         currentTime = Swift.max(currentTime, time)
         switch event.kind {
         case .touchDown(let id, let location):
-            guard isScrollEnabled, isUsable(location), acceptsTouch(at: location) else { return }
-            beginTouch(.touch(id: id), at: location, time: time)
+            guard isUsable(location) else { return }
+            touchBegan(.touch(id: id), at: location, time: time, event: event)
         case .touchMotion(let id, let location):
             guard isUsable(location) else { return }
-            moveTouch(.touch(id: id), to: location, time: time)
+            touchMoved(.touch(id: id), to: location, time: time)
         case .touchUp(let id):
-            endTouch(.touch(id: id), time: time)
+            touchEnded(.touch(id: id), time: time, event: event)
         case .touchCancel:
-            cancelTouch()
+            touchesCancelled()
         case .pointerEnter(let location), .pointerMotion(let location):
             guard isUsable(location) else { return }
             pointerLocation = location
             if pointerPressPending {
                 pointerPressPending = false
-                if isScrollEnabled, acceptsTouch(at: location) { beginTouch(.pointer, at: location, time: time) }
+                touchBegan(.pointer, at: location, time: time, event: event)
             } else {
-                moveTouch(.pointer, to: location, time: time)
+                touchMoved(.pointer, to: location, time: time)
             }
         case .pointerLeave:
             // The compositor keeps sending motion to the pressed surface (implicit grab), so a
             // drag survives leaving; only the hover position is forgotten.
-            if !isTracking { pointerLocation = nil }
+            if !isTracking && touchOwner != .pointer { pointerLocation = nil }
         case .pointerButton(let button, let pressed):
             guard button == .left else { return }
             if pressed {
-                guard isScrollEnabled else { return }
                 if let location = pointerLocation {
-                    if acceptsTouch(at: location) { beginTouch(.pointer, at: location, time: time) }
+                    touchBegan(.pointer, at: location, time: time, event: event)
                 } else {
                     pointerPressPending = true
                 }
             } else {
                 pointerPressPending = false
-                endTouch(.pointer, time: time)
+                touchEnded(.pointer, time: time, event: event)
             }
         case .pointerAxis(let source, let dx, let dy, let value120X, let value120Y):
             guard dx.isFinite, dy.isFinite else { return }
+            if modifierState.contains(.ctrl), canZoom {
+                // Ctrl+wheel zooms around the pointer, as in browsers and image viewers.
+                let notches = value120Y.map { CGFloat($0) / 120 } ?? dy / Self.wheelAxisUnitsPerNotch
+                wheelZoom(notches: notches, animated: source == .wheel || source == .wheelTilt)
+                return
+            }
             switch source {
             case .finger:
                 touchpadScroll(dx: dx, dy: dy, time: time)
@@ -84,18 +89,35 @@ extension ScrollView {
             endTouch(.touchpad, time: time)
         case .hold(let phase):
             holdGesture(phase, time: time)
-        case .pinch:
-            // Zooming arrives with the pinch recognizer (issue 4).
-            break
+        case .pinch(let phase, let scale, let dx, let dy):
+            switch phase {
+            case .begin: touchpadPinchBegan(time: time)
+            case .update:
+                guard scale.isFinite, scale > 0, dx.isFinite, dy.isFinite else { return }
+                touchpadPinchChanged(scale: scale, pan: CGPoint(x: dx, y: dy))
+            case .end, .cancel: touchpadPinchEnded()
+            }
         case .key(let name, let pressed, let modifiers):
+            trackModifiers(key: name, pressed: pressed, modifiers: modifiers)
             guard pressed else { return }
             keyPressed(name, modifiers: modifiers)
         }
     }
 
+    /// Ctrl state for Ctrl+wheel zoom, from key events: each carries the modifiers held, and
+    /// the Control keys themselves count at once (an event's modifiers may be those from just
+    /// before the key changed them). A host sends the Control_L/Control_R presses and
+    /// releases it sees, as the keyboard's other keys.
+    private func trackModifiers(key name: String, pressed: Bool, modifiers: InputEvent.Modifiers) {
+        modifierState = modifiers
+        if name == "Control_L" || name == "Control_R" {
+            if pressed { modifierState.insert(.ctrl) } else { modifierState.remove(.ctrl) }
+        }
+    }
+
     private func isUsable(_ point: CGPoint) -> Bool { point.x.isFinite && point.y.isFinite }
 
-    private func acceptsTouch(at location: CGPoint) -> Bool {
+    func acceptsTouch(at location: CGPoint) -> Bool {
         !isHidden && isUserInteractionEnabled && frame.contains(location)
     }
 
@@ -162,7 +184,7 @@ extension ScrollView {
     /// Sources without a lift (trackpoint, button scrolling) move the content at once,
     /// within the range, like a series of tiny programmatic scrolls.
     private func scrollDirectly(by delta: CGPoint) {
-        guard isScrollEnabled, !isTracking else { return }
+        guard isScrollEnabled, !isTracking, interruptZoomAnimation() else { return }
         if case .decelerating = motion {
             let generation = motionGeneration
             endDeceleration(at: currentTime)
@@ -227,6 +249,7 @@ extension ScrollView {
     /// repeat never lose distance. Targets stay within the range; nothing happens when the
     /// target is where things already are.
     func scrollStep(_ destination: (CGPoint) -> CGPoint) {
+        guard interruptZoomAnimation() else { return }
         if case .decelerating = motion {
             let generation = motionGeneration
             endDeceleration(at: currentTime)

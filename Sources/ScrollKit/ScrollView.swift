@@ -12,8 +12,10 @@ import Foundation
 ///
 /// A host ticks frames while `isAnimating`, sleeps until `nextWakeTime` otherwise, and draws
 /// the scroll indicators that `indicators(at:)` describes. The state lives in one `Motion`
-/// value; a pinch recognizer and content-touch delivery are meant to join it as further cases
-/// fed by the same touch events.
+/// value: a pinch rides inside the touch session that owns the fingers, and zoom animations
+/// (bounce, programmatic, Ctrl+wheel) are a motion of their own. Touches on `Control`s in the
+/// content are delivered by UIKit's rules (`delaysContentTouches`, `canCancelContentTouches`,
+/// `touchesShouldBegin(_:with:in:)`, `touchesShouldCancel(in:)`), see ScrollView+ContentTouches.
 open class ScrollView: View {
     // MARK: Nested types
 
@@ -106,27 +108,38 @@ open class ScrollView: View {
     /// Called when a drag begins and `keyboardDismissMode` asks for the keyboard to go away;
     /// the host hides whatever text input it shows.
     public var keyboardDismissHandler: (() -> Void)?
-    /// Whether content subviews get a touch only after the scroll view decided it is not a
-    /// drag (default true). Stored for the content-touch delivery that arrives later.
+    /// Whether a `Control` in the content gets a touch only once the scroll view has decided
+    /// it is not a scroll: after `contentTouchDelay` without a drag, or at the lift of a quick
+    /// tap (default true). When false the control gets it at touch-down.
     public var delaysContentTouches = true
-    /// Whether a drag may take a touch away from a content subview (default true). Stored for
-    /// the content-touch delivery that arrives later.
+    /// Whether a drag may take a touch away from a control that already has it (default
+    /// true): the control gets `touchCancel` and the content scrolls, if
+    /// `touchesShouldCancel(in:)` agrees. When false, once a control has the touch the scroll
+    /// view does not scroll for it.
     public var canCancelContentTouches = true
 
-    // MARK: Zoom configuration (zooming itself arrives with the pinch recognizer)
+    // MARK: Zooming
 
-    /// Smallest allowed zoom scale (default 1).
+    /// Smallest allowed zoom scale (default 1). Non-finite or non-positive values count as 1.
     public var minimumZoomScale: CGFloat = 1
-    /// Largest allowed zoom scale (default 1; must differ from the minimum to zoom).
+    /// Largest allowed zoom scale (default 1; zooming needs it to differ from the minimum).
+    /// Non-finite or non-positive values count as 1, and a maximum below the minimum as the
+    /// minimum.
     public var maximumZoomScale: CGFloat = 1
-    /// Whether a pinch may go past the limits and animate back (default true).
+    /// Whether a pinch may go past the limits (rubber-banding) and animate back when it ends
+    /// (default true); when false the scale stops at the limits.
     public var bouncesZoom = true
-    /// The current zoom scale: 1 until zooming is implemented.
-    public internal(set) var zoomScale: CGFloat = 1
-    /// Whether a zoom gesture is in progress: false until zooming is implemented.
-    public internal(set) var isZooming = false
-    /// Whether the zoom is animating back within its limits: false until zooming is implemented.
-    public internal(set) var isZoomBouncing = false
+    /// The zoom view's current scale (scale factor, default 1). Setting it is
+    /// `setZoomScale(_:animated: false)`: clamped to the limits, ignored without a zoom view.
+    public var zoomScale: CGFloat {
+        get { storedZoomScale }
+        set { setZoomScale(newValue, animated: false) }
+    }
+    /// Called at the lift of a double tap (two taps within 300 ms and 20 pt, by finger or
+    /// pointer button, that neither scrolled nor went to a control) with the first tap's
+    /// location in the scroll view's bounds (content) coordinates, in points. The image viewer
+    /// toggles its zoom here, as iOS photo viewers do; UIKit leaves the recognizer to the app.
+    public var onDoubleTap: ((CGPoint) -> Void)?
 
     // MARK: Indicators
 
@@ -167,6 +180,9 @@ open class ScrollView: View {
         case decelerating(Deceleration)
         /// A timed animation: programmatic, wheel or key step, scroll to top.
         case animating(ScrollAnimation)
+        /// Scale and offset animating together: the bounce back into the zoom limits after a
+        /// pinch, an animated `setZoomScale`/`zoom(to:)`, or a Ctrl+wheel step.
+        case zoomAnimating(ZoomAnimation)
     }
 
     /// The current motion. Every assignment bumps `motionGeneration`, which lets a sequence of
@@ -188,6 +204,16 @@ open class ScrollView: View {
     var pointerPressPending = false
     /// Whether the indicators are showing, or when they start to fade.
     var indicatorVisibility: IndicatorVisibility = .hidden
+    /// `zoomScale`'s value: the zoom view's `transformScale` as the scroll view last set it.
+    var storedZoomScale: CGFloat = 1
+    /// The touch that a control in the content has, or is about to get.
+    var contentTouch: ContentTouch?
+    /// Counts taps for `onDoubleTap`.
+    var doubleTap = TapGestureRecognizer(numberOfTapsRequired: 2)
+    /// The finger or pointer whose touch `doubleTap` is following.
+    var tapSource: DragSession.Source?
+    /// Keyboard modifiers held, as the latest key events said (Ctrl turns the wheel into zoom).
+    var modifierState: InputEvent.Modifiers = []
 
     /// Whether a finger (or the pointer button, or fingers on the touchpad) is down on the
     /// scroll view; it may not be dragging yet.
@@ -218,19 +244,46 @@ open class ScrollView: View {
         }
     }
 
-    /// Whether anything needs frame ticks: momentum, bounce, an animation or a fading indicator.
+    /// Whether a zoom gesture (two fingers or a touchpad pinch) is in progress.
+    public var isZooming: Bool {
+        switch motion {
+        case .tracking(let session), .dragging(let session): session.pinch?.recognizer.isActive ?? false
+        default: false
+        }
+    }
+
+    /// Whether the zoom scale is animating back within its limits after a pinch went past them.
+    public var isZoomBouncing: Bool {
+        switch motion {
+        case .tracking(let session), .dragging(let session): session.zoomBounce != nil
+        case .zoomAnimating(let animation): animation.kind == .bounce
+        default: false
+        }
+    }
+
+    /// Whether anything needs frame ticks: momentum, bounce, an animation, a zoom bounce or a
+    /// fading indicator.
     public var isAnimating: Bool {
         switch motion {
-        case .decelerating, .animating: return true
+        case .decelerating, .animating, .zoomAnimating: return true
+        case .tracking(let session) where session.zoomBounce != nil: return true
+        case .dragging(let session) where session.zoomBounce != nil: return true
         default: return indicatorVisibility.isFading(at: currentTime)
         }
     }
 
-    /// When nothing animates but something will start later (an indicator fade after its
-    /// pause), the time in milliseconds to tick next; nil otherwise.
+    /// The next time, in milliseconds, at which something happens without input or a running
+    /// animation: a touch reaching a control after `contentTouchDelay`, or the indicators
+    /// starting to fade after their pause. nil when nothing is scheduled. A host sleeps until
+    /// then (and calls `advance(to:)`) when `isAnimating` is false; the content-touch timer is
+    /// reported even while animating, since frames need not fall on it.
     public var nextWakeTime: Double? {
-        guard !isAnimating, case .fadeScheduled(let start) = indicatorVisibility, start > currentTime else { return nil }
-        return start
+        var wake: Double?
+        if case .pending(let deliverAt)? = contentTouch?.delivery { wake = deliverAt }
+        if !isAnimating, case .fadeScheduled(let start) = indicatorVisibility, start > currentTime {
+            wake = Swift.min(wake ?? start, start)
+        }
+        return wake
     }
 
     /// A snapshot of the pan recognizer behind the current drag (an idle one when not
@@ -283,6 +336,7 @@ open class ScrollView: View {
             for axis in ScrollAxis.allCases where old[axis] != new[axis] {
                 session.virtualOffset[axis] = virtualOffset(forDisplayed: new[axis], axis: axis)
             }
+            if session.pinch != nil { reanchorPinch(&session) }
             motion = .dragging(session)
         case .decelerating(var deceleration):
             var changed = false
@@ -296,7 +350,14 @@ open class ScrollView: View {
             // An explicit offset wins over an animation toward another one.
             motion = .idle
             scheduleIndicatorFade(at: currentTime)
-        case .idle, .tracking:
+        case .tracking(var session):
+            // A pinch keeps the content under the fingers from wherever the content now is.
+            guard session.pinch != nil else { break }
+            reanchorPinch(&session)
+            motion = .tracking(session)
+        case .idle, .zoomAnimating:
+            // A zoom animation owns both scale and offset until it ends (a bounce must reach
+            // the limit); the next frame puts the content where the animation says.
             break
         }
     }
@@ -315,16 +376,42 @@ open class ScrollView: View {
         return AxisMotion(simulation: simulation, rest: CGFloat(simulation.finalPosition), startTime: currentTime)
     }
 
+    // MARK: Content-touch override points
+
+    /// Override point (UIKit's `touchesShouldBegin(_:with:in:)`): called just before `touches`
+    /// (positions in the scroll view's bounds coordinates) are handed to `view`, a control in
+    /// the content; returning false keeps them from it, and the touch then only scrolls or
+    /// does nothing. `event` is the input that triggered the delivery (touch-down, or the lift
+    /// of a quick tap), nil when the `contentTouchDelay` ran out. Default: true.
+    open func touchesShouldBegin(_ touches: [Touch], with event: InputEvent?, in view: View) -> Bool {
+        true
+    }
+
+    /// Override point (UIKit's `touchesShouldCancel(in:)`): called, only when
+    /// `canCancelContentTouches` is true, as a drag or pinch is about to begin while `view`
+    /// already has the touch. True takes the touch away (`touchCancel`) and scrolls; false
+    /// lets `view` keep it and the scroll view does not scroll for this touch. Default, as
+    /// UIKit's: true unless `view` is a `Control`.
+    open func touchesShouldCancel(in view: View) -> Bool {
+        !(view is Control)
+    }
+
     // MARK: Ranges
 
     /// The offsets the content may rest at on `axis`, in points:
     /// `[-inset.leading, contentSize + inset.trailing − boundsSize]`, collapsing to
     /// `-inset.leading` when the content is smaller than the bounds.
     public func scrollRange(_ axis: ScrollAxis) -> ClosedRange<CGFloat> {
+        scrollRange(axis, contentSize: contentSize)
+    }
+
+    /// The range the offsets would have on `axis` with `size` as the content size (a zoom
+    /// computes where it will end before the zoom view is scaled).
+    func scrollRange(_ axis: ScrollAxis, contentSize size: CGSize) -> ClosedRange<CGFloat> {
         func finite(_ v: CGFloat) -> CGFloat { v.isFinite ? v : 0 }
         let leading = finite(axis == .horizontal ? contentInset.left : contentInset.top)
         let trailing = finite(axis == .horizontal ? contentInset.right : contentInset.bottom)
-        let content = finite(contentSize[axis])
+        let content = finite(size[axis])
         let viewport = finite(bounds.size[axis])
         let low = -leading
         let high = Swift.max(low, content + trailing - viewport)
@@ -344,9 +431,14 @@ open class ScrollView: View {
     }
 
     func clamped(_ offset: CGPoint) -> CGPoint {
+        clamped(offset, contentSize: contentSize)
+    }
+
+    /// `offset` brought into the range the offsets would have with content of `size`.
+    func clamped(_ offset: CGPoint, contentSize size: CGSize) -> CGPoint {
         var result = offset
         for axis in ScrollAxis.allCases {
-            let range = scrollRange(axis)
+            let range = scrollRange(axis, contentSize: size)
             result[axis] = Swift.min(Swift.max(offset[axis], range.lowerBound), range.upperBound)
         }
         return result
@@ -381,19 +473,26 @@ open class ScrollView: View {
 
     // MARK: Frame ticks
 
-    /// A display frame at `time` (ms): advances momentum, bounces, animations and indicator
-    /// fades to that time, calling `scrollViewDidScroll` and the end-of-motion delegate
-    /// methods as they happen. Times earlier than `currentTime` do not move anything back.
+    /// A display frame (or a timer, see `nextWakeTime`) at `time` (ms): delivers a touch
+    /// whose content-touch delay is over, advances momentum, bounces, animations, zoom
+    /// animations and indicator fades to that time, calling `scrollViewDidScroll`,
+    /// `scrollViewDidZoom` and the end-of-motion delegate methods as they happen. Times
+    /// earlier than `currentTime` do not move anything back.
     public func advance(to time: Double) {
         guard time.isFinite else { return }
         currentTime = Swift.max(currentTime, time)
         let now = currentTime
+        deliverDelayedContentTouch(at: now)
         switch motion {
         case .decelerating(let deceleration):
             stepDeceleration(deceleration, at: now)
         case .animating(let animation):
             stepAnimation(animation, at: now)
-        case .idle, .tracking, .dragging:
+        case .zoomAnimating(let animation):
+            stepZoomAnimation(animation, at: now)
+        case .tracking(let session), .dragging(let session):
+            if session.zoomBounce != nil { stepSessionZoomBounce(at: now) }
+        case .idle:
             break
         }
         advanceIndicators(at: now)
@@ -458,6 +557,7 @@ open class ScrollView: View {
             contentOffset = offset
             return
         }
+        guard interruptZoomAnimation() else { return }
         if case .decelerating = motion {
             let generation = motionGeneration
             endDeceleration(at: currentTime)
@@ -511,6 +611,7 @@ open class ScrollView: View {
     public func scrollToTop() {
         guard scrollsToTop, !isTracking else { return }
         if let delegate, !delegate.scrollViewShouldScrollToTop(self) { return }
+        guard interruptZoomAnimation() else { return }
         if case .decelerating = motion {
             let generation = motionGeneration
             endDeceleration(at: currentTime)
@@ -556,6 +657,8 @@ struct DragSession {
         case touch(id: Int)
         case pointer
         case touchpad
+        /// A touchpad pinch (`zwp_pointer_gestures_v1`): zooms, never pans by itself.
+        case touchpadPinch
     }
 
     var source: Source
@@ -568,6 +671,37 @@ struct DragSession {
     var interruptedDeceleration: Bool
     /// The finger lifted; the end-of-drag delegate calls are running.
     var isReleased = false
+    /// Where the session's own finger (or the pointer) is, superview coordinates: the pan
+    /// follows it alone, or the midpoint of it and `secondFinger`.
+    var location: CGPoint = .zero
+    /// A second finger on the scroll view while zooming is possible (touch sessions only);
+    /// fingers beyond the second are ignored.
+    var secondFinger: Finger?
+    /// The pinch of the two fingers, or of the touchpad.
+    var pinch: PinchSession?
+    /// The scale animating back into its limits after a pinch ended with a finger still down.
+    var zoomBounce: ZoomBounce?
+
+    init(source: Source, pan: PanGestureRecognizer, virtualOffset: CGPoint, interruptedDeceleration: Bool,
+         location: CGPoint = .zero) {
+        self.source = source
+        self.pan = pan
+        self.virtualOffset = virtualOffset
+        self.interruptedDeceleration = interruptedDeceleration
+        self.location = location
+    }
+
+    /// What the pan follows: the finger, or the midpoint of two fingers.
+    var panPoint: CGPoint {
+        guard let second = secondFinger else { return location }
+        return PinchGestureRecognizer.midpoint(location, second.location)
+    }
+}
+
+/// A touching finger: its compositor id and where it is (superview coordinates).
+struct Finger: Equatable {
+    var id: Int
+    var location: CGPoint
 }
 
 /// One axis of a deceleration.

@@ -133,6 +133,20 @@ public struct PanGestureRecognizer: Sendable {
         return .changed(delta: delta)
     }
 
+    /// The point the recognizer follows jumped to `location` without the hand moving: a second
+    /// finger touched down (the pan follows the fingers' midpoint) or one of two lifted. The
+    /// pan carries on from there with no delta for the jump; the slop circle moves along and
+    /// the velocity estimate starts afresh, since the samples before the jump measured
+    /// another point.
+    public mutating func reanchor(to location: CGPoint, time: Double) {
+        let jump = location - self.location
+        startLocation = startLocation + jump
+        anchor = anchor + jump
+        self.location = location
+        tracker.reset()
+        tracker.addPosition(location, at: time)
+    }
+
     /// The finger lifted at `time` (ms). Returns the release velocity in points per
     /// millisecond (zero when there was no pan, the finger never passed the slop, or it had
     /// stopped), lock applied.
