@@ -1,6 +1,7 @@
 // A generated test card: coloured 100-point cells, grid lines and each cell's coordinates,
 // so a screenshot shows exactly which part of the content is on screen.
 import Foundation
+import ScrollKit
 
 /// A procedural picture of unbounded size whose every pixel is known in closed form,
 /// used by the first viewer and by the live tests to check what reached the screen.
@@ -69,4 +70,28 @@ public enum TestCard {
         guard let rows = glyphs[character] else { return false }
         return rows[y] & (4 >> UInt8(column)) != 0
     }
+}
+
+/// The test card as tiled content of any size: the renderer draws it tile by tile at any
+/// scale, so the live viewer scrolls and zooms it like a picture.
+public final class TestCardView: View, TiledContent {
+    /// Draws content pixels: pixel (x, y) at `scale` shows the card's point (⌊x/scale⌋, ⌊y/scale⌋).
+    public func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
+        guard scale > 0, scale.isFinite else { return }
+        if scale == 1 {
+            TestCard.draw(into: target, rect: target.bounds, offsetX: rect.x, offsetY: rect.y)
+            return
+        }
+        for y in 0..<min(rect.height, target.height) {
+            let py = Int((Double(rect.y + y) / scale).rounded(.down))
+            for x in 0..<min(rect.width, target.width) {
+                target[x, y] = TestCard.color(x: Int((Double(rect.x + x) / scale).rounded(.down)), y: py)
+            }
+        }
+    }
+
+    /// Every pixel of the card is opaque.
+    public var isOpaqueContent: Bool { true }
+    /// Drawing reads nothing mutable, so tiles may be drawn on both cores.
+    public var drawsConcurrently: Bool { true }
 }

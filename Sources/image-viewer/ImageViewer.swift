@@ -43,7 +43,7 @@ struct ImageViewer: ParsableCommand {
             return
         }
         let start = ProcessInfo.processInfo.systemUptime * 1000
-        let scene = TestCardScene()
+        let scene = makeTestCardScene()
         let app: Application
         do {
             app = try Application(scene: scene, title: "ScrollKit image viewer", appID: "org.scrollkit.ImageViewer",
@@ -95,7 +95,7 @@ extension ImageViewer {
             timeline.append(TimedAction(time: event.time, action: kind))
         }
         let width = Int(trace.setup.viewport.width.rounded()), height = Int(trace.setup.viewport.height.rounded())
-        guard let window = OffscreenWindow(scene: TestCardScene(), width: width, height: height) else {
+        guard let window = OffscreenWindow(scene: makeTestCardScene(), width: width, height: height) else {
             emit("image-viewer: \(tracePath): a \(width)×\(height) window cannot be allocated")
             throw ExitCode(2)
         }

@@ -1,0 +1,78 @@
+// A Scene made of a view tree: input goes to a scroll view, frames advance every scroll
+// view's animations, and the tiled renderer draws only what changed.
+import Foundation
+import ScrollKit
+
+/// Hosts a root `View` for a window: the bridge between a host (Wayland window or offscreen
+/// display) and ScrollKit views drawn by `Renderer`.
+public final class ViewScene: Scene {
+    /// The window's root view; it is resized to the window.
+    public let root: View
+    /// The renderer drawing `root`.
+    public let renderer: Renderer
+    /// Receives input; by default the scroll view found first in the tree (depth first).
+    public var inputHandler: ((InputEvent) -> Void)?
+    /// Called after a resize so the application lays its views out, with the size in points.
+    public var onLayout: ((CGSize) -> Void)?
+    /// Set by the host.
+    public var onNeedsFrame: (() -> Void)?
+    public private(set) var needsRender = true
+
+    /// A scene showing `root`, drawn with a cache of `cacheBudget` bytes.
+    public init(root: View, cacheBudget: Int = Renderer.defaultBudget) {
+        self.root = root
+        renderer = Renderer(cacheBudget: cacheBudget)
+        root.onNeedsFrame = { [unowned self] in
+            self.needsRender = true
+            self.onNeedsFrame?()
+        }
+    }
+
+    public func resize(width: Int, height: Int, scale: Int) {
+        renderer.outputScale = Double(max(scale, 1))
+        let size = CGSize(width: width, height: height)
+        root.frame = CGRect(origin: .zero, size: size)
+        onLayout?(size)
+        needsRender = true
+    }
+
+    public func handle(_ event: InputEvent) {
+        if let inputHandler {
+            inputHandler(event)
+        } else {
+            Self.scrollViews(in: root).first?.handle(event)
+        }
+    }
+
+    public func advance(to time: Double) -> FrameRequest {
+        var animating = false
+        var wake: Double?
+        for scrollView in Self.scrollViews(in: root) {
+            scrollView.advance(to: time)
+            animating = animating || scrollView.isAnimating
+            if let w = scrollView.nextWakeTime { wake = min(wake ?? w, w) }
+        }
+        // After a zoom settles the renderer replaces scaled tiles with sharp ones on one more frame.
+        if animating || renderer.needsFollowUpFrame {
+            if renderer.needsFollowUpFrame { needsRender = true }
+            return .nextFrame
+        }
+        return wake.map { .at($0) } ?? .idle
+    }
+
+    public func render(into buffer: Framebuffer, bufferAge: Int) -> [PixelRect] {
+        needsRender = false
+        return renderer.render(root, into: buffer, bufferAge: bufferAge)
+    }
+
+    /// Every scroll view in the tree, parents before children.
+    public static func scrollViews(in view: View) -> [ScrollView] {
+        var found: [ScrollView] = []
+        var stack = [view]
+        while let v = stack.popLast() {
+            if let s = v as? ScrollView { found.append(s) }
+            stack.append(contentsOf: v.subviews.reversed())
+        }
+        return found
+    }
+}
