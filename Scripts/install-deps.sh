@@ -7,8 +7,8 @@ set -euo pipefail
 build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng-dev libturbojpeg0-dev libpixman-1-dev)
 # Run headless: sway (wlroots headless backend) and grim for screenshots.
 headless=(sway grim)
-# Tests only: KWin for touch injection (sway nested in KWin), JPEG tools for test images.
-tests=(kwin-wayland plasma-wayland-protocols libjpeg-turbo-progs)
+# Tests only: KWin for touch injection (sway nested in KWin).
+tests=(kwin-wayland plasma-wayland-protocols)
 
 wanted=("${build[@]}" "${headless[@]}")
 [ "${1:-}" = "--demo" ] || wanted+=("${tests[@]}")

@@ -88,6 +88,43 @@ struct WindowLiveTests {
         #expect(viewer.process.isRunning)
     }
 
+    @Test("A pointer drag moves the content with the pointer, and a pause before release leaves it there")
+    func pointerDrag() throws {
+        let sway = try SwayHeadless(width: 800, height: 600)
+        defer { sway.stop() }
+        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"], environment: sway.clientEnvironment)
+        defer { viewer.terminate() }
+        try viewer.waitForStderr { isStats($0, "first-frame") }
+        // Drag from (600,450) to (300,250) in 10 steps, hold still 250 ms, release: no fling.
+        var words = ["--extent", "800x600", "abs", "600", "450", "sleep", "50", "button", "left", "press"]
+        for i in 1...10 {
+            words += ["sleep", "16", "abs", "\(600 - 30 * i)", "\(450 - 20 * i)"]
+        }
+        words += ["sleep", "250", "button", "left", "release", "sync"]
+        let inject = try ClientProcess("wl-inject", words, environment: sway.clientEnvironment)
+        #expect(inject.waitForExit(timeout: 20) == 0, "wl-inject: \(inject.stderr.lines)")
+        // The content follows the pointer by the drag (300, 200) less the touch slop the
+        // scroll view consumes before it starts dragging: search that window of offsets.
+        let points = [(5, 5), (150, 150), (420, 333), (799, 599), (61, 507)]
+        var found: (Int, Int)?
+        let problems = try awaitScreen(sway) { shot in
+            for dx in 270...300 {
+                for dy in 170...200 where cardProblems(shot, size: (800, 600), offset: (dx, dy), points: points).isEmpty {
+                    found = (dx, dy)
+                    return []
+                }
+            }
+            return ["the screen matches no offset within the drag less the slop; at (300,200): \(cardProblems(shot, size: (800, 600), offset: (300, 200), points: points))"]
+        }
+        #expect(problems.isEmpty, "\(problems)")
+        // Held still: nothing moves afterwards (no fling, no drift).
+        usleep(500_000)
+        if let (dx, dy) = found {
+            let shot = try sway.screenshot()
+            #expect(cardProblems(shot, size: (800, 600), offset: (dx, dy), points: points).isEmpty, "content moved after release")
+        }
+    }
+
     @Test("A compositor killed mid-run gives one line and exit status 1")
     func compositorKilled() throws {
         let sway = try SwayHeadless()
