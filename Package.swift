@@ -34,11 +34,14 @@ let package = Package(
             "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CWaylandProtocols", "Raster", "ScrollKit",
         ]),
         .target(name: "Pictures", dependencies: ["CPNG", "CTurboJPEG", "Raster"]),
+        // The image viewer's scenes (gallery, picture pages, error cards), apart from Wayland so
+        // they run offscreen and in tests.
+        .target(name: "Gallery", dependencies: ["ScrollKit", "Raster", "Pictures"]),
         // Trace parsing and the simulated-display replay, shared by scroll-replay and the tests.
         .target(name: "Replay", dependencies: ["ScrollKit", "Raster"]),
 
         .executableTarget(name: "image-viewer", dependencies: [
-            "Wayland", "Pictures", "Raster", "ScrollKit", "Replay",
+            "Wayland", "Pictures", "Raster", "ScrollKit", "Replay", "Gallery",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "scroll-replay", dependencies: [
@@ -46,6 +49,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "raster-bench", dependencies: ["Raster", "ScrollKit", "CPixman"]),
+        // Decoding figures for huge JPEGs (first frame vs a full decode, memory).
+        .executableTarget(name: "pictures-bench", dependencies: ["Pictures"]),
         // Injects pointer/keyboard (wlr virtual pointer, virtual keyboard) and touch
         // (KWin fake input) for the live tests; not part of the shipped programs.
         .executableTarget(name: "wl-inject", dependencies: ["CWaylandClient", "CXKBCommon", "CWaylandProtocols"]),
@@ -56,6 +61,7 @@ let package = Package(
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "TestSupport"]),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport"], exclude: ["Traces"]),
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Pictures", "Raster", "ScrollKit", "Replay", "TestSupport"]),
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Raster"]),
     ]
 )

@@ -1,0 +1,1 @@
+// Gallery module: the image viewer scenes (placeholder until its first file lands).
