@@ -9,6 +9,28 @@ final class LineCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var buffer = Data()
     private var complete: [String] = []
+    private var finished = false
+
+    /// Reads `handle` to its end on a thread of its own, collecting lines as they come.
+    func drain(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            while true {
+                let data = handle.availableData  // blocks; empty at end of file
+                if data.isEmpty { break }
+                append(data)
+            }
+            lock.lock()
+            finished = true
+            lock.unlock()
+        }
+    }
+
+    /// Whether the writer closed the pipe and every byte was collected.
+    var isFinished: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return finished
+    }
 
     func append(_ data: Data) {
         lock.lock()
@@ -48,10 +70,9 @@ final class ClientProcess {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = stdinPipe
-        let collectOut = stdout, collectErr = stderr
-        out.fileHandleForReading.readabilityHandler = { handle in collectOut.append(handle.availableData) }
-        err.fileHandleForReading.readabilityHandler = { handle in collectErr.append(handle.availableData) }
         try process.run()
+        stdout.drain(out.fileHandleForReading)
+        stderr.drain(err.fileHandleForReading)
     }
 
     deinit { terminate() }
@@ -79,7 +100,7 @@ final class ClientProcess {
         while Date() < deadline {
             if let line = collector.lines.first(where: predicate) { return line }
             if !process.isRunning {
-                usleep(50_000)  // let the last output arrive
+                _ = waitForExit(timeout: 0)  // let the last output arrive
                 if let line = collector.lines.first(where: predicate) { return line }
                 throw HarnessError(description: "\(name) exited (status \(process.terminationStatus)) before the expected line; stderr:\n\(stderr.lines.suffix(30).joined(separator: "\n"))")
             }
@@ -93,7 +114,9 @@ final class ClientProcess {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning { return nil }
-        usleep(50_000)  // let the pipes drain
+        // Children it started may hold the pipes open a little longer; give them 2 s.
+        let drainDeadline = Date().addingTimeInterval(2)
+        while !(stdout.isFinished && stderr.isFinished) && Date() < drainDeadline { usleep(10_000) }
         return process.terminationStatus
     }
 
