@@ -195,6 +195,7 @@ struct KeyLookupError: Error, Equatable {
 }
 
 extension PointerButton {
+    /// The button a script names `left`, `right` or `middle`.
     static func named(_ name: String) -> PointerButton? {
         switch name {
         case "left": .left

@@ -16,19 +16,6 @@ func sleep(until deadline: Double) {
     while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
 }
 
-/// Writes `text` and a newline to a file descriptor in one call, unbuffered, so a test
-/// reading a pipe sees the line at once.
-func writeLine(_ text: String, to fd: Int32) {
-    let bytes = Array((text + "\n").utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return }
-        offset += n
-    }
-}
-
 /// Where a script error is: a command-line argument or a line of standard input.
 enum ScriptPosition {
     case argument(Int)
@@ -118,7 +105,6 @@ final class Runner {
     func runStandardInput(parser: CommandParser) throws(InjectFailure) {
         var pending: [UInt8] = []
         var lineNumber = 0
-        var chunk = [UInt8](repeating: 0, count: 4096)
         // 4096 bytes: far beyond any command; a longer line is garbage, not a command.
         let maxLine = 4096
         var atEnd = false
@@ -133,16 +119,15 @@ final class Runner {
                 do { try connection.dispatchReadable() } catch { throw .compositor(error.message) }
             }
             guard fds[0].revents != 0 else { continue }
-            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if n < 0 {
+            guard let chunk = readAvailable(from: STDIN_FILENO, limit: 4096) else {
                 if errno == EINTR || errno == EAGAIN { continue }
                 throw .script(nil, "reading standard input: \(String(cString: strerror(errno)))")
             }
-            if n == 0 {
+            if chunk.isEmpty {
                 atEnd = true
                 if !pending.isEmpty { pending.append(0x0A) }
             } else {
-                pending += chunk[0..<n]
+                pending += chunk
             }
             while let newline = pending.firstIndex(of: 0x0A) {
                 lineNumber += 1

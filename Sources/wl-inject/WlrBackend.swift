@@ -61,14 +61,8 @@ final class WlrInjector: Injector {
             throw ConnectionError(message: "memfd_create for the keymap failed: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
-        var written = 0
-        while written < text.count {
-            let n = text[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                throw ConnectionError(message: "writing the keymap failed: \(String(cString: strerror(errno)))")
-            }
-            written += n
+        guard writeAll(text, to: fd) else {
+            throw ConnectionError(message: "writing the keymap failed: \(String(cString: strerror(errno)))")
         }
         // libwayland duplicates the descriptor while marshalling, so closing it afterwards is safe.
         zwp_virtual_keyboard_v1_keymap(keyboard, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, fd, UInt32(text.count))
