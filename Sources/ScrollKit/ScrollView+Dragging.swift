@@ -143,7 +143,7 @@ extension ScrollView {
         case .tracking(let session) where session.source == source:
             motion = .idle
             // A zoom bounce under the finger goes on by itself.
-            if let bounce = session.zoomBounce { continueZoomBounce(bounce, around: session.location) }
+            if let bounce = session.zoomBounce { continueZoomBounce(bounce) }
         case .dragging(let session) where session.source == source && !session.isReleased:
             // A zoom bounce under a dragging finger ends now, so the momentum that may follow
             // runs in the final geometry.
@@ -162,7 +162,7 @@ extension ScrollView {
         switch motion {
         case .tracking(let session):
             motion = .idle
-            if let bounce = session.zoomBounce { continueZoomBounce(bounce, around: session.location) }
+            if let bounce = session.zoomBounce { continueZoomBounce(bounce) }
         case .dragging(let session) where !session.isReleased:
             guard snapSessionZoomBounce(), case .dragging(var current) = motion, !current.isReleased else { return }
             current.pan.cancel()

@@ -239,19 +239,37 @@ extension ScrollView {
                                                 limits: Double(limits.lowerBound)...Double(limits.upperBound)))
     }
 
-    /// The pinch keeps the zoom view's point under the centroid from where the content is now:
-    /// used when it starts and when code moved the content or the scale under the fingers.
+    /// The scale a pinch must ask for to show the current one (past a limit the rubber band
+    /// hides part of it).
+    private var askedForCurrentScale: CGFloat {
+        guard bouncesZoom else { return storedZoomScale }
+        let limits = zoomScaleLimits
+        return CGFloat(ZoomRubberBand.asked(forDisplayed: Double(storedZoomScale),
+                                            limits: Double(limits.lowerBound)...Double(limits.upperBound)))
+    }
+
+    /// The pinch keeps the zoom view's point under the centroid from where the content is now,
+    /// without a jump: used when code moved the content or changed the scale under the fingers.
     func reanchorPinch(_ session: inout DragSession) {
         guard var pinch = session.pinch, let zoomView = zoomingView else { return }
         let at = viewportPoint(forSuperviewPoint: pinch.recognizer.centroid)
         pinch.anchor = zoomPoint(under: at, in: zoomView)
-        let limits = zoomScaleLimits
-        let asked = bouncesZoom
-            ? CGFloat(ZoomRubberBand.asked(forDisplayed: Double(storedZoomScale),
-                                           limits: Double(limits.lowerBound)...Double(limits.upperBound)))
-            : storedZoomScale
         // The fingers' scale so far is part of what they ask: divide it out.
-        pinch.startAskedScale = asked / pinch.recognizer.scale
+        pinch.startAskedScale = askedForCurrentScale / pinch.recognizer.scale
+        session.pinch = pinch
+    }
+
+    /// The pinch was recognised: it scales from the spread at the second finger's touch-down
+    /// and, if the content has not moved since, around the point that was under the fingers'
+    /// midpoint then, so the content under each finger is exactly where it would be had it
+    /// followed the fingers from the start. Content a two-finger drag moved meanwhile keeps the
+    /// point now under the midpoint instead, so it does not jump back.
+    private func anchorRecognizedPinch(_ session: inout DragSession) {
+        guard var pinch = session.pinch, let zoomView = zoomingView else { return }
+        let unmoved = contentOffset == pinch.startOffset
+        let centroid = unmoved ? pinch.recognizer.startCentroid : pinch.recognizer.centroid
+        pinch.anchor = zoomPoint(under: viewportPoint(forSuperviewPoint: centroid), in: zoomView)
+        pinch.startAskedScale = askedForCurrentScale
         session.pinch = pinch
     }
 
@@ -270,7 +288,8 @@ extension ScrollView {
         session.secondFinger = Finger(id: id, location: location)
         var recognizer = PinchGestureRecognizer()
         recognizer.touchesBegan(session.location, location)
-        session.pinch = PinchSession(recognizer: recognizer, anchor: .zero, startAskedScale: storedZoomScale)
+        session.pinch = PinchSession(recognizer: recognizer, anchor: .zero, startAskedScale: storedZoomScale,
+                                     startOffset: contentOffset)
         session.pan.reanchor(to: session.panPoint, time: time)
         currentSession = session
     }
@@ -288,7 +307,7 @@ extension ScrollView {
             currentSession = session
             if !pinch.recognizer.isActive { followPanPoint(time: time) }
         case .began:
-            reanchorPinch(&session)
+            anchorRecognizedPinch(&session)
             currentSession = session
             showIndicators()
             let generation = motionGeneration
@@ -342,8 +361,8 @@ extension ScrollView {
     }
 
     /// The pinch is over: `scrollViewDidEndZooming` now when the scale is within its limits,
-    /// otherwise after a bounce back to the nearer limit: around the remaining finger while
-    /// one is down, around the last centroid (superview coordinates) otherwise.
+    /// otherwise after a bounce back to the nearer limit around the fingers' last midpoint
+    /// (`centroid`, superview coordinates), while a remaining finger may drag on.
     func endPinch(centroid: CGPoint, fingerRemains: Bool) {
         guard let zoomView = zoomingView else { return }
         let limits = zoomScaleLimits
@@ -354,7 +373,7 @@ extension ScrollView {
             return
         }
         if fingerRemains, var session = currentSession {
-            session.zoomBounce = ZoomBounce(from: scale, to: target, startTime: currentTime)
+            session.zoomBounce = ZoomBounce(from: scale, to: target, around: centroid, startTime: currentTime)
             currentSession = session
         } else {
             let at = viewportPoint(forSuperviewPoint: centroid)
@@ -399,7 +418,8 @@ extension ScrollView {
                                   interruptedDeceleration: false, location: location)
         var recognizer = PinchGestureRecognizer()
         recognizer.touchpadBegan(at: location)
-        session.pinch = PinchSession(recognizer: recognizer, anchor: .zero, startAskedScale: storedZoomScale)
+        session.pinch = PinchSession(recognizer: recognizer, anchor: .zero, startAskedScale: storedZoomScale,
+                                     startOffset: contentOffset)
         reanchorPinch(&session)
         motion = .tracking(session)
         showIndicators()
@@ -447,7 +467,7 @@ extension ScrollView {
     }
 
     /// A frame of the bounce that runs while a finger is still down after a pinch: the scale
-    /// returns to its limit around that finger, which keeps the content under it.
+    /// returns to its limit around the pinch's last midpoint while the finger may drag.
     func stepSessionZoomBounce(at now: Double) {
         guard var session = currentSession, let bounce = session.zoomBounce, let zoomView = zoomingView else { return }
         let t = now - bounce.startTime
@@ -456,7 +476,7 @@ extension ScrollView {
         if done { session.zoomBounce = nil }
         currentSession = session
         let generation = motionGeneration
-        guard zoomAroundFinger(session, zoomView: zoomView, scale: scale), generation == motionGeneration else { return }
+        guard zoom(around: bounce.around, zoomView: zoomView, scale: scale), generation == motionGeneration else { return }
         if done {
             delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: scale)
         } else {
@@ -464,10 +484,11 @@ extension ScrollView {
         }
     }
 
-    /// Scales around the session's finger and lets the drag continue from the new offset.
-    /// Axes that were within their range stay within it.
-    private func zoomAroundFinger(_ session: DragSession, zoomView: View, scale: CGFloat) -> Bool {
-        let at = viewportPoint(forSuperviewPoint: session.location)
+    /// Scales around `location` (superview coordinates) under a finger that is still down and
+    /// lets its drag continue from the new offset. Axes that were within their range stay
+    /// within it.
+    private func zoom(around location: CGPoint, zoomView: View, scale: CGFloat) -> Bool {
+        let at = viewportPoint(forSuperviewPoint: location)
         let anchor = zoomPoint(under: at, in: zoomView)
         var offset = contentPoint(ofZoomPoint: anchor, in: zoomView, scale: scale) - at
         let size = contentSize(of: zoomView, scale: scale)
@@ -490,18 +511,18 @@ extension ScrollView {
         session.zoomBounce = nil
         currentSession = session
         let generation = motionGeneration
-        guard zoomAroundFinger(session, zoomView: zoomView, scale: bounce.to), generation == motionGeneration else { return false }
+        guard zoom(around: bounce.around, zoomView: zoomView, scale: bounce.to), generation == motionGeneration else { return false }
         delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: bounce.to)
         return generation == motionGeneration
     }
 
     /// The last finger lifted while its bounce was running: the bounce goes on by itself,
-    /// around where the finger was, for the time it had left.
-    func continueZoomBounce(_ bounce: ZoomBounce, around location: CGPoint) {
+    /// around the same point, for the time it had left.
+    func continueZoomBounce(_ bounce: ZoomBounce) {
         guard let zoomView = zoomingView else { return }
         let elapsed = currentTime - bounce.startTime
         let remaining = Swift.max(bounce.curve.duration - elapsed, 1)
-        let at = viewportPoint(forSuperviewPoint: location)
+        let at = viewportPoint(forSuperviewPoint: bounce.around)
         let anchor = zoomPoint(under: at, in: zoomView)
         motion = .zoomAnimating(ZoomAnimation(kind: .bounce, fromScale: storedZoomScale, toScale: bounce.to,
                                               fromOffset: contentOffset,
@@ -559,16 +580,21 @@ struct PinchSession {
     var anchor: CGPoint
     /// The scale the fingers ask for is this times `recognizer.scale` (before rubber-banding).
     var startAskedScale: CGFloat
+    /// The content offset when the second finger touched down.
+    var startOffset: CGPoint
 }
 
 /// A scale returning to its limit while a finger is still down after a pinch.
 struct ZoomBounce {
     var to: CGFloat
+    /// The point it zooms around (the pinch's last midpoint), superview coordinates.
+    var around: CGPoint
     var curve: ScrollAnimationCurve
     var startTime: Double
 
-    init(from: CGFloat, to: CGFloat, startTime: Double) {
+    init(from: CGFloat, to: CGFloat, around: CGPoint, startTime: Double) {
         self.to = to
+        self.around = around
         self.startTime = startTime
         curve = ScrollAnimationCurve(from: Double(from), to: Double(to), duration: ScrollView.zoomBounceDuration)
     }

@@ -1,6 +1,7 @@
-// Test driver: a scroll view in a root view, a delegate that records every call with the
-// state flags at that moment, and a clock that interleaves events with 60 Hz frame ticks the
-// way the Wayland loop and the replay do.
+// Test driver: a scroll view in a root view, a delegate that records every call (and every
+// control event) with the state flags at that moment, and a clock that interleaves events
+// with 60 Hz frame ticks and the scroll view's timers the way the Wayland loop and the
+// replay do.
 import Foundation
 import Testing
 @testable import ScrollKit
@@ -15,9 +16,17 @@ final class Recorder: ScrollViewDelegate {
         var isTracking: Bool
         var isDragging: Bool
         var isDecelerating: Bool
+        var isZooming = false
+        var isZoomBouncing = false
+        var zoomScale: CGFloat = 1
 
         var line: String {
             name + " " + (isTracking ? "T" : "-") + (isDragging ? "D" : "-") + (isDecelerating ? "E" : "-")
+        }
+
+        /// `line` plus the zoom flags: Z = zooming, B = zoom bouncing.
+        var zoomLine: String {
+            line + (isZooming ? "Z" : "-") + (isZoomBouncing ? "B" : "-")
         }
     }
 
@@ -37,10 +46,23 @@ final class Recorder: ScrollViewDelegate {
     var onWillEndDragging: ((ScrollView) -> Void)?
     var onDidEndDragging: ((ScrollView) -> Void)?
     var now: () -> Double = { 0 }
+    /// What `viewForZooming(in:)` returns.
+    var zoomView: View?
+    /// Runs inside every `scrollViewDidZoom`.
+    var onDidZoom: ((ScrollView) -> Void)?
 
     private func record(_ name: String, _ s: ScrollView) {
         calls.append(Call(name: name, offset: s.contentOffset, time: now(), isTracking: s.isTracking,
-                          isDragging: s.isDragging, isDecelerating: s.isDecelerating))
+                          isDragging: s.isDragging, isDecelerating: s.isDecelerating, isZooming: s.isZooming,
+                          isZoomBouncing: s.isZoomBouncing, zoomScale: s.zoomScale))
+    }
+
+    /// Records every event of `control` as "<id> <event>" among the delegate calls, with the
+    /// scroll view's state at that moment.
+    func watch(_ control: Control, as id: String, in scrollView: ScrollView) {
+        control.addAction(for: Control.Event.allCases) { [unowned self, unowned scrollView] _, event in
+            self.record("\(id) \(event.rawValue)", scrollView)
+        }
     }
 
     func scrollViewDidScroll(_ s: ScrollView) {
@@ -70,9 +92,54 @@ final class Recorder: ScrollViewDelegate {
         return shouldScrollToTop
     }
     func scrollViewDidScrollToTop(_ s: ScrollView) { record("didScrollToTop", s) }
+    func viewForZooming(in s: ScrollView) -> View? { zoomView }
+    func scrollViewWillBeginZooming(_ s: ScrollView, with view: View?) {
+        #expect(view === zoomView)
+        record("willBeginZooming", s)
+    }
+    func scrollViewDidZoom(_ s: ScrollView) {
+        record("didZoom", s)
+        onDidZoom?(s)
+    }
+    func scrollViewDidEndZooming(_ s: ScrollView, with view: View?, atScale scale: CGFloat) {
+        #expect(view === zoomView)
+        #expect(scale == s.zoomScale)
+        record("didEndZooming(\(scale))", s)
+    }
 
     /// Every call, one string each.
     var lines: [String] { calls.map(\.line) }
+    /// Every call with the zoom flags, runs of identical consecutive `didScroll` or `didZoom`
+    /// lines folded into one "…" line each: the order contract without the frame count.
+    var zoomFolded: [String] {
+        var out: [String] = []
+        for call in calls {
+            let line = call.zoomLine
+            if call.name == "didScroll" || call.name == "didZoom" {
+                let marker = call.name + "… " + line.dropFirst(call.name.count + 1)
+                if out.last == marker { continue }
+                out.append(marker)
+            } else {
+                out.append(line)
+            }
+        }
+        return out
+    }
+    /// Names only, runs of DidScroll and DidZoom (interleaved as a zoom frame sends them)
+    /// folded into one "scroll/zoom…" entry.
+    var zoomNames: [String] {
+        var out: [String] = []
+        for call in calls {
+            if call.name == "didScroll" || call.name == "didZoom" {
+                if out.last != "scroll/zoom…" { out.append("scroll/zoom…") }
+            } else {
+                out.append(call.name)
+            }
+        }
+        return out
+    }
+    /// The calls named `name`.
+    func calls(_ name: String) -> [Call] { calls.filter { $0.name == name } }
     /// Every call with runs of identical consecutive `didScroll` lines folded into one
     /// "didScroll… <flags>" line: the order contract without the frame count.
     var folded: [String] {
@@ -112,9 +179,10 @@ final class Harness {
     private(set) var framesNeeded = 0
 
     init(viewport: CGSize = CGSize(width: 400, height: 600), content: CGSize = CGSize(width: 400, height: 3000),
-         configure: (ScrollView) -> Void = { _ in }) {
+         scrollView custom: ScrollView? = nil, configure: (ScrollView) -> Void = { _ in }) {
         root = View(frame: CGRect(origin: .zero, size: viewport))
-        scrollView = ScrollView(frame: CGRect(origin: .zero, size: viewport))
+        scrollView = custom ?? ScrollView()
+        scrollView.frame = CGRect(origin: .zero, size: viewport)
         scrollView.contentSize = content
         root.addSubview(scrollView)
         configure(scrollView)
@@ -125,11 +193,19 @@ final class Harness {
 
     var offset: CGPoint { scrollView.contentOffset }
 
-    /// Ticks every frame up to and including `time`.
+    /// Ticks every frame up to and including `time`, and wakes the scroll view at its
+    /// timers (`nextWakeTime`) in between, as a host's event loop does.
     func tick(through time: Double) {
-        while Double(frameIndex + 1) * frameInterval <= time + 1e-9 {
+        while true {
+            let frame = Double(frameIndex + 1) * frameInterval
+            if let wake = scrollView.nextWakeTime, wake > now, wake < frame, wake <= time + 1e-9 {
+                now = wake
+                scrollView.advance(to: wake)
+                continue
+            }
+            guard frame <= time + 1e-9 else { break }
             frameIndex += 1
-            now = Double(frameIndex) * frameInterval
+            now = frame
             scrollView.advance(to: now)
         }
         now = max(now, time)
