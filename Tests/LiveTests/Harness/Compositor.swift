@@ -65,9 +65,10 @@ final class SwayHeadless {
     let width: Int, height: Int
     private let process: GroupProcess
 
-    /// Starts sway with one headless output of `width`×`height`; throws with sway's log
+    /// Starts sway with one headless output of `width`×`height` or, with `parentSocket`, nested
+    /// as a window of that compositor (its touch becomes sway's touch); throws with sway's log
     /// when it does not create its socket within `timeout` seconds.
-    init(width: Int = 800, height: Int = 600, timeout: Double = 15) throws {
+    init(width: Int = 800, height: Int = 600, parentSocket: String? = nil, timeout: Double = 15) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sway") else {
             throw HarnessError(description: "sway is not installed (Scripts/install-deps.sh installs it)")
         }
@@ -88,8 +89,9 @@ final class SwayHeadless {
             chown(home.path, SwayHeadless.swayUID, SwayHeadless.swayUID)
         }
         let config = folder.appendingPathComponent("sway.config")
+        let output = parentSocket == nil ? "HEADLESS-1" : "WL-1"
         try """
-        output HEADLESS-1 mode \(width)x\(height) bg #336699 solid_color
+        output \(output) mode \(width)x\(height) bg #336699 solid_color
         default_border none
         default_floating_border none
         seat seat0 fallback true
@@ -98,12 +100,15 @@ final class SwayHeadless {
 
         """.write(to: config, atomically: true, encoding: .utf8)
         chmod(config.path, 0o644)
-        socket = runtimeDir.appendingPathComponent("wayland-1").path
-        let environment = [
+        var environment = [
             "PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_RUNTIME_DIR": runtimeDir.path,
             "WLR_RENDERER": "pixman", "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1",
-            "WAYLAND_DISPLAY": "wayland-1",
         ]
+        if let parentSocket {
+            environment["WLR_BACKENDS"] = "wayland"
+            environment["WAYLAND_DISPLAY"] = parentSocket
+            environment["WLR_LIBINPUT_NO_DEVICES"] = nil
+        }
         let command = asRoot
             ? ["/usr/bin/setpriv", "--reuid=\(SwayHeadless.swayUID)", "--regid=\(SwayHeadless.swayUID)", "--clear-groups",
                "/usr/bin/sway", "-c", config.path]
@@ -111,7 +116,10 @@ final class SwayHeadless {
         process = try GroupProcess(executable: command[0], arguments: Array(command.dropFirst()),
                                    environment: environment, log: folder.appendingPathComponent("sway.log"))
         let deadline = Date().addingTimeInterval(timeout)
-        while !fm.fileExists(atPath: socket) || swayIPCSocket() == nil {
+        // sway picks the first free wayland-N in its private runtime dir.
+        let dir = runtimeDir
+        func waylandSocket() -> String? { SwayHeadless.socket(in: dir, prefix: "wayland-") }
+        while waylandSocket() == nil || SwayHeadless.socket(in: dir, prefix: "sway-ipc.") == nil {
             guard process.isRunning, Date() < deadline else {
                 let log = process.log
                 process.stop()
@@ -119,6 +127,7 @@ final class SwayHeadless {
             }
             usleep(50_000)
         }
+        socket = waylandSocket()!
     }
 
     deinit { stop() }
@@ -151,9 +160,13 @@ final class SwayHeadless {
         return env
     }
 
-    private func swayIPCSocket() -> String? {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDir.path)) ?? []
-        return names.first { $0.hasPrefix("sway-ipc.") }.map { runtimeDir.appendingPathComponent($0).path }
+    private func swayIPCSocket() -> String? { SwayHeadless.socket(in: runtimeDir, prefix: "sway-ipc.") }
+
+    /// The first socket in `dir` whose name starts with `prefix` (lock files excluded).
+    static func socket(in dir: URL, prefix: String) -> String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        return names.filter { $0.hasPrefix(prefix) && !$0.hasSuffix(".lock") }.sorted().first
+            .map { dir.appendingPathComponent($0).path }
     }
 
     /// Runs `swaymsg` with `arguments` against this sway; throws with its output on failure.
@@ -166,6 +179,9 @@ final class SwayHeadless {
         }
         return result.output
     }
+
+    /// The input devices sway knows (`swaymsg -t get_inputs`, raw JSON).
+    func inputs() throws -> String { try swaymsg(["-t", "get_inputs", "--raw"]) }
 
     /// A screenshot of the whole output, taken by grim.
     func screenshot() throws -> Screenshot {
@@ -206,4 +222,92 @@ func runData(_ executable: String, _ arguments: [String], environment: [String: 
     group.wait()
     process.waitUntilExit()
     return (process.terminationStatus, data, String(decoding: errData, as: UTF8.self))
+}
+
+/// KWin 5.27 with a virtual output, and sway nested in it: KWin's fake input is the only
+/// touch source here, and sway turns KWin's wl_touch into a touch device of its own
+/// (NOTES.md). Clients run under the nested sway; touch is injected into KWin.
+final class SwayNestedInKWin {
+    let folder: URL
+    /// KWin's socket (absolute), for the touch injector.
+    let kwinSocket: String
+    /// The nested sway, for clients, screenshots and pointer/keyboard injection.
+    let sway: SwayHeadless
+    private let kwin: GroupProcess
+
+    init(width: Int = 800, height: Int = 600, timeout: Double = 20) throws {
+        let fm = FileManager.default
+        guard fm.isExecutableFile(atPath: "/usr/bin/kwin_wayland") else {
+            throw HarnessError(description: "kwin_wayland is not installed (Scripts/install-deps.sh installs kwin-wayland)")
+        }
+        folder = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("scrollkit-kwin-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let runtime = folder.appendingPathComponent("runtime"), home = folder.appendingPathComponent("home")
+        let bin = folder.appendingPathComponent("bin")
+        for dir in [runtime, home, bin] { try fm.createDirectory(at: dir, withIntermediateDirectories: true) }
+        chmod(folder.path, 0o755)
+        chmod(runtime.path, 0o700)
+        // /usr/bin/kwin_wayland carries a file capability this container refuses; a plain copy
+        // runs, and it must keep the name kwin_wayland for KWin's built-in platform plugin.
+        let kwinBinary = bin.appendingPathComponent("kwin_wayland")
+        try fm.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: kwinBinary.path)
+        kwinSocket = runtime.appendingPathComponent("kwin-0").path
+        let environment = [
+            "PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_RUNTIME_DIR": runtime.path,
+            "KWIN_COMPOSE": "Q", "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1",  // without it no fake input
+        ]
+        kwin = try GroupProcess(executable: kwinBinary.path,
+                                arguments: ["--virtual", "--width", "\(width)", "--height", "\(height)", "--socket", "kwin-0",
+                                            "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities"],
+                                environment: environment, log: folder.appendingPathComponent("kwin.log"))
+        let deadline = Date().addingTimeInterval(timeout)
+        while !fm.fileExists(atPath: kwinSocket) {
+            guard kwin.isRunning, Date() < deadline else {
+                let log = kwin.log
+                kwin.stop()
+                throw HarnessError(description: "KWin did not start (no socket within \(timeout) s); its log:\n\(log.suffix(4000))")
+            }
+            usleep(50_000)
+        }
+        // sway runs as an unprivileged uid and must reach KWin's socket.
+        chmod(runtime.path, 0o711)
+        chmod(kwinSocket, 0o777)
+        do {
+            sway = try SwayHeadless(width: width, height: height, parentSocket: kwinSocket, timeout: timeout)
+        } catch {
+            kwin.stop()
+            throw HarnessError(description: "\(error)\nKWin's log:\n\(kwin.log.suffix(2000))")
+        }
+    }
+
+    deinit { stop() }
+
+    private var stopped = false
+
+    /// Ends sway, then KWin, then removes the folder.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        sway.stop()
+        kwin.stop(grace: 4)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The environment for a client of KWin itself (the touch injector).
+    var kwinClientEnvironment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["WAYLAND_DISPLAY"] = kwinSocket
+        env.removeValue(forKey: "WAYLAND_SOCKET")
+        return env
+    }
+
+    /// Waits until sway has made KWin's touch into a touch device of its own.
+    func waitForTouchDevice(timeout: Double = 10) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try sway.inputs().contains("\"touch\"") { return }
+            usleep(50_000)
+        }
+        throw HarnessError(description: "sway nested in KWin got no touch device within \(timeout) s; inputs: \(try sway.inputs())")
+    }
 }
