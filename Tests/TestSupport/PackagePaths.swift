@@ -49,15 +49,19 @@ public struct ProcessResult: Sendable {
     public var status: Int32
     /// Everything written to standard output, decoded as UTF-8.
     public var stdout: String
+    /// Everything written to standard output, as bytes (screenshots, pictures).
+    public var stdoutData: Data
     /// Everything written to standard error, decoded as UTF-8.
     public var stderr: String
 }
 
-/// Runs `executable` with `arguments` and waits for it, collecting both output streams.
-public func runProcess(_ executable: URL, _ arguments: [String]) throws -> ProcessResult {
+/// Runs `executable` with `arguments` (in `environment`, or this process's when nil) and
+/// waits for it, collecting both output streams.
+public func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if let environment { process.environment = environment }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -75,7 +79,7 @@ public func runProcess(_ executable: URL, _ arguments: [String]) throws -> Proce
     process.waitUntilExit()
     errDone.wait()
     return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData.value, as: UTF8.self))
+                         stdoutData: outData, stderr: String(decoding: errData.value, as: UTF8.self))
 }
 
 /// A value shared with another thread under a lock.

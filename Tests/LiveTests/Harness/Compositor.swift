@@ -2,6 +2,7 @@
 // user with a private runtime dir, screenshots with grim, teardown by process group.
 import Foundation
 import Glibc
+import TestSupport
 
 /// Why the harness could not do its job; the message carries the compositor's log.
 struct HarnessError: Error, CustomStringConvertible {
@@ -185,43 +186,18 @@ final class SwayHeadless {
 
     /// A screenshot of the whole output, taken by grim.
     func screenshot() throws -> Screenshot {
-        let result = try runData("/usr/bin/grim", ["-t", "ppm", "-"], environment: clientEnvironment)
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/grim"), ["-t", "ppm", "-"], environment: clientEnvironment)
         guard result.status == 0 else {
-            throw HarnessError(description: "grim failed (status \(result.status)): \(result.error)")
+            throw HarnessError(description: "grim failed (status \(result.status)): \(result.stderr)")
         }
-        return try Screenshot(ppm: result.data)
+        return try Screenshot(ppm: result.stdoutData)
     }
 }
 
 /// Runs a program to completion and returns its status and combined output.
 func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
-    let r = try runData(executable, arguments, environment: environment)
-    return (r.status, String(decoding: r.data, as: UTF8.self) + r.error)
-}
-
-/// Runs a program to completion and returns its status, stdout bytes and stderr text.
-func runData(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, data: Data, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Read both pipes to the end before waiting, so a large screenshot cannot block the child.
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errData = Data()
-    group.enter()
-    DispatchQueue.global().async {
-        errData = err.fileHandleForReading.readDataToEndOfFile()
-        group.leave()
-    }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return (process.terminationStatus, data, String(decoding: errData, as: UTF8.self))
+    let r = try runProcess(URL(fileURLWithPath: executable), arguments, environment: environment)
+    return (r.status, r.stdout + r.stderr)
 }
 
 /// KWin 5.27 with a virtual output, and sway nested in it: KWin's fake input is the only
