@@ -13,6 +13,8 @@ public final class RecordingDelegate: ScrollViewDelegate {
     public var now: Double = 0
     /// Receives each record as the call is made.
     public var sink: (ReplayRecord) -> Void
+    /// While true nothing is recorded (the replay sets up the starting scale and offset).
+    public var isMuted = false
 
     /// A delegate answering per `config` and handing records to `sink`.
     public init(config: DelegateConfig = DelegateConfig(), sink: @escaping (ReplayRecord) -> Void) {
@@ -29,7 +31,14 @@ public final class RecordingDelegate: ScrollViewDelegate {
     }
 
     private func record(_ call: DelegateCall, _ scrollView: ScrollView) {
+        guard !isMuted else { return }
         sink(.delegate(time: now, call: call, state: Self.snapshot(of: scrollView)))
+    }
+
+    /// Records what control `id` received, with the scroll view's state at that moment.
+    public func recordControl(id: String, event: ControlEvent, in scrollView: ScrollView) {
+        guard !isMuted else { return }
+        sink(.control(time: now, id: id, event: event, state: Self.snapshot(of: scrollView)))
     }
 
     /// Records `scrollViewDidScroll`.

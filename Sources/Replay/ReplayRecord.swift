@@ -1,6 +1,7 @@
 // What a replay observed, as values: delegate calls with the state at the call, control
 // events, frames and the final line. Tests compare these; ReplayOutput prints them.
 import Foundation
+import ScrollKit
 
 /// The scroll view's state when a delegate method is called (the spec's "state snapshot").
 public struct ScrollStateSnapshot: Equatable, Sendable {
@@ -86,8 +87,22 @@ public enum ControlEvent: String, Equatable, Sendable {
     case touchDown
     /// The touch lifted inside the control: a tap.
     case touchUpInside
-    /// The scroll view took the touch away to scroll.
+    /// The touch lifted outside the control it had left (the control kept the touch, e.g.
+    /// with `canCancelContentTouches` off). An added value: traces written before it never
+    /// produce it.
+    case touchUpOutside
+    /// The scroll view took the touch away to scroll or zoom, or the system cancelled it.
     case touchCancel
+
+    /// The record for `event` of a ScrollKit `Control`.
+    public init(_ event: Control.Event) {
+        switch event {
+        case .touchDown: self = .touchDown
+        case .touchUpInside: self = .touchUpInside
+        case .touchUpOutside: self = .touchUpOutside
+        case .touchCancel: self = .touchCancel
+        }
+    }
 }
 
 /// One line of replay output.

@@ -27,6 +27,8 @@ public final class Replayer: DisplayClient {
     public let scrollView: ScrollView
     /// The zooming content view when the setup is `zoomable`.
     public let zoomingView: View?
+    /// The setup's buttons, in order, as controls in the scroll view's content.
+    public let controls: [Control]
     /// Whether a `frame` record is emitted for every tick (`--frames`).
     public var reportsFrames: Bool
 
@@ -34,20 +36,21 @@ public final class Replayer: DisplayClient {
     private let sink: (ReplayRecord) -> Void
     private var frameRequested = false
 
-    /// Builds the view tree the setup describes. Throws for features the scroll view does not
-    /// support yet, naming the trace line, so that nothing is replayed half-right.
+    /// Builds the view tree the setup describes: the scroll view at the root's origin, the
+    /// zooming content view (when `zoomable`) and the buttons as `Control`s in the content.
+    /// `file` names the trace in messages. Every trace the parser accepts can be replayed.
     public init(trace: Trace, file: String? = nil, reportsFrames: Bool = false,
                 sink: @escaping (ReplayRecord) -> Void) throws(TraceError) {
-        try Self.checkSupported(trace, file: file)
         self.trace = trace
         self.reportsFrames = reportsFrames
         self.sink = sink
         let setup = trace.setup
         let frame = CGRect(origin: .zero, size: setup.viewport)
         rootView = View(frame: frame)
-        scrollView = ScrollView(frame: frame)
+        scrollView = ReplayScrollView(frame: frame)
         rootView.addSubview(scrollView)
-        recorder = RecordingDelegate(config: setup.delegate, sink: sink)
+        let recorder = RecordingDelegate(config: setup.delegate, sink: sink)
+        self.recorder = recorder
         if setup.zoomable {
             // The zooming content view fills the content size, as an image view would.
             let content = View(frame: CGRect(origin: .zero, size: setup.content))
@@ -57,10 +60,28 @@ public final class Replayer: DisplayClient {
         } else {
             zoomingView = nil
         }
+        // Buttons go on top of the content, in content coordinates; each reports what it
+        // receives as a control line, interleaved with the delegate lines.
+        var controls: [Control] = []
+        for button in setup.buttons {
+            let control = Control(frame: button.frame)
+            control.identifier = button.id
+            control.addAction(for: Control.Event.allCases) { [unowned recorder, unowned scrollView] control, event in
+                recorder.recordControl(id: control.identifier ?? "", event: ControlEvent(event), in: scrollView)
+            }
+            scrollView.addSubview(control)
+            controls.append(control)
+        }
+        self.controls = controls
         Self.configure(scrollView, with: setup)
-        // The delegate is attached after configuration: setting the starting offset is part of
-        // building the screen, not a scroll the output should report.
+        // Setting the starting scale and offset is part of building the screen, not a zoom or
+        // a scroll the output should report: the delegate (which names the zoom view) listens
+        // muted until then.
+        recorder.isMuted = true
         scrollView.delegate = recorder
+        if let scale = setup.options.zoomScale { scrollView.zoomScale = CGFloat(scale) }
+        if let offset = setup.options.contentOffset { scrollView.contentOffset = offset }
+        recorder.isMuted = false
         rootView.onNeedsFrame = { [unowned self] in self.frameRequested = true }
     }
 
@@ -113,9 +134,10 @@ public final class Replayer: DisplayClient {
                 scrollView.flashScrollIndicators()
             case .scrollToTop:
                 scrollView.scrollToTop()
-            case .setZoomScale, .zoomToRect:
-                // Refused by checkSupported before the replay starts.
-                preconditionFailure("zoom calls are not supported yet")
+            case .setZoomScale(let scale, let animated):
+                scrollView.setZoomScale(CGFloat(scale), animated: animated)
+            case .zoomToRect(let rect, let animated):
+                scrollView.zoom(to: rect, animated: animated)
             }
         }
     }
@@ -123,7 +145,7 @@ public final class Replayer: DisplayClient {
     /// A frame is due while the scroll view animates or after anything changed on screen.
     public var wantsFrame: Bool { frameRequested || scrollView.isAnimating }
 
-    /// The scroll view's next timer (e.g. the content-touch delay), in ms.
+    /// The scroll view's next timer (the content-touch delay, an indicator fade), in ms.
     public var nextWakeTime: Double? { scrollView.nextWakeTime }
 
     /// Runs the scroll view's timers due at `time`.
@@ -169,30 +191,16 @@ public final class Replayer: DisplayClient {
         if let value = options.scrollsToTop { scrollView.scrollsToTop = value }
         if let value = options.showsVerticalScrollIndicator { scrollView.showsVerticalScrollIndicator = value }
         if let value = options.showsHorizontalScrollIndicator { scrollView.showsHorizontalScrollIndicator = value }
-        // Last, so that the offset is set against the final size and insets.
-        if let offset = options.contentOffset { scrollView.contentOffset = offset }
+        // zoomScale and contentOffset come after the delegate, against the final size and insets.
     }
+}
 
-    /// Zooming and content controls arrive with a later issue: a trace that needs what the
-    /// scroll view cannot do yet is refused (exit status 2) rather than replayed with the feature silently missing.
-    private static func checkSupported(_ trace: Trace, file: String?) throws(TraceError) {
-        func unsupported(_ line: Int, _ feature: String) -> TraceError {
-            TraceError(file: file, line: line, message: "not supported yet: \(feature)")
-        }
-        let setup = trace.setup
-        // minimumZoomScale, maximumZoomScale and bouncesZoom are plain properties already;
-        // zoomScale has no setter until zooming lands.
-        if setup.options.zoomScale != nil {
-            throw unsupported(setup.line, "option zoomScale (ScrollView has no setZoomScale yet)")
-        }
-        if !setup.buttons.isEmpty { throw unsupported(setup.line, "buttons (content controls are not implemented yet)") }
-        for event in trace.events {
-            switch event.action {
-            case .call(.setZoomScale): throw unsupported(event.line, "call setZoomScale (zooming is not implemented yet)")
-            case .call(.zoomToRect): throw unsupported(event.line, "call zoomToRect (zooming is not implemented yet)")
-            case .input(.pinch): throw unsupported(event.line, "pointer.pinch (zooming is not implemented yet)")
-            default: break
-            }
-        }
-    }
+/// The scroll view a replay runs: UIKit's except that a drag may take a touch away from a
+/// button that already has it. UIKit's `touchesShouldCancel(in:)` answers NO for controls,
+/// which would make a trace's `canCancelContentTouches` change nothing for its buttons; the
+/// trace format places buttons precisely to test that option, so the replay answers YES, as
+/// apps that put buttons in scrolling content do (UITableView-style). With
+/// `canCancelContentTouches` false the buttons keep their touches all the same.
+final class ReplayScrollView: ScrollView {
+    override func touchesShouldCancel(in view: View) -> Bool { true }
 }

@@ -1,7 +1,7 @@
 // Why a trace was rejected: the file, the line and the problem, in the compiler style editors understand.
 
-/// A trace that cannot be replayed (malformed, too large, or using a feature that is not
-/// supported yet). `scroll-replay` prints it on standard error and exits with status 2.
+/// A trace that cannot be replayed (malformed, too large, or beyond the limits).
+/// `scroll-replay` prints it on standard error and exits with status 2.
 public struct TraceError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The trace file's name as given by the user, or nil for an in-memory trace.
     public var file: String?

@@ -369,6 +369,7 @@ extension ScrollView {
         let scale = storedZoomScale
         let target = Swift.min(Swift.max(scale, limits.lowerBound), limits.upperBound)
         guard abs(target - scale) > Self.zoomScaleTolerance else {
+            zoomGestureSettled()
             delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: scale)
             return
         }
@@ -384,6 +385,11 @@ extension ScrollView {
                                                   duration: Self.zoomBounceDuration, startTime: currentTime))
         }
         setNeedsComposite()
+    }
+
+    /// The zoom is over: the indicators fade unless a drag carries on.
+    private func zoomGestureSettled() {
+        if !isDragging { scheduleIndicatorFade(at: currentTime) }
     }
 
     // MARK: Touchpad pinch
@@ -478,6 +484,7 @@ extension ScrollView {
         let generation = motionGeneration
         guard zoom(around: bounce.around, zoomView: zoomView, scale: scale), generation == motionGeneration else { return }
         if done {
+            zoomGestureSettled()
             delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: scale)
         } else {
             setNeedsComposite()
@@ -512,6 +519,7 @@ extension ScrollView {
         currentSession = session
         let generation = motionGeneration
         guard zoom(around: bounce.around, zoomView: zoomView, scale: bounce.to), generation == motionGeneration else { return false }
+        zoomGestureSettled()
         delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: bounce.to)
         return generation == motionGeneration
     }

@@ -1,5 +1,5 @@
-// UIScrollView re-created: content offset is bounds.origin; drags, flings, bounces, paging and
-// programmatic scrolling drive it; the delegate hears about it in UIKit's order.
+// UIScrollView re-created: content offset is bounds.origin; drags, flings, bounces, paging,
+// zooming and programmatic scrolling drive it; the delegate hears about it in UIKit's order.
 import Foundation
 
 /// A view that scrolls its subviews by moving `bounds.origin` (UIKit's `UIScrollView`).
@@ -69,7 +69,8 @@ open class ScrollView: View {
         }
     }
 
-    /// The size of the scrollable content, in points (default zero: nothing scrolls).
+    /// The size of the scrollable content, in points (default zero: nothing scrolls). Every
+    /// zoom sets it to the zoom view's scaled frame size, as UIKit does.
     public var contentSize: CGSize = .zero {
         didSet { if contentSize != oldValue { setNeedsComposite() } }
     }
@@ -97,7 +98,8 @@ open class ScrollView: View {
     public var alwaysBounceHorizontal = false
     /// Whether drags come to rest on multiples of the bounds size (default false).
     public var isPagingEnabled = false
-    /// Whether input scrolls the view at all (default true); code still can.
+    /// Whether input scrolls or zooms the view at all (default true); code still can. When
+    /// false, a touch on a control in the content goes to it at once and is never taken away.
     public var isScrollEnabled = true
     /// How fast momentum fades after a fling (default `.normal`).
     public var decelerationRate: DecelerationRate = .normal

@@ -1,8 +1,7 @@
 // UIScrollViewDelegate's counterpart: every method optional, called in UIKit's order.
 import Foundation
 
-/// Receives a scroll view's scrolling (and, once zooming lands, zooming) events, in the order
-/// UIKit sends them. Every method has a default implementation, so adopters write only the
+/// Receives a scroll view's scrolling and zooming events, in the order UIKit sends them. Every method has a default implementation, so adopters write only the
 /// ones they need. A delegate may change the scroll view from inside any call.
 public protocol ScrollViewDelegate: AnyObject {
     /// `contentOffset` changed, whatever changed it (drag, deceleration, bounce, animation,
@@ -30,13 +29,17 @@ public protocol ScrollViewDelegate: AnyObject {
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool
     /// Scrolling to the top finished (immediately when it was already there).
     func scrollViewDidScrollToTop(_ scrollView: ScrollView)
-    /// The subview to scale when zooming; nil (the default) disables zooming.
+    /// The subview to scale when zooming (asked whenever it is needed); nil (the default)
+    /// disables zooming, as does a view that is not a descendant of the scroll view.
     func viewForZooming(in scrollView: ScrollView) -> View?
-    /// Zooming of `view` is about to begin.
+    /// A zoom gesture (two fingers, a touchpad pinch) on `view` is about to change the scale.
+    /// Programmatic and Ctrl+wheel zooms do not send it.
     func scrollViewWillBeginZooming(_ scrollView: ScrollView, with view: View?)
-    /// `zoomScale` changed.
+    /// `zoomScale` changed (after the `scrollViewDidScroll` of the same step, if the offset
+    /// moved too).
     func scrollViewDidZoom(_ scrollView: ScrollView)
-    /// Zooming ended at `scale`, after any bounce back into the allowed scales.
+    /// Zooming ended at `scale` (a scale factor within the limits), after any bounce back
+    /// into them: when a pinch ends, and when an animated programmatic or wheel zoom finishes.
     func scrollViewDidEndZooming(_ scrollView: ScrollView, with view: View?, atScale scale: CGFloat)
 }
 

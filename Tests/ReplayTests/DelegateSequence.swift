@@ -1,5 +1,5 @@
-// Whole-sequence matching of recorded delegate calls against the order the spec and seeds
-// give, with state flags checked on every call of each step.
+// Whole-sequence matching of recorded delegate calls (and control events) against the order
+// the spec and seeds give, with state flags checked on every call of each step.
 import Foundation
 import Testing
 import Replay
@@ -13,11 +13,44 @@ struct Step: CustomStringConvertible {
     var dragging: Bool?
     var decelerating: Bool?
     var willDecelerate: Bool?
+    /// Other names the step also takes (a zoom frame sends DidScroll and DidZoom in turn).
+    var alsoAccepts: [String] = []
+    var zooming: Bool?
+    var zoomBouncing: Bool?
 
     var description: String {
-        let short = call.replacingOccurrences(of: "scrollView", with: "")
+        let short = ([call] + alsoAccepts).map { $0.replacingOccurrences(of: "scrollView", with: "") }.joined(separator: "/")
         if count == 1...1 { return short }
         return count.upperBound == .max ? "\(short)×\(count.lowerBound)+" : "\(short)×\(count)"
+    }
+
+    /// Whether `line` belongs to this step: one of its names, and (for runs of the same names
+    /// split by state, such as zooming then bouncing frames) the zoom flags it asks for.
+    func accepts(_ line: Call) -> Bool {
+        guard line.name == call || alsoAccepts.contains(line.name) else { return false }
+        if let flag = zooming, line.state.zooming != flag { return false }
+        if let flag = zoomBouncing, line.state.zoomBouncing != flag { return false }
+        return true
+    }
+
+    /// A run of zoom frames: DidScroll and DidZoom in any mix, at least `minimum` DidZoom-or-
+    /// DidScroll calls, with the given flags.
+    static func zoomFrames(atLeast minimum: Int = 1, tracking: Bool? = nil, zooming: Bool? = nil,
+                           zoomBouncing: Bool? = nil) -> Step {
+        Step(call: "scrollViewDidZoom", count: minimum...Int.max, tracking: tracking, dragging: nil, decelerating: nil,
+             willDecelerate: nil, alsoAccepts: ["scrollViewDidScroll"], zooming: zooming, zoomBouncing: zoomBouncing)
+    }
+
+    /// Exactly one zoom delegate call `name` (without the `scrollView` prefix) with zoom flags.
+    static func zoom(_ name: String, tracking: Bool? = nil, zooming: Bool? = nil, zoomBouncing: Bool? = nil) -> Step {
+        Step(call: "scrollView" + name, count: 1...1, tracking: tracking, dragging: nil, decelerating: nil,
+             willDecelerate: nil, zooming: zooming, zoomBouncing: zoomBouncing)
+    }
+
+    /// One event of control `id`.
+    static func control(_ id: String, _ event: ControlEvent, tracking: Bool? = nil) -> Step {
+        Step(call: controlName(id, event), count: 1...1, tracking: tracking, dragging: nil, decelerating: nil,
+             willDecelerate: nil)
     }
 
     private static func make(_ name: String, _ count: ClosedRange<Int>, _ tracking: Bool?, _ dragging: Bool?,
@@ -57,19 +90,35 @@ struct Step: CustomStringConvertible {
     static let momentum = Step.scrolls(tracking: false, dragging: true, decelerating: true)
 }
 
-/// A delegate call as recorded.
+/// A delegate call or a control event as recorded.
 struct Call {
     var time: Double
-    var call: DelegateCall
+    /// The delegate method's name, or "control <id> <event>".
+    var name: String
+    /// The delegate call; nil for a control event.
+    var call: DelegateCall?
     var state: ScrollStateSnapshot
-    var name: String { call.name }
 }
+
+/// The name a control event's line is matched by.
+func controlName(_ id: String, _ event: ControlEvent) -> String { "control \(id) \(event.rawValue)" }
 
 /// The delegate calls of `records`, leaving out frame, control and end lines.
 func delegateCalls(_ records: [ReplayRecord]) -> [Call] {
     records.compactMap { record in
-        if case .delegate(let time, let call, let state) = record { return Call(time: time, call: call, state: state) }
+        if case .delegate(let time, let call, let state) = record { return Call(time: time, name: call.name, call: call, state: state) }
         return nil
+    }
+}
+
+/// Delegate calls and control events of `records`, in the order they happened.
+func timeline(_ records: [ReplayRecord]) -> [Call] {
+    records.compactMap { record in
+        switch record {
+        case .delegate(let time, let call, let state): return Call(time: time, name: call.name, call: call, state: state)
+        case .control(let time, let id, let event, let state): return Call(time: time, name: controlName(id, event), state: state)
+        default: return nil
+        }
     }
 }
 
@@ -88,16 +137,18 @@ func summary(_ calls: [Call]) -> String {
 }
 
 /// Matches the whole of `calls` against `steps` (every call consumed, in order) and checks
-/// each step's flags on every call it covers. Returns the calls of each step for further
-/// checks, or nil (with the issue recorded) when the sequence differs.
+/// each step's flags on every call it covers. Unless `zoom` is set, every call must also show
+/// no zoom state at all. Returns the calls of each step for further checks, or nil (with the
+/// issue recorded) when the sequence differs.
 @discardableResult
-func expectSequence(_ calls: [Call], _ steps: [Step], sourceLocation: SourceLocation = #_sourceLocation) -> [[Call]]? {
+func expectSequence(_ calls: [Call], _ steps: [Step], zoom: Bool = false,
+                    sourceLocation: SourceLocation = #_sourceLocation) -> [[Call]]? {
     var groups: [[Call]] = []
     var index = 0
     let expected = steps.map(\.description).joined(separator: ", ")
     for step in steps {
         var group: [Call] = []
-        while index < calls.count, calls[index].name == step.call, group.count < step.count.upperBound {
+        while index < calls.count, step.accepts(calls[index]), group.count < step.count.upperBound {
             group.append(calls[index])
             index += 1
         }
@@ -124,8 +175,14 @@ func expectSequence(_ calls: [Call], _ steps: [Step], sourceLocation: SourceLoca
             if let flag = step.willDecelerate {
                 #expect(call.call == .didEndDragging(willDecelerate: flag), "willDecelerate in \(at)", sourceLocation: sourceLocation)
             }
-            #expect(!call.state.zooming && !call.state.zoomBouncing && call.state.zoomScale == 1,
-                    "no zoom state in \(at)", sourceLocation: sourceLocation)
+            if let flag = step.zooming { #expect(call.state.zooming == flag, "isZooming in \(at)", sourceLocation: sourceLocation) }
+            if let flag = step.zoomBouncing {
+                #expect(call.state.zoomBouncing == flag, "isZoomBouncing in \(at)", sourceLocation: sourceLocation)
+            }
+            if !zoom {
+                #expect(!call.state.zooming && !call.state.zoomBouncing && call.state.zoomScale == 1,
+                        "no zoom state in \(at)", sourceLocation: sourceLocation)
+            }
         }
     }
     return groups
@@ -134,7 +191,7 @@ func expectSequence(_ calls: [Call], _ steps: [Step], sourceLocation: SourceLoca
 extension Call {
     /// `velocity` and `targetContentOffset` of a `scrollViewWillEndDragging` call.
     var endDragging: (velocity: CGPoint, target: CGPoint)? {
-        if case .willEndDragging(let velocity, let target) = call { return (velocity, target) }
+        if case .willEndDragging(let velocity, let target)? = call { return (velocity, target) }
         return nil
     }
 }

@@ -106,16 +106,25 @@ struct ScrollReplayToolTests {
         #expect(missing.status == 2 && missing.stderr == "scroll-replay: /nonexistent/trace.jsonl: no such file\n")
     }
 
-    @Test("a feature the scroll view lacks is refused with exit 2, not silently skipped")
-    func unsupported() throws {
-        let url = try temporaryTrace("""
-            {"kind":"setup","viewport":{"width":400,"height":600},"content":{"width":400,"height":3000},"zoomable":true,"options":{"maximumZoomScale":4}}
-            {"t":0,"kind":"pointer.pinch","phase":"begin","scale":1}
-            """, name: "pinch.jsonl")
-        defer { try? FileManager.default.removeItem(at: url) }
-        let result = try runProcess(try tool(), [url.path])
-        #expect(result.status == 2 && result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("scroll-replay: \(url.path):2: not supported yet: pointer.pinch"))
+    @Test("zoom and control traces replay through the tool: zoom state and control lines, as in process")
+    func zoomAndControls() throws {
+        for name in ["pinch-bounce-max.jsonl", "button-cancel.jsonl"] {
+            let path = Traces.path(name)
+            let result = try runProcess(try tool(), [path])
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(name): \(result.stderr)")
+            let expected = try Replayer.records(of: TraceParser().parse(fileAt: path)).map(ReplayOutput.line(for:))
+            #expect(lines(result.stdout) == expected)
+        }
+        let cancel = lines(try runProcess(try tool(), [Traces.path("button-cancel.jsonl")]).stdout)
+        #expect(Array(cancel.prefix(3)) == [
+            #"{"t":250,"kind":"control","id":"a","event":"touchDown","offset":{"x":0,"y":0},"tracking":true,"dragging":false,"decelerating":false,"zooming":false,"zoomBouncing":false,"zoomScale":1}"#,
+            #"{"t":316,"kind":"control","id":"a","event":"touchCancel","offset":{"x":0,"y":0},"tracking":true,"dragging":false,"decelerating":false,"zooming":false,"zoomBouncing":false,"zoomScale":1}"#,
+            #"{"t":316,"call":"scrollViewWillBeginDragging","offset":{"x":0,"y":0},"tracking":true,"dragging":true,"decelerating":false,"zooming":false,"zoomBouncing":false,"zoomScale":1}"#,
+        ])
+        let bounce = lines(try runProcess(try tool(), [Traces.path("pinch-bounce-max.jsonl")]).stdout)
+        #expect(bounce.first == #"{"t":108,"call":"scrollViewWillBeginZooming","offset":{"x":0,"y":0},"tracking":true,"dragging":false,"decelerating":false,"zooming":true,"zoomBouncing":false,"zoomScale":1}"#)
+        #expect(bounce.contains { $0.hasPrefix(#"{"t":500,"call":"scrollViewDidEndZooming","atScale":4,"offset":{"x":600,"y":900},"#) })
+        #expect(bounce.last?.hasPrefix(#"{"kind":"end","#) == true && bounce.last?.contains(#""zoomScale":4,"#) == true)
     }
 
     @Test("still animating 60 s after the last event: a timeout line and exit 1")

@@ -69,6 +69,8 @@ struct PinchZoomTests {
         #expect(h.scrollView.isZooming && h.scrollView.isTracking && !h.scrollView.isDragging)
         h.send(.touchUp(id: 0), at: t + 8)
         #expect(!h.scrollView.isZooming && h.scrollView.isTracking)
+        // The indicators, shown while zooming, fade 500 ms after the zoom ended.
+        #expect(h.scrollView.nextWakeTime == t + 8 + ScrollIndicator.hideDelay)
         h.send(.touchUp(id: 1), at: t + 16)
         h.settle()
         #expect(h.recorder.zoomNames == ["willBeginZooming", "scroll/zoom…", "didEndZooming(2.0)"])
