@@ -27,7 +27,8 @@ extension ScrollView {
 
     /// Delivers one input event; `event.time` (ms) is "now". Coordinates are in the scroll
     /// view's superview space (the space of `frame`). Touches and button presses must start
-    /// inside the frame; wheel, touchpad and key events are taken as addressed to this view.
+    /// inside the frame; wheel, touchpad (scroll and pinch) and key events are taken as
+    /// addressed to this view. Key events also tell it whether Ctrl is held (Ctrl+wheel zooms).
     /// Nothing animates here: momentum and steps start at `event.time` and move in
     /// `advance(to:)`; only direct manipulation (a drag) moves content at once.
     public func handle(_ event: InputEvent) {

@@ -67,9 +67,10 @@ extension ScrollView {
         let limits = zoomScaleLimits
         let target = Swift.min(Swift.max(scale, limits.lowerBound), limits.upperBound)
         let center = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
-        let anchor = zoomPoint(under: center, in: zoomView)
         zoomProgrammatically(zoomView, animated: animated, kind: .programmatic) { [unowned self] in
-            (target, self.zoomedOffset(keeping: anchor, at: center, in: zoomView, scale: target))
+            // Taken once whatever was running has stopped or finished.
+            let anchor = self.zoomPoint(under: center, in: zoomView)
+            return (target, self.zoomedOffset(keeping: anchor, at: center, in: zoomView, scale: target))
         }
     }
 
