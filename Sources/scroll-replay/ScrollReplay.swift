@@ -12,7 +12,9 @@ struct ScrollReplay: ParsableCommand {
         The trace is JSON Lines (see spec/trace-format.md): a setup line, then timed touch, \
         pointer, key and call events. The whole file is validated before anything runs. \
         Output is JSON Lines on standard output: one line per delegate call with the scroll \
-        view's state, then a final {"kind":"end",...} line. Numbers are rounded to 3 decimals \
+        view's state, with {"kind":"control",...} lines for the setup's buttons (touchDown, \
+        touchUpInside, touchCancel) in the order things happened, then a final \
+        {"kind":"end",...} line. Numbers are rounded to 3 decimals \
         (half away from zero), integers print without ".0".
 
         Timing: frames fall every 1000/frameRate ms from t = 0 and tick while something \
@@ -23,8 +25,7 @@ struct ScrollReplay: ParsableCommand {
 
         Exit status: 0 replayed and came to rest; 1 still animating 60 s of simulated time \
         after the last event (the last line is {"kind":"timeout",...}); 2 the trace is \
-        malformed or needs a feature that is not supported yet (message on standard error \
-        as FILE:LINE: problem, nothing replayed).
+        malformed (message on standard error as FILE:LINE: problem, nothing replayed).
 
         Examples:
           scroll-replay fling.jsonl
