@@ -1,1 +1,0 @@
-// Gallery module: the image viewer scenes (placeholder until its first file lands).

@@ -1,0 +1,333 @@
+// The image viewer's scene: a horizontal paging scroll view of zooming pages (the iOS Photos
+// arrangement), loading pictures off the frame loop, with keyboard, slideshow and kiosk reset.
+import Foundation
+import Pictures
+import Raster
+import ScrollKit
+
+/// The gallery: one page per file in a paging scroll view, each page a zooming scroll view.
+///
+/// Pages are laid out as in Photos: the paging scroll view is `pageGap` wider than the window
+/// and centred on it, so pages are separated by the gap while swiping and each rests exactly
+/// on the window. Only the pages on screen and their neighbours exist; each loads its picture
+/// through a `PageLoader` whose events are taken from a mailbox on every `advance`, so the
+/// frame loop never waits for a decoder. Input is routed between the pager and the page the
+/// finger is on (see GalleryScene+Input.swift).
+public final class GalleryScene: Scene, ScrollViewDelegate {
+    /// How the gallery behaves.
+    public struct Options: Sendable {
+        /// Touch-first kiosk: the pointer is hidden by the host, quit and window keys are
+        /// ignored.
+        public var isKiosk = false
+        /// Seconds between slides, nil for no slideshow.
+        public var slideshowInterval: Double?
+        /// Seconds without input before returning to the first image at fit, nil for never.
+        public var idleResetDelay: Double?
+        /// Tile cache budget in bytes.
+        public var cacheBudget = Renderer.defaultBudget
+        /// Points between pages while swiping: 20 pt, Apple's PhotoScroller sample's padding.
+        public var pageGap: CGFloat = 20
+        /// How pictures load.
+        public var loading = PageLoader.Mode.background
+        /// Decoder tuning and limits.
+        public var pictures = PictureLoader.Options()
+
+        /// The defaults: a desktop window, no slideshow, no idle reset.
+        public init() {}
+    }
+
+    /// What the gallery asks of its window.
+    public enum WindowRequest: Hashable, Sendable {
+        /// Fullscreen on or off (F, F11).
+        case toggleFullscreen
+        /// Leave fullscreen if in it (Escape).
+        case leaveFullscreen
+        /// Close the viewer (Q).
+        case quit
+    }
+
+    /// 16 ms: while a load runs, the scene asks to be ticked this often so decoded pictures
+    /// reach the screen within a 60 Hz frame (the loader cannot wake the Wayland loop).
+    public static let loadPollInterval = 16.0
+
+    /// The files, one page each.
+    public let files: [String]
+    /// The behaviour chosen at launch.
+    public let options: Options
+    /// The view tree and its renderer.
+    public let viewScene: ViewScene
+    /// The horizontal paging scroll view holding the pages.
+    public let pager = ScrollView()
+    /// Called for the window requests of keys (fullscreen, quit).
+    public var onWindowRequest: ((WindowRequest) -> Void)?
+    /// Called once per file that cannot be shown, with the error whose `description` is the
+    /// line the viewer prints on stderr.
+    public var onLoadFailure: ((PictureError) -> Void)?
+    /// Set by the host.
+    public var onNeedsFrame: (() -> Void)?
+
+    /// The renderer drawing the gallery.
+    public var renderer: Renderer { viewScene.renderer }
+    /// The message shown when there are no files at all.
+    public private(set) var emptyCard: CardView?
+    /// Whether the host should hide the pointer (kiosk mode).
+    public var hidesPointer: Bool { options.isKiosk }
+    /// Whether a frame drawn so far showed the current page's picture, preview or error card:
+    /// the moment `--stats` calls the first frame.
+    public private(set) var hasRenderedContent = false
+
+    let loader: PageLoader
+    /// The pages that exist, by index: those on screen and their neighbours.
+    var pages: [Int: PageView] = [:]
+    /// Files that failed, by index: a page made again shows the card without decoding again
+    /// or printing the line twice.
+    var failures: [Int: PictureError] = [:]
+    /// The page index of each load in flight, by token.
+    var loadsInFlight: [UInt64: Int] = [:]
+    private var nextToken: UInt64 = 1
+    /// The window's size in points and its scale.
+    private(set) var windowSize: CGSize = .zero
+    private(set) var outputScale: CGFloat = 1
+    /// The page a key or slideshow animation is heading for.
+    var targetPage: Int?
+    /// The latest time seen from input or frames, in ms.
+    var now: Double = 0
+    var schedule: KioskSchedule
+    /// Routing state of touches, pointer and touchpad (see GalleryScene+Input.swift).
+    var routing = RoutingState()
+
+    /// A gallery of `files` (see `ImageListing`), behaving as `options` say.
+    public init(files: [String], options: Options = Options()) {
+        self.files = files
+        self.options = options
+        loader = PageLoader(options: options.pictures, mode: options.loading)
+        schedule = KioskSchedule(slideInterval: options.slideshowInterval.map { $0 * 1000 },
+                                 idleDelay: options.idleResetDelay.map { $0 * 1000 })
+        let root = View()
+        root.backgroundColor = .black
+        viewScene = ViewScene(root: root, cacheBudget: options.cacheBudget)
+        pager.isPagingEnabled = true
+        pager.alwaysBounceHorizontal = true
+        pager.showsHorizontalScrollIndicator = false
+        pager.showsVerticalScrollIndicator = false
+        pager.isDirectionalLockEnabled = false
+        pager.delegate = self
+        root.addSubview(pager)
+        if files.isEmpty {
+            let card = CardView(title: "No pictures to show",
+                                message: "Give image-viewer PNG or JPEG files, or folders holding them.")
+            card.isUserInteractionEnabled = false
+            root.addSubview(card)
+            emptyCard = card
+        }
+        viewScene.onNeedsFrame = { [unowned self] in self.onNeedsFrame?() }
+    }
+
+    // MARK: Scene
+
+    public var needsRender: Bool { viewScene.needsRender }
+
+    public func resize(width: Int, height: Int, scale: Int) {
+        viewScene.resize(width: width, height: height, scale: scale)
+        windowSize = CGSize(width: width, height: height)
+        outputScale = CGFloat(max(scale, 1))
+        layoutPages()
+    }
+
+    public func advance(to time: Double) -> FrameRequest {
+        if time.isFinite { now = max(now, time) }
+        deliverLoadEvents()
+        for action in schedule.advance(to: now) { perform(action) }
+        var request = viewScene.advance(to: now)
+        // Events that arrived during this tick (a synchronous loader) are shown next tick.
+        if !loader.mailbox.isEmpty { request = .nextFrame }
+        return merged(request, with: [loadsInFlight.isEmpty ? nil : now + Self.loadPollInterval, schedule.nextDeadline])
+    }
+
+    public func render(into buffer: Framebuffer, bufferAge: Int) -> [PixelRect] {
+        if !hasRenderedContent, let page = currentPage, page.showsContent { hasRenderedContent = true }
+        if !hasRenderedContent, emptyCard != nil { hasRenderedContent = true }
+        return viewScene.render(into: buffer, bufferAge: bufferAge)
+    }
+
+    /// The earlier of a frame request and some wake-up times.
+    private func merged(_ request: FrameRequest, with times: [Double?]) -> FrameRequest {
+        if request == .nextFrame { return request }
+        var earliest: Double?
+        if case .at(let t) = request { earliest = t }
+        for case let t? in times { earliest = min(earliest ?? t, t) }
+        return earliest.map { .at($0) } ?? .idle
+    }
+
+    // MARK: Pages
+
+    /// Points from one page's left edge to the next one's.
+    var pageStride: CGFloat { windowSize.width + options.pageGap }
+
+    /// The page the pager rests on, or is nearest to while moving.
+    public var currentIndex: Int {
+        guard !files.isEmpty, pageStride > 0 else { return 0 }
+        let position = Int((pager.contentOffset.x / pageStride).rounded())
+        return min(max(position, 0), files.count - 1)
+    }
+
+    /// The page view at `index` if it exists (on screen or a neighbour).
+    public func page(at index: Int) -> PageView? { pages[index] }
+
+    /// The page view of `currentIndex`.
+    public var currentPage: PageView? { pages[currentIndex] }
+
+    /// The frame of page `index` in the pager's content.
+    func pageFrame(_ index: Int) -> CGRect {
+        CGRect(x: CGFloat(index) * pageStride + options.pageGap / 2, y: 0, width: windowSize.width,
+               height: windowSize.height)
+    }
+
+    /// Places the pager and every page for the window's size, keeping the current page.
+    private func layoutPages() {
+        let keep = currentIndex
+        let gap = options.pageGap
+        pager.frame = CGRect(x: -gap / 2, y: 0, width: windowSize.width + gap, height: windowSize.height)
+        pager.contentSize = CGSize(width: CGFloat(files.count) * pageStride, height: windowSize.height)
+        pager.setContentOffset(CGPoint(x: CGFloat(keep) * pageStride, y: 0), animated: false)
+        for (index, page) in pages {
+            page.frame = pageFrame(index)
+            page.layoutPage(outputScale: outputScale)
+        }
+        if let card = emptyCard {
+            card.layout(maxWidth: windowSize.width - 32)
+            let size = card.frame.size
+            card.frame = CGRect(x: ((windowSize.width - size.width) / 2).rounded(),
+                                y: ((windowSize.height - size.height) / 2).rounded(), width: size.width, height: size.height)
+        }
+        updatePages()
+    }
+
+    /// Makes the pages on screen and their neighbours, drops the others, resets the zoom of
+    /// pages that left the screen and starts the loads that are due.
+    func updatePages() {
+        guard !files.isEmpty, windowSize.width > 0, windowSize.height > 0 else { return }
+        let visible = pager.bounds
+        let first = max(Int((visible.minX / pageStride).rounded(.down)), 0)
+        let last = min(Int(((visible.maxX - 1) / pageStride).rounded(.down)), files.count - 1)
+        let wanted = max(first - 1, 0)...max(min(last + 1, files.count - 1), 0)
+        for (index, page) in pages where !wanted.contains(index) {
+            if let token = page.loadToken { loadsInFlight[token] = nil }
+            page.loadTask?.cancel()
+            page.removeFromSuperview()
+            pages[index] = nil
+        }
+        for index in wanted where pages[index] == nil {
+            let page = PageView(index: index, path: files[index])
+            page.frame = pageFrame(index)
+            pager.addSubview(page)
+            page.layoutPage(outputScale: outputScale)
+            if let failure = failures[index] { page.showFailure(failure) }
+            pages[index] = page
+        }
+        for (index, page) in pages where !pageFrame(index).intersects(visible) && page.isZoomedIn {
+            page.resetZoom()
+        }
+        startLoads()
+    }
+
+    /// Starts the loads pages need: the current page first (the loader runs them in order),
+    /// then its neighbours; a large neighbour waits until it is on screen.
+    private func startLoads() {
+        let visible = pager.bounds
+        let order = pages.keys.sorted { abs($0 - currentIndex) < abs($1 - currentIndex) }
+        for index in order {
+            guard let page = pages[index], page.needsLoad else { continue }
+            let onScreen = pageFrame(index).intersects(visible)
+            if page.loadState == .deferred && !onScreen { continue }
+            let token = nextToken
+            nextToken += 1
+            loadsInFlight[token] = index
+            page.beginLoad(token: token, task: nil)
+            let task = loader.load(path: files[index], token: token)
+            if page.loadToken == token { page.loadTask = task }
+        }
+    }
+
+    /// Applies the load events waiting in the mailbox to their pages.
+    func deliverLoadEvents() {
+        let deliveries = loader.mailbox.drain()
+        guard !deliveries.isEmpty else { return }
+        for delivery in deliveries {
+            guard let index = loadsInFlight[delivery.token], let page = pages[index], page.loadToken == delivery.token else {
+                continue
+            }
+            switch delivery.event {
+            case .loaded, .failed: loadsInFlight[delivery.token] = nil
+            default: break
+            }
+            if let failure = page.apply(delivery.event), failures[index] == nil {
+                failures[index] = failure
+                onLoadFailure?(failure)
+            }
+            if case .header = delivery.event, page.isLarge, loader.mode == .background,
+               !pageFrame(index).intersects(pager.bounds) {
+                // Only the page on screen may hold a huge decode. (A waiting loader has
+                // finished already: nothing is saved by stopping it.)
+                loadsInFlight[delivery.token] = nil
+                page.deferLoad()
+            }
+        }
+    }
+
+    /// Blocks until every load in flight has delivered its last event and applies them: for
+    /// tests and offscreen runs that use the background loader. Returns false on timeout
+    /// (`timeout` in seconds).
+    @discardableResult
+    public func waitForLoads(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            deliverLoadEvents()
+            if loadsInFlight.isEmpty { return true }
+            if Date() >= deadline { return false }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+
+    // MARK: Navigation
+
+    /// Shows page `index` (clamped), sliding there when `animated`.
+    public func show(page index: Int, animated: Bool) {
+        guard !files.isEmpty, !pager.isTracking else { return }
+        let target = min(max(index, 0), files.count - 1)
+        targetPage = animated ? target : nil
+        pager.setContentOffset(CGPoint(x: CGFloat(target) * pageStride, y: 0), animated: animated)
+    }
+
+    /// The page keys and the slideshow count from: where an animation is heading, or here.
+    var basePage: Int { targetPage ?? currentIndex }
+
+    private func perform(_ action: KioskAction) {
+        switch action {
+        case .nextSlide:
+            guard files.count > 1, !routing.isTouching else { return }
+            // After the last image the show starts over at once rather than sliding back
+            // past every image.
+            if basePage + 1 >= files.count { show(page: 0, animated: false) } else { show(page: basePage + 1, animated: true) }
+        case .idleReset:
+            guard !files.isEmpty else { return }
+            if currentIndex != 0 || pager.contentOffset.x != 0 { show(page: 0, animated: false) }
+            for page in pages.values where page.isZoomedIn || page.zoomScale != page.fitScale { page.resetZoom() }
+        }
+    }
+
+    // MARK: Pager delegate
+
+    public func scrollViewDidScroll(_ scrollView: ScrollView) {
+        guard scrollView === pager else { return }
+        updatePages()
+    }
+
+    public func scrollViewWillBeginDragging(_ scrollView: ScrollView) {
+        targetPage = nil
+    }
+
+    public func scrollViewDidEndScrollingAnimation(_ scrollView: ScrollView) {
+        targetPage = nil
+    }
+}

@@ -1,0 +1,89 @@
+// Handing decoded pictures from the loader's threads to the frame loop: loads post their events
+// into a locked mailbox that the single-threaded scene empties on its own thread.
+import Dispatch
+import Foundation
+import Pictures
+import Synchronization
+
+/// Events of picture loads waiting for the frame loop, each tagged with its load's token.
+///
+/// Loader threads `post`; the scene `drain`s on the frame loop's thread. Nothing else is
+/// shared, so the scene's views are only ever touched by one thread.
+public final class LoadMailbox: Sendable {
+    /// One event of one load.
+    public struct Delivery: Sendable {
+        /// The load it belongs to.
+        public var token: UInt64
+        /// What happened.
+        public var event: PictureLoadEvent
+    }
+
+    private let queue = Mutex<[Delivery]>([])
+
+    /// An empty mailbox.
+    public init() {}
+
+    /// Adds an event (any thread).
+    public func post(_ event: PictureLoadEvent, token: UInt64) {
+        queue.withLock { $0.append(Delivery(token: token, event: event)) }
+    }
+
+    /// Takes every waiting event, oldest first.
+    public func drain() -> [Delivery] {
+        queue.withLock { q in
+            defer { q.removeAll(keepingCapacity: true) }
+            return q
+        }
+    }
+
+    /// Whether events are waiting.
+    public var isEmpty: Bool { queue.withLock { $0.isEmpty } }
+}
+
+/// Starts picture loads for the gallery's pages and routes their events to a mailbox.
+public final class PageLoader: Sendable {
+    /// When the caller sees a load's events.
+    public enum Mode: Sendable {
+        /// Loads run on the loader's background queue; the frame loop never waits. The live
+        /// viewer's mode.
+        case background
+        /// `load` returns only once the load has finished (its events are in the mailbox):
+        /// runs are repeatable frame for frame, as offscreen replays and screenshots need.
+        case waitForEach
+    }
+
+    /// Where events go.
+    public let mailbox = LoadMailbox()
+    /// How loads are run.
+    public let mode: Mode
+    private let loader: PictureLoader
+
+    /// A loader decoding with `options`, in `mode`.
+    public init(options: PictureLoader.Options = PictureLoader.Options(), mode: Mode = .background) {
+        loader = PictureLoader(options: options)
+        self.mode = mode
+    }
+
+    /// Starts loading `path`; its events reach the mailbox tagged with `token`. Returns the
+    /// task, to cancel when the page goes away.
+    @discardableResult
+    public func load(path: String, token: UInt64) -> PictureLoadTask {
+        let mailbox = self.mailbox
+        switch mode {
+        case .background:
+            return loader.load(path: path) { event in mailbox.post(event, token: token) }
+        case .waitForEach:
+            let done = DispatchSemaphore(value: 0)
+            let task = loader.load(path: path) { event in
+                mailbox.post(event, token: token)
+                switch event {
+                case .loaded, .failed: done.signal()
+                default: break
+                }
+            }
+            // The loader always ends an uncancelled load with `loaded` or `failed`.
+            done.wait()
+            return task
+        }
+    }
+}
