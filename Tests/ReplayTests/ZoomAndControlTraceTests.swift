@@ -213,7 +213,7 @@ struct ControlTraceTests {
     @Test("a flick that starts on a button: the fling sequence, nothing for the button")
     func flickFromButton() throws {
         let r = try Replayed("button-drag.jsonl")
-        try #require(expectSequence(r.lines, Step.flingingDrag() + [Step.momentum, .one("DidEndDecelerating", tracking: false)]))
+        _ = try #require(expectSequence(r.lines, Step.flingingDrag() + [Step.momentum, .one("DidEndDecelerating", tracking: false)]))
         #expect(r.end.offset.y > 300)
     }
 
