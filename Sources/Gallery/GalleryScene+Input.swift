@@ -114,7 +114,10 @@ extension GalleryScene {
         case .key(let name, let pressed, let modifiers):
             key(name, pressed: pressed, modifiers: modifiers, event: event)
         }
+        let deadline = schedule.nextDeadline
         schedule.noteInput(at: time, touching: routing.isTouching)
+        // The host learns of the new deadline from the next `advance`: ask for one.
+        if schedule.nextDeadline != deadline { onNeedsFrame?() }
     }
 
     /// The pager and the pages that exist.

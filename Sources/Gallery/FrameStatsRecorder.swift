@@ -1,0 +1,124 @@
+// The figures behind `--stats`: per-frame JSON lines, render-time percentiles in bounded memory,
+// and the process's own start time and peak memory from /proc.
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Collects frame figures and formats the `--stats` lines.
+///
+/// Render times go into a histogram of 0.1 ms buckets, so a kiosk running for weeks keeps a
+/// fixed few kilobytes and the percentiles stay exact to 0.1 ms.
+public struct FrameStatsRecorder: Sendable {
+    /// 16.7 ms: a frame whose render takes longer than one 60 Hz refresh interval is late
+    /// (decision: the budget the design sets for every frame of a fling at 60 Hz).
+    public static let defaultLateThreshold = 1000.0 / 60
+    /// 0.1 ms: the histogram's bucket width.
+    static let bucketWidth = 0.1
+    /// 2000 buckets: render times up to 200 ms are told apart; slower ones share the last.
+    static let bucketCount = 2000
+
+    /// Frames recorded.
+    public private(set) var frames = 0
+    /// Frames whose render took longer than `lateThreshold`.
+    public private(set) var lateFrames = 0
+    /// Milliseconds of render time above which a frame counts as late.
+    public let lateThreshold: Double
+    private var histogram = [Int](repeating: 0, count: FrameStatsRecorder.bucketCount)
+    private var slowest = 0.0
+
+    /// A recorder counting frames slower than `lateThreshold` ms as late.
+    public init(lateThreshold: Double = FrameStatsRecorder.defaultLateThreshold) {
+        self.lateThreshold = lateThreshold
+    }
+
+    /// Records one committed frame that took `renderMs` milliseconds to render.
+    public mutating func record(renderMs: Double) {
+        guard renderMs.isFinite, renderMs >= 0 else { return }
+        frames += 1
+        if renderMs > lateThreshold { lateFrames += 1 }
+        slowest = max(slowest, renderMs)
+        histogram[min(Int(renderMs / Self.bucketWidth), Self.bucketCount - 1)] += 1
+    }
+
+    /// The render time below which a fraction `p` (0…1) of the frames fall, in ms: the upper
+    /// edge of the bucket holding the nearest-rank frame (the slowest frame's own time for
+    /// the last bucket); 0 before any frame.
+    public func renderPercentile(_ p: Double) -> Double {
+        guard frames > 0 else { return 0 }
+        let rank = max(1, Int((min(max(p, 0), 1) * Double(frames)).rounded(.up)))
+        var seen = 0
+        for (bucket, count) in histogram.enumerated() {
+            seen += count
+            if seen >= rank {
+                return bucket == Self.bucketCount - 1 ? slowest : min(Double(bucket + 1) * Self.bucketWidth, slowest)
+            }
+        }
+        return slowest
+    }
+
+    /// The line for one frame: `{"event":"frame","ms":…,"renderMs":…,"tiles":…,"width":…,"height":…}`,
+    /// `ms` since process start, `tiles` drawn or resampled for this frame.
+    public static func frameLine(ms: Double, renderMs: Double, tiles: Int, width: Int, height: Int) -> String {
+        #"{"event":"frame","ms":\#(Int(ms.rounded())),"renderMs":\#(decimal(renderMs)),"tiles":\#(tiles),"width":\#(width),"height":\#(height)}"#
+    }
+
+    /// The first line: `{"event":"first-frame","ms":…,"width":…,"height":…}`, `ms` from
+    /// process start to the first commit showing image content.
+    public static func firstFrameLine(ms: Double, width: Int, height: Int) -> String {
+        #"{"event":"first-frame","ms":\#(Int(ms.rounded())),"width":\#(width),"height":\#(height)}"#
+    }
+
+    /// The summary at exit: frames, late frames, render p50/p99 (ms), peak memory (KiB, null
+    /// when unknown) and the tile cache's bytes and tiles.
+    public func summaryLine(peakMemoryKiB: Int?, cacheBytes: Int, cachedTiles: Int) -> String {
+        let peak = peakMemoryKiB.map(String.init) ?? "null"
+        return #"{"event":"summary","frames":\#(frames),"lateFrames":\#(lateFrames),"renderP50Ms":\#(Self.decimal(renderPercentile(0.5))),"renderP99Ms":\#(Self.decimal(renderPercentile(0.99))),"peakMemoryKiB":\#(peak),"tileCacheBytes":\#(cacheBytes),"tileCacheTiles":\#(cachedTiles)}"#
+    }
+
+    /// Two decimals, always with a dot (JSON), whatever the locale.
+    static func decimal(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        let hundredths = Int((value * 100).rounded())
+        let sign = hundredths < 0 ? "-" : ""
+        let magnitude = abs(hundredths)
+        let fraction = magnitude % 100
+        return "\(sign)\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}
+
+/// Figures about this process from the kernel.
+public enum ProcessFigures {
+    /// Peak resident memory (VmHWM in /proc/self/status), in KiB; nil when unreadable.
+    public static func peakResidentKiB(statusText: String? = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) -> Int? {
+        guard let text = statusText else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
+        }
+        return nil
+    }
+
+    /// When this process started, in ms on the monotonic clock whose current time is
+    /// `monotonicNow` (ms): the kernel's start time (/proc/self/stat field 22, clock ticks
+    /// since boot) against the time since boot (/proc/uptime). Resolution one clock tick
+    /// (10 ms on Linux); nil when /proc cannot be read.
+    public static func startTime(monotonicNow: Double) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+              let uptimeText = try? String(contentsOfFile: "/proc/uptime", encoding: .utf8),
+              let uptime = uptimeText.split(separator: " ").first.flatMap({ Double($0) }) else { return nil }
+        return startTime(statText: stat, uptimeSeconds: uptime, ticksPerSecond: Double(sysconf(Int32(_SC_CLK_TCK))),
+                         monotonicNow: monotonicNow)
+    }
+
+    /// The computation behind `startTime(monotonicNow:)`, from the files' text.
+    static func startTime(statText: String, uptimeSeconds: Double, ticksPerSecond: Double, monotonicNow: Double) -> Double? {
+        // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+        guard let close = statText.lastIndex(of: ")"), ticksPerSecond > 0 else { return nil }
+        let fields = statText[statText.index(after: close)...].split(separator: " ")
+        // Field 3 (state) is the first after the name; field 22 (starttime) is 19 further.
+        guard fields.count > 19, let ticks = Double(fields[19]) else { return nil }
+        let age = uptimeSeconds - ticks / ticksPerSecond
+        guard age >= 0, age.isFinite else { return nil }
+        return monotonicNow - age * 1000
+    }
+}

@@ -1,0 +1,64 @@
+// Making the page list: folders in natural order with non-images skipped, files as given,
+// the bundled assets found from the executable.
+import Foundation
+import Gallery
+import Testing
+
+@Suite("Image listing")
+struct ListingTests {
+    @Test("Folders list images in natural order; other files, hidden files and subfolders are skipped")
+    func folderOrder() throws {
+        let folder = try TemporaryFolder()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]
+        for name in ["img10.png", "img2.png", "IMG1.JPG", "img2b.jpeg", "img002.png", "empty.jpg"] {
+            try folder.write(name, name == "empty.jpg" ? [] : png)
+        }
+        try folder.write("notes.txt", Array("hello".utf8))
+        try folder.write("sig-without-extension", png)
+        try folder.write(".hidden.png", png)
+        try FileManager.default.createDirectory(atPath: folder.path + "/sub.png", withIntermediateDirectories: true)
+        let listing = ImageListing.list([folder.path])
+        let names = listing.files.map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(names == ["empty.jpg", "IMG1.JPG", "img002.png", "img2.png", "img2b.jpeg", "img10.png", "sig-without-extension"])
+        #expect(listing.problems.isEmpty)
+    }
+
+    @Test("Files are kept as given, in order, even when they are not images or do not exist")
+    func filesAsGiven() throws {
+        let folder = try TemporaryFolder()
+        let text = try folder.write("b.txt", Array("x".utf8))
+        let listing = ImageListing.list([text, folder.path + "/nope.png", Assets.sunset])
+        #expect(listing.files == [text, folder.path + "/nope.png", Assets.sunset])
+    }
+
+    @Test("Files and folders mix in the order given")
+    func mixed() throws {
+        let listing = ImageListing.list([Assets.mosaic, Assets.folder + "/"])
+        let names = listing.files.map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(names == ["03-mosaic-palette.png", "01-sunset.png", "02-bubbles-alpha.png", "03-mosaic-palette.png",
+                          "04-city-4000x3000.jpg", "05-arrow-exif6.jpg"])
+    }
+
+    @Test("Natural order", arguments: [
+        ("a2", "a10", true), ("a10", "a2", false), ("a", "a1", true), ("img007", "img7", true), ("img7", "img007", false),
+        ("B", "a", false), ("a", "B", true), ("x9y", "x10a", true), ("2020-1-5", "2020-01-10", true),
+        ("z", "z", false), ("99999999999999999999999", "100000000000000000000000", true),
+    ])
+    func natural(a: String, b: String, before: Bool) {
+        #expect(NaturalOrder.precedes(a, b) == before)
+    }
+
+    @Test("The bundled assets are found beside Package.swift above the executable, or by the environment")
+    func bundledAssets() throws {
+        let root = URL(fileURLWithPath: Assets.folder).deletingLastPathComponent().path
+        let found = BundledAssets.folder(executablePath: root + "/.build/debug/image-viewer", environment: [:])
+        #expect(found.map { URL(fileURLWithPath: $0).standardized.path } == Assets.folder)
+        let folder = try TemporaryFolder()
+        #expect(BundledAssets.folder(executablePath: "/nonexistent/bin/x", environment: ["SCROLLKIT_ASSETS": folder.path]) == folder.path)
+        #expect(BundledAssets.folder(executablePath: "/nonexistent/bin/x", environment: ["SCROLLKIT_ASSETS": "/nonexistent"]) == nil)
+        // Installed: <prefix>/bin/image-viewer and <prefix>/share/scrollkit/Assets.
+        try FileManager.default.createDirectory(atPath: folder.path + "/share/scrollkit/Assets", withIntermediateDirectories: true)
+        #expect(BundledAssets.folder(executablePath: folder.path + "/bin/image-viewer", environment: [:])
+                == folder.path + "/share/scrollkit/Assets")
+    }
+}

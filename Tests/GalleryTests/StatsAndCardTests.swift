@@ -1,0 +1,109 @@
+// The --stats figures and the error card's text layout.
+import Foundation
+@testable import Gallery
+import Raster
+import Testing
+
+@Suite("Stats and cards")
+struct StatsAndCardTests {
+    @Test("Render percentiles and late frames")
+    func percentiles() {
+        var stats = FrameStatsRecorder()
+        #expect(stats.renderPercentile(0.5) == 0)
+        for ms in 1...100 { stats.record(renderMs: Double(ms) / 10) }  // 0.1 … 10 ms
+        stats.record(renderMs: 40)
+        stats.record(renderMs: 400)  // beyond the histogram: its own time
+        #expect(stats.frames == 102 && stats.lateFrames == 2)
+        // The 51st of 102 is 5.1 ms; buckets are 0.1 ms wide.
+        #expect(abs(stats.renderPercentile(0.5) - 5.1) <= 0.1 + 1e-9, "\(stats.renderPercentile(0.5))")
+        #expect(stats.renderPercentile(0.99) == 40.1 || stats.renderPercentile(0.99) == 40)
+        #expect(stats.renderPercentile(1) == 400)
+        stats.record(renderMs: .nan)
+        #expect(stats.frames == 102)
+    }
+
+    @Test("Stats lines are JSON with the fields the tools read")
+    func lines() throws {
+        var stats = FrameStatsRecorder()
+        stats.record(renderMs: 3.25)
+        let frame = FrameStatsRecorder.frameLine(ms: 812.4, renderMs: 3.256, tiles: 12, width: 800, height: 600)
+        #expect(frame == #"{"event":"frame","ms":812,"renderMs":3.26,"tiles":12,"width":800,"height":600}"#)
+        #expect(FrameStatsRecorder.firstFrameLine(ms: 99.5, width: 1, height: 2)
+                == #"{"event":"first-frame","ms":100,"width":1,"height":2}"#)
+        let summary = stats.summaryLine(peakMemoryKiB: 5120, cacheBytes: 262_144, cachedTiles: 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any])
+        #expect(object["event"] as? String == "summary" && object["frames"] as? Int == 1 && object["lateFrames"] as? Int == 0)
+        #expect(object["renderP50Ms"] as? Double == 3.25 && object["peakMemoryKiB"] as? Int == 5120)
+        #expect(object["tileCacheBytes"] as? Int == 262_144)
+        #expect(stats.summaryLine(peakMemoryKiB: nil, cacheBytes: 0, cachedTiles: 0).contains(#""peakMemoryKiB":null"#))
+        #expect(FrameStatsRecorder.decimal(-0.004) == "0.00" && FrameStatsRecorder.decimal(-1.5) == "-1.50")
+    }
+
+    @Test("Peak memory and start time from /proc text")
+    func procFigures() throws {
+        #expect(ProcessFigures.peakResidentKiB(statusText: "Name:\tx\nVmPeak:\t  900 kB\nVmHWM:\t   1234 kB\n") == 1234)
+        #expect(ProcessFigures.peakResidentKiB(statusText: "Name: x\n") == nil)
+        let live = try #require(ProcessFigures.peakResidentKiB())
+        #expect(live > 1000)
+        // Field 22 is 500 ticks (5 s at 100 Hz) after boot; the machine is up 12 s: the process
+        // is 7 s old.
+        var fields = ["S"] + (4...21).map { _ in "0" } + ["500"] + ["0", "0"]
+        let stat = "42 (a name) with) " + fields.joined(separator: " ")
+        #expect(ProcessFigures.startTime(statText: stat, uptimeSeconds: 12, ticksPerSecond: 100, monotonicNow: 50_000) == 43_000)
+        fields.removeLast(6)
+        #expect(ProcessFigures.startTime(statText: "1 (x) " + fields.joined(separator: " "), uptimeSeconds: 1,
+                                         ticksPerSecond: 100, monotonicNow: 0) == nil)
+        let now = ProcessInfo.processInfo.systemUptime * 1000
+        let start = try #require(ProcessFigures.startTime(monotonicNow: now))
+        #expect(start <= now && start > now - 3_600_000)
+    }
+
+    @Test("Every printable ASCII character has a glyph; others are replaced")
+    func font() {
+        for code in 33...126 {
+            let c = Character(UnicodeScalar(UInt8(code)))
+            let dots = (0..<BitmapFont.glyphHeight).flatMap { y in (0..<BitmapFont.glyphWidth).map { (x: $0, y: y) } }
+                .filter { BitmapFont.dot(c, x: $0.x, y: $0.y) }
+            #expect(!dots.isEmpty, "\(c) has no dots")
+        }
+        #expect(BitmapFont.printable("4000×3000 é…") == Array("4000x3000 ?..."))
+    }
+
+    @Test("Card lines wrap at spaces, and inside words too long for a line")
+    func wrapping() {
+        #expect(BitmapFont.wrap(Array("corrupt JPEG data: bogus marker"), columns: 12).map { String($0) }
+                == ["corrupt JPEG", "data: bogus", "marker"])
+        #expect(BitmapFont.wrap(Array("a-very-long-file-name.jpg"), columns: 10).map { String($0) }
+                == ["a-very-lon", "g-file-nam", "e.jpg"])
+        #expect(BitmapFont.wrap([], columns: 5) == [[]])
+        let card = CardView(title: "x.jpg", message: "truncated file")
+        card.layout(maxWidth: 170)
+        #expect(card.frame.width <= 170)
+        #expect(card.lines == ["x.jpg", "truncated", "file"])
+    }
+
+    @Test("A card drawn in tiles equals the card drawn whole, at 1× and 1.5×", arguments: [1.0, 1.5])
+    func cardTiles(scale: Double) throws {
+        let card = CardView(title: "photo.jpg", message: "corrupt JPEG data: bogus marker length")
+        card.layout(maxWidth: 300)
+        let w = Int((Double(card.bounds.width) * scale).rounded()), h = Int((Double(card.bounds.height) * scale).rounded())
+        let whole = try #require(OwnedFramebuffer(width: w, height: h))
+        card.draw(PixelRect(x: 0, y: 0, width: w, height: h), scale: scale, into: whole.framebuffer)
+        let tile = 64
+        for ty in stride(from: 0, to: h, by: tile) {
+            for tx in stride(from: 0, to: w, by: tile) {
+                let part = try #require(OwnedFramebuffer(width: tile, height: tile))
+                card.draw(PixelRect(x: tx, y: ty, width: tile, height: tile), scale: scale, into: part.framebuffer)
+                for y in ty..<min(ty + tile, h) {
+                    for x in tx..<min(tx + tile, w) where part.framebuffer[x - tx, y - ty] != whole.framebuffer[x, y] {
+                        Issue.record("pixel (\(x), \(y)) differs between tile and whole")
+                        return
+                    }
+                }
+            }
+        }
+        // Text is there: white dots inside the padding.
+        let white = (0..<h).flatMap { y in (0..<w).map { (x: $0, y: y) } }.filter { whole.framebuffer[$0.x, $0.y] == 0xFFFF_FFFF }
+        #expect(white.count > 50)
+    }
+}
