@@ -60,6 +60,8 @@ struct GlobalRequirement {
         GlobalRequirement(interface: "wp_viewporter", minimum: 1, supported: 1, required: false),
         GlobalRequirement(interface: "wp_fractional_scale_manager_v1", minimum: 1, supported: 1, required: false),
         GlobalRequirement(interface: "zwp_pointer_gestures_v1", minimum: 1, supported: 3, required: false),
+        // Outputs only for their scale (cursor images at HiDPI); v4 adds name/description.
+        GlobalRequirement(interface: "wl_output", minimum: 1, supported: 4, required: false),
     ]
 
     /// The version to bind for an advertised `version`, or the typed error when it is too old.
@@ -81,6 +83,14 @@ public final class Display {
     private var bindErrors: [WaylandError] = []
     /// Called when a `wl_seat` global appears after start-up or the bound one is removed.
     var onSeatChange: (() -> Void)?
+    /// Bound `wl_output`s by registry name, with their proxy and integer scale.
+    private var outputs: [UInt32: (proxy: OpaquePointer, version: UInt32, scale: Int)] = [:]
+    /// Called when an output appears, goes or changes its scale.
+    var onOutputsChange: (() -> Void)?
+
+    /// The largest integer scale of the outputs (1 when none is known): what cursor images
+    /// are drawn for, so the cursor is sharp on the densest screen it can be on.
+    public var maxOutputScale: Int { max(outputs.values.map(\.scale).max() ?? 1, 1) }
 
     private struct Timer {
         let id: Int
@@ -171,12 +181,27 @@ public final class Display {
             globals.fractionalScaleManager = bind(sk_wp_fractional_scale_manager_v1_interface())
         case "zwp_pointer_gestures_v1":
             if let g = bind(sk_zwp_pointer_gestures_v1_interface()) { globals.pointerGestures = (g, bindVersion) }
+        case "wl_output":
+            if let output = bind(sk_wl_output_interface()) {
+                outputs[name] = (output, bindVersion, 1)
+                wl_output_add_listener(output, &Display.outputListener, Unmanaged.passUnretained(self).toOpaque())
+            }
         default: break
         }
     }
 
+    fileprivate func outputScale(_ proxy: OpaquePointer?, _ factor: Int32) {
+        guard let entry = outputs.first(where: { $0.value.proxy == proxy }) else { return }
+        outputs[entry.key]?.scale = Int(factor)
+        onOutputsChange?()
+    }
+
     fileprivate func globalRemoved(name: UInt32) {
         globals.advertised[name] = nil
+        if let output = outputs.removeValue(forKey: name) {
+            if output.version >= 3 { wl_output_release(output.proxy) } else { wl_output_destroy(output.proxy) }
+            onOutputsChange?()
+        }
         if let seat = globals.seat, seat.name == name {
             wl_seat_destroy(seat.proxy)
             globals.seat = nil
@@ -287,6 +312,18 @@ public final class Display {
             guard let data else { return }
             Unmanaged<Display>.fromOpaque(data).takeUnretainedValue().globalRemoved(name: name)
         })
+
+    // Every slot is filled: libwayland aborts on a NULL entry the bound version can send.
+    nonisolated(unsafe) private static var outputListener = wl_output_listener(
+        geometry: { _, _, _, _, _, _, _, _, _, _ in },
+        mode: { _, _, _, _, _, _ in },
+        done: { _, _ in },
+        scale: { data, output, factor in
+            guard let data else { return }
+            Unmanaged<Display>.fromOpaque(data).takeUnretainedValue().outputScale(output, factor)
+        },
+        name: { _, _, _ in },
+        description: { _, _, _ in })
 
     nonisolated(unsafe) private static var wmBaseListener = xdg_wm_base_listener(
         ping: { _, wmBase, serial in xdg_wm_base_pong(wmBase, serial) })
