@@ -1,5 +1,5 @@
 // The Wayland module's pure parts without a compositor: the buffer pool, the frame
-// scheduler, pointer frame batching (both wheel paths), event times and connect errors.
+// scheduler, event times and connect errors (input batching has files of its own).
 import Foundation
 import ScrollKit
 import Testing
@@ -138,89 +138,6 @@ struct FrameSchedulerTests {
     }
 }
 
-@Suite("Pointer frames")
-struct PointerFrameTests {
-    @Test("Motion and button become events with the events' own times")
-    func motionAndButton() {
-        var b = PointerFrameBuilder()
-        b.motion(time: 1000, x: 10.5, y: 20)
-        let r23 = b.frame()
-        #expect(r23 == [InputEvent(time: 1000, kind: .pointerMotion(location: CGPoint(x: 10.5, y: 20)))])
-        b.button(time: 1010, code: 0x110, pressed: true)
-        b.button(time: 1010, code: 0x115, pressed: true)  // BTN_FORWARD: ignored
-        let r24 = b.frame()
-        #expect(r24 == [InputEvent(time: 1010, kind: .pointerButton(button: .left, pressed: true))])
-    }
-
-    @Test("Seat v5–7 wheel: axis_discrete plus axis becomes one wheel event with value120")
-    func discreteWheel() {
-        var b = PointerFrameBuilder()
-        b.axisSource(0)
-        b.axisDiscrete(axis: 0, discrete: 1)
-        b.axis(time: 500, axis: 0, value: 15)
-        let r25 = b.frame()
-        #expect(r25 == [InputEvent(time: 500, kind: .pointerAxis(source: .wheel, dx: 0, dy: 15, value120X: nil, value120Y: 120))])
-    }
-
-    @Test("Seat v8 wheel: axis_value120 keeps fractions of a notch")
-    func value120Wheel() {
-        var b = PointerFrameBuilder()
-        b.axisSource(0)
-        b.axisValue120(axis: 0, value120: -40)
-        b.axis(time: 700, axis: 0, value: -5)
-        b.axisValue120(axis: 1, value120: 30)
-        b.axis(time: 700, axis: 1, value: 3.75)
-        let r26 = b.frame()
-        #expect(r26 == [InputEvent(time: 700, kind: .pointerAxis(source: .wheel, dx: 3.75, dy: -5, value120X: 30, value120Y: -40))])
-    }
-
-    @Test("A wheel that sends notches without an axis value still scrolls 15 pt per notch")
-    func notchesOnly() {
-        var b = PointerFrameBuilder()
-        b.axisSource(0)
-        b.axisDiscrete(axis: 0, discrete: 2)
-        b.motion(time: 90, x: 1, y: 1)
-        let events = b.frame()
-        #expect(events.last == InputEvent(time: 90, kind: .pointerAxis(source: .wheel, dx: 0, dy: 30, value120X: nil, value120Y: 240)))
-    }
-
-    @Test("Touchpad finger scrolling and axis_stop")
-    func fingerAndStop() {
-        var b = PointerFrameBuilder()
-        b.axisSource(1)
-        b.axis(time: 10, axis: 0, value: 7.5)
-        let r27 = b.frame()
-        #expect(r27 == [InputEvent(time: 10, kind: .pointerAxis(source: .finger, dx: 0, dy: 7.5, value120X: nil, value120Y: nil))])
-        b.axisSource(1)
-        b.axisStop(time: 30, axis: 0)
-        let r28 = b.frame()
-        #expect(r28 == [InputEvent(time: 30, kind: .axisStop(axis: .vertical))])
-    }
-
-    @Test("Absurd axis values are clamped and non-finite ones dropped")
-    func absurdAxis() {
-        var b = PointerFrameBuilder()
-        b.axisSource(1)
-        b.axis(time: 1, axis: 0, value: 1e12)
-        b.axis(time: 1, axis: 1, value: .nan)
-        b.axisValue120(axis: 0, value120: .max)
-        let events = b.frame()
-        #expect(events == [InputEvent(time: 1, kind: .pointerAxis(source: .finger, dx: 0, dy: PointerFrameBuilder.maxAxisValue,
-                                                                  value120X: nil, value120Y: PointerFrameBuilder.maxValue120))])
-    }
-
-    @Test("Leave comes last in its frame, and a frame resets the batch")
-    func leaveLast() {
-        var b = PointerFrameBuilder()
-        b.leave(now: 5)
-        b.motion(time: 4, x: 0, y: 0)
-        let events = b.frame()
-        #expect(events.map(\.kind) == [.pointerMotion(location: .zero), .pointerLeave])
-        let r29 = b.frame()
-        #expect(r29.isEmpty)
-    }
-}
-
 @Suite("Connection set-up")
 struct ConnectionTests {
     @Test("No WAYLAND_DISPLAY and no WAYLAND_SOCKET: a typed error naming the variable")
@@ -254,6 +171,11 @@ struct ConnectionTests {
         let seat = GlobalRequirement.all.first { $0.interface == "wl_seat" }!
         #expect(seat.bindVersion(advertised: 7) == .success(7))
         #expect(seat.bindVersion(advertised: 9) == .success(8))
+        let gestures = GlobalRequirement.all.first { $0.interface == "zwp_pointer_gestures_v1" }!
+        #expect(gestures.bindVersion(advertised: 3) == .success(3), "v3 brings hold gestures")
+        let output = GlobalRequirement.all.first { $0.interface == "wl_output" }!
+        #expect(output.bindVersion(advertised: 4) == .success(4))
+        #expect(!output.required && !seat.required, "a compositor without outputs or seats still shows the window")
     }
 
     @Test("32-bit event times are extended across the wrap")
