@@ -1,0 +1,207 @@
+// Recording live input as a trace: the setup line describing the scroll view, one line per
+// event in the format's spelling, times relative to the first event, and the file itself.
+import Foundation
+import ScrollKit
+import Testing
+@testable import Wayland
+
+/// Reads a trace event line back as the format defines it (spec/trace-format.md), so every
+/// written line is checked against the spec's field names rather than against itself.
+private func decode(_ line: String) throws -> (t: Double, kind: InputEvent.Kind) {
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    let t = try #require(object["t"] as? Double)
+    let kind = try #require(object["kind"] as? String)
+    func number(_ key: String) -> CGFloat { CGFloat(object[key] as? Double ?? 0) }
+    func point() -> CGPoint { CGPoint(x: number("x"), y: number("y")) }
+    let pressed = (object["state"] as? String) == "pressed"
+    switch kind {
+    case "touch.down": return (t, .touchDown(id: object["id"] as! Int, location: point()))
+    case "touch.motion": return (t, .touchMotion(id: object["id"] as! Int, location: point()))
+    case "touch.up": return (t, .touchUp(id: object["id"] as! Int))
+    case "touch.cancel": return (t, .touchCancel)
+    case "pointer.motion": return (t, .pointerMotion(location: point()))
+    case "pointer.button":
+        return (t, .pointerButton(button: InputEvent.Button(rawValue: object["button"] as! String)!, pressed: pressed))
+    case "pointer.axis":
+        let sources: [String: InputEvent.AxisSource] = ["wheel": .wheel, "finger": .finger, "continuous": .continuous,
+                                                        "wheel_tilt": .wheelTilt]
+        return (t, .pointerAxis(source: sources[object["source"] as! String]!, dx: number("dx"), dy: number("dy"),
+                                value120X: object["value120x"] as? Int, value120Y: object["value120y"] as? Int))
+    case "pointer.axis_stop": return (t, .axisStop(axis: InputEvent.Axis(rawValue: object["axis"] as! String)!))
+    case "pointer.pinch":
+        return (t, .pinch(phase: InputEvent.Phase(rawValue: object["phase"] as! String)!, scale: number("scale"),
+                          dx: number("dx"), dy: number("dy")))
+    case "key":
+        let names: [String: InputEvent.Modifiers] = ["shift": .shift, "ctrl": .ctrl, "alt": .alt, "logo": .logo]
+        var modifiers: InputEvent.Modifiers = []
+        for name in object["modifiers"] as? [String] ?? [] { modifiers.insert(try #require(names[name])) }
+        return (t, .key(name: object["key"] as! String, pressed: pressed, modifiers: modifiers))
+    default:
+        Issue.record("unknown kind \(kind)")
+        return (t, .touchCancel)
+    }
+}
+
+@Suite("Trace recording")
+struct TraceRecordingTests {
+    /// One event of every kind the format can express, at times from 5000 ms on.
+    static let session: [InputEvent] = [
+        InputEvent(time: 5000, kind: .pointerMotion(location: CGPoint(x: 10.25, y: 20.00390625))),
+        InputEvent(time: 5004, kind: .pointerButton(button: .left, pressed: true)),
+        InputEvent(time: 5010, kind: .pointerButton(button: .left, pressed: false)),
+        InputEvent(time: 5016, kind: .pointerAxis(source: .wheel, dx: 0, dy: 15, value120X: nil, value120Y: 120)),
+        InputEvent(time: 5020, kind: .pointerAxis(source: .wheelTilt, dx: -7.5, dy: 0, value120X: -60, value120Y: nil)),
+        InputEvent(time: 5030, kind: .pointerAxis(source: .finger, dx: 0, dy: 12.5, value120X: nil, value120Y: nil)),
+        InputEvent(time: 5031, kind: .pointerAxis(source: .continuous, dx: 1, dy: -1, value120X: nil, value120Y: nil)),
+        InputEvent(time: 5040, kind: .axisStop(axis: .vertical)),
+        InputEvent(time: 5050, kind: .pinch(phase: .begin, scale: 1, dx: 0, dy: 0)),
+        InputEvent(time: 5060, kind: .pinch(phase: .update, scale: 1.5, dx: 2, dy: -3)),
+        InputEvent(time: 5070, kind: .pinch(phase: .end, scale: 1.5, dx: 0, dy: 0)),
+        InputEvent(time: 5080, kind: .touchDown(id: 0, location: CGPoint(x: 200, y: 400))),
+        InputEvent(time: 5088, kind: .touchMotion(id: 0, location: CGPoint(x: 200, y: 380))),
+        InputEvent(time: 5096, kind: .touchUp(id: 0)),
+        InputEvent(time: 5100, kind: .touchCancel),
+        InputEvent(time: 5110, kind: .key(name: "Next", pressed: true, modifiers: [.ctrl, .shift])),
+        InputEvent(time: 5143.333333, kind: .key(name: "Next", pressed: true, modifiers: [])),
+        InputEvent(time: 5150, kind: .key(name: "Next", pressed: false, modifiers: [])),
+    ]
+
+    @Test("Every event line reads back, by the spec's field names, as the event it came from")
+    func roundTrip() throws {
+        var formatter = TraceLineFormatter()
+        for event in Self.session {
+            let line = formatter.line(for: event)
+            #expect(line.hasPrefix(#"{"kind":""#), "kind first: \(line)")
+            let (t, kind) = try decode(line)
+            #expect(abs(t - (event.time - 5000)) < 0.001)
+            #expect(kind == event.kind, "\(line)")
+        }
+    }
+
+    @Test("Lines are spelled as the trace format's examples")
+    func exactLines() {
+        var f = TraceLineFormatter()
+        let lines = Self.session.map { f.line(for: $0) }
+        #expect(lines[0] == #"{"kind":"pointer.motion","t":0,"x":10.25,"y":20.00390625}"#)
+        #expect(lines[1] == #"{"kind":"pointer.button","t":4,"button":"left","state":"pressed"}"#)
+        #expect(lines[3] == #"{"kind":"pointer.axis","t":16,"source":"wheel","dx":0,"dy":15,"value120y":120}"#)
+        #expect(lines[4] == #"{"kind":"pointer.axis","t":20,"source":"wheel_tilt","dx":-7.5,"dy":0,"value120x":-60}"#)
+        #expect(lines[7] == #"{"kind":"pointer.axis_stop","t":40,"axis":"vertical"}"#)
+        #expect(lines[9] == #"{"kind":"pointer.pinch","t":60,"phase":"update","scale":1.5,"dx":2,"dy":-3}"#)
+        #expect(lines[11] == #"{"kind":"touch.down","t":80,"id":0,"x":200,"y":400}"#)
+        #expect(lines[13] == #"{"kind":"touch.up","t":96,"id":0}"#)
+        #expect(lines[14] == #"{"kind":"touch.cancel","t":100}"#)
+        #expect(lines[15] == #"{"kind":"key","t":110,"key":"Next","state":"pressed","modifiers":["shift","ctrl"]}"#)
+        #expect(lines[16] == #"{"kind":"key","t":143.333,"key":"Next","state":"pressed"}"#)
+    }
+
+    @Test("Positions are relative to the scroll view's origin; enter is a motion")
+    func origin() {
+        var f = TraceLineFormatter(origin: CGPoint(x: 100, y: 50))
+        #expect(f.line(for: InputEvent(time: 0, kind: .pointerEnter(location: CGPoint(x: 130, y: 60))))
+            == #"{"kind":"pointer.motion","t":0,"x":30,"y":10}"#)
+        #expect(f.line(for: InputEvent(time: 1, kind: .touchDown(id: 3, location: CGPoint(x: 100, y: 50))))
+            == #"{"kind":"touch.down","t":1,"id":3,"x":0,"y":0}"#)
+    }
+
+    @Test("Times never go back, even when an untimed event was stamped late")
+    func monotonicTimes() {
+        var f = TraceLineFormatter()
+        _ = f.line(for: InputEvent(time: 1000, kind: .pointerEnter(location: .zero)))
+        _ = f.line(for: InputEvent(time: 1020, kind: .pointerLeave))
+        let late = f.line(for: InputEvent(time: 1015, kind: .pointerMotion(location: .zero)))
+        #expect(late == #"{"kind":"pointer.motion","t":20,"x":0,"y":0}"#)
+        let nan = f.line(for: InputEvent(time: .nan, kind: .touchCancel))
+        #expect(nan == #"{"kind":"touch.cancel","t":20}"#)
+    }
+
+    @Test("What the format cannot express is kept as comments, which scroll-replay skips")
+    func comments() {
+        var f = TraceLineFormatter()
+        #expect(f.line(for: InputEvent(time: 0, kind: .pointerLeave)) == "# t=0 pointer.leave")
+        #expect(f.line(for: InputEvent(time: 5, kind: .hold(phase: .begin))) == #"# {"kind":"pointer.hold","t":5,"phase":"begin"}"#)
+        let odd = f.line(for: InputEvent(time: 6, kind: .key(name: "a\"b\nc", pressed: true, modifiers: [])))
+        #expect(odd.hasPrefix("# ") && !odd.contains("\n"))
+        f.writesHoldEvents = true
+        #expect(f.line(for: InputEvent(time: 7, kind: .hold(phase: .end))) == #"{"kind":"pointer.hold","t":7,"phase":"end"}"#)
+    }
+
+    @Test("Numbers: integers plain, wl_fixed fractions exact, non-finite values never written")
+    func numbers() {
+        #expect(TraceLineFormatter.number(15) == "15")
+        #expect(TraceLineFormatter.number(-0.0) == "0")
+        #expect(TraceLineFormatter.number(1.0 / 256) == "0.00390625")
+        #expect(TraceLineFormatter.number(.infinity) == "0")
+        #expect(TraceLineFormatter.number(1e20) == "1e+20")
+        #expect(TraceLineFormatter.string("a\"\\\u{1}") == #""a\"\\\u0001""#)
+    }
+
+    @Test("The setup line describes the scroll view: sizes, start offset and options that differ from UIKit's")
+    func setupFromScrollView() {
+        let scrollView = ScrollView()
+        scrollView.frame = CGRect(x: 0, y: 0, width: 800, height: 600)
+        scrollView.contentSize = CGSize(width: 10_000, height: 10_000)
+        scrollView.contentOffset = CGPoint(x: 0, y: 300)
+        scrollView.isPagingEnabled = true
+        scrollView.decelerationRate = .fast
+        scrollView.showsHorizontalScrollIndicator = false
+        let setup = TraceSetupDescription(describing: scrollView)
+        #expect(setup.viewport == CGSize(width: 800, height: 600))
+        #expect(TraceLineFormatter.setupLine(setup, viewport: setup.viewport!) == """
+            {"kind":"setup","viewport":{"width":800,"height":600},"content":{"width":10000,"height":10000},\
+            "frameRate":60,"options":{"contentOffset":{"x":0,"y":300},"pagingEnabled":true,"decelerationRate":"fast",\
+            "showsHorizontalScrollIndicator":false}}
+            """)
+    }
+
+    @Test("A default scroll view writes no options at all")
+    func setupDefaults() {
+        let setup = TraceSetupDescription(content: CGSize(width: 400, height: 3000))
+        #expect(TraceLineFormatter.setupLine(setup, viewport: CGSize(width: 400, height: 600))
+            == #"{"kind":"setup","viewport":{"width":400,"height":600},"content":{"width":400,"height":3000},"frameRate":60}"#)
+    }
+
+    @Test("The recorder writes a comment, the setup when the first event comes, then one line per event")
+    func recorderFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString).trace").path
+        defer { unlink(path) }
+        var described = 0
+        let recorder = try InputRecorder(path: path, setup: {
+            described += 1
+            return TraceSetupDescription(content: CGSize(width: 400, height: 3000))
+        }, windowSize: { CGSize(width: 400, height: 600) })
+        #expect(described == 0, "the scroll view is described when input starts, after layout")
+        recorder.record(InputEvent(time: 100, kind: .touchDown(id: 0, location: CGPoint(x: 1, y: 2))))
+        recorder.record(InputEvent(time: 108, kind: .touchUp(id: 0)))
+        recorder.finish()
+        #expect(described == 1)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines[0].hasPrefix("# ScrollKit input recording"))
+        #expect(lines[1] == #"{"kind":"setup","viewport":{"width":400,"height":600},"content":{"width":400,"height":3000},"frameRate":60}"#)
+        #expect(lines[2] == #"{"kind":"touch.down","t":0,"id":0,"x":1,"y":2}"#)
+        #expect(lines[3] == #"{"kind":"touch.up","t":8,"id":0}"#)
+        #expect(recorder.linesWritten == 4)
+    }
+
+    @Test("A session without input still leaves a valid trace: the setup line")
+    func emptySession() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString).trace").path
+        defer { unlink(path) }
+        let recorder = try InputRecorder(path: path, setup: { TraceSetupDescription(content: CGSize(width: 10, height: 10)) },
+                                         windowSize: { CGSize(width: 10, height: 10) })
+        recorder.finish()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.split(separator: "\n").last == #"{"kind":"setup","viewport":{"width":10,"height":10},"content":{"width":10,"height":10},"frameRate":60}"#)
+    }
+
+    @Test("A file that cannot be created is an error naming the path and the reason")
+    func unwritable() {
+        let path = "/nonexistent-\(getpid())/session.trace"
+        #expect(throws: RecordingError.cannotOpen(path: path, reason: "No such file or directory")) {
+            try InputRecorder(path: path, setup: { TraceSetupDescription(content: .zero) }, windowSize: { .zero })
+        }
+        #expect(RecordingError.cannotOpen(path: path, reason: "No such file or directory").description
+            == "--record: cannot create the trace file \(path): No such file or directory")
+    }
+}
