@@ -1,5 +1,5 @@
-// Runs one window on the compositor: connect, map, route seat input to the scene, and
-// loop until the window is closed or the connection breaks.
+// Runs one window on the compositor: connect, map, route seat input to the scene (and to a
+// recording), keep the cursor in step with the content, and loop until the window closes.
 import Foundation
 import Raster
 import ScrollKit
@@ -10,35 +10,107 @@ public final class Application {
     public let display: Display
     /// The window.
     public let window: Window
-    private var seat: Seat?
+    /// Decides the cursor shape; polled after every dispatch. When nil, the window shows a
+    /// closed hand while the left button drags, an open hand over a scroll view of a
+    /// `ViewScene` that can scroll or zoom, and the arrow elsewhere.
+    public var cursorProvider: (() -> CursorShape)?
+    /// Receives one-line warnings about input devices (an unusable keymap…); the default
+    /// prints them on standard error. Input goes on without the device.
+    public var onWarning: (String) -> Void = { message in
+        FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+    }
+    /// The recording started by `record(to:setup:)`, if any.
+    public private(set) var recorder: InputRecorder?
+    /// The seat whose devices drive the window, nil while the compositor offers none.
+    public private(set) var seat: Seat?
+    private let environment: [String: String]
 
     /// Connects (throwing a one-line `WaylandError` on failure) and maps a window for `scene`.
     public init(scene: Scene, title: String, appID: String, fullscreen: Bool = false,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        self.environment = environment
         display = try Display.connect(environment: environment)
         window = try Window(display: display, scene: scene, title: title, appID: appID)
         if fullscreen { window.setFullscreen(true) }
         window.onClose = { [unowned self] in self.display.stop() }
         display.onSeatChange = { [unowned self] in self.attachSeat() }
+        display.onOutputsChange = { [unowned self] in self.seat?.outputScaleChanged() }
         attachSeat()
     }
 
     private func attachSeat() {
+        // The old seat's devices end what they were doing (a drag is cancelled) first.
+        seat?.removeAllDevices()
         guard let bound = display.globals.seat else {
             seat = nil
             return
         }
-        let newSeat = Seat(proxy: bound.proxy, version: bound.version)
+        let newSeat = Seat(proxy: bound.proxy, version: bound.version, display: display, environment: environment)
         let scene = window.scene
-        newSeat.onInput = { event in scene.handle(event) }
+        newSeat.onInput = { [unowned self] event in
+            self.recorder?.record(event)
+            scene.handle(event)
+        }
+        newSeat.onWarning = { [unowned self] in self.onWarning($0) }
         seat = newSeat
+    }
+
+    /// Records every input event the seat delivers from now on into a trace at `path`
+    /// (spec/trace-format.md), which `scroll-replay` replays. `setup` describes the scroll
+    /// view; when nil, the first scroll view of a `ViewScene` (the one that receives input)
+    /// is described as it is when the first event arrives, with the window's size as viewport.
+    /// Throws `RecordingError` naming the file when it cannot be created.
+    public func record(to path: String, setup: TraceSetupDescription? = nil) throws(RecordingError) {
+        let describe: () -> TraceSetupDescription
+        if let setup {
+            describe = { setup }
+        } else {
+            guard let viewScene = window.scene as? ViewScene, ViewScene.scrollViews(in: viewScene.root).first != nil else {
+                throw .noScrollView
+            }
+            describe = {
+                guard let scrollView = ViewScene.scrollViews(in: viewScene.root).first else {
+                    return TraceSetupDescription(content: .zero)
+                }
+                return TraceSetupDescription(describing: scrollView)
+            }
+        }
+        let recorder = try InputRecorder(path: path, setup: describe, windowSize: { [unowned self] in
+            CGSize(width: self.window.width, height: self.window.height)
+        })
+        recorder.onFailure = { [unowned self] in self.onWarning($0.description) }
+        self.recorder = recorder
     }
 
     /// Runs until the window is closed (returns) or the compositor goes away (throws).
     public func run() throws {
-        try display.run { [unowned self] in try self.window.afterDispatch() }
+        defer { recorder?.finish() }
+        try display.run { [unowned self] in
+            self.updateCursor()
+            try self.window.afterDispatch()
+        }
     }
 
     /// Ends `run` after the current dispatch.
     public func quit() { display.stop() }
+
+    private func updateCursor() {
+        guard let seat else { return }
+        seat.cursorShape = cursorProvider?() ?? defaultCursorShape(seat)
+    }
+
+    private func defaultCursorShape(_ seat: Seat) -> CursorShape {
+        if seat.isDraggingWithPointer { return .closedHand }
+        guard let location = seat.pointerLocation, let scene = window.scene as? ViewScene else { return .arrow }
+        for scrollView in ViewScene.scrollViews(in: scene.root) where scrollView.isScrollEnabled && !scrollView.isHidden {
+            let origin = scrollView.superview?.convert(scrollView.frame.origin, to: nil) ?? scrollView.frame.origin
+            guard CGRect(origin: origin, size: scrollView.frame.size).contains(location) else { continue }
+            let scrolls = ScrollAxis.allCases.contains { axis in
+                let range = scrollView.scrollRange(axis)
+                return range.upperBound > range.lowerBound
+            }
+            if scrolls || scrollView.canZoom { return .openHand }
+        }
+        return .arrow
+    }
 }

@@ -1,5 +1,5 @@
-// wl_seat and the wl_pointer it hands out: follows capability changes and turns pointer
-// events, batched per frame, into InputEvents for the window's scene.
+// wl_seat: follows capability changes at runtime, getting and releasing the pointer,
+// keyboard and touch devices as they appear and vanish, and funnels their events to one sink.
 import CWaylandClient
 import CWaylandProtocols
 import Foundation
@@ -7,53 +7,115 @@ import ScrollKit
 
 /// The input devices of one `wl_seat`, delivering `InputEvent`s to `onInput`.
 public final class Seat {
-    /// Receives every input event, in surface points.
+    /// Receives every input event, in surface points, with the event's own timestamp.
     public var onInput: ((InputEvent) -> Void)?
-    private let proxy: OpaquePointer
-    private let version: UInt32
-    private var pointer: OpaquePointer?
-    private var pointerFrame = PointerFrameBuilder()
+    /// Receives one-line warnings (an unusable keymap…); input goes on without the device.
+    public var onWarning: ((String) -> Void)?
+    /// The cursor shown while the pointer is over the window.
+    public var cursorShape: CursorShape = .arrow {
+        didSet { if cursorShape != oldValue { pointer?.setCursor(cursorShape) } }
+    }
 
-    /// Listens to `seat` (bound at `version`).
-    init(proxy: OpaquePointer, version: UInt32) {
+    /// The bound seat version: v5 brings `wl_pointer.frame`, v8 `axis_value120`.
+    public let version: UInt32
+    private let proxy: OpaquePointer
+    private unowned let display: Display
+    private let cursorSettings: CursorSettings
+    private var cursorSurface: CursorSurface?
+    private var pointer: Pointer?
+    private var keyboard: Keyboard?
+    private var touch: Touch?
+
+    /// Whether a pointer, keyboard and touch device are present now.
+    public var devices: (pointer: Bool, keyboard: Bool, touch: Bool) {
+        (pointer != nil, keyboard != nil, touch != nil)
+    }
+
+    /// Whether the left pointer button is held on our surface (a pointer drag).
+    public var isDraggingWithPointer: Bool { pointer?.builder.heldButtons.contains(0x110) ?? false }
+    /// Where the pointer is on our surface in points, nil when it is elsewhere.
+    public var pointerLocation: CGPoint? { pointer?.location }
+
+    /// Listens to `proxy` (bound at `version`); cursors come from the theme `environment` names.
+    init(proxy: OpaquePointer, version: UInt32, display: Display, environment: [String: String]) {
         self.proxy = proxy
         self.version = version
+        self.display = display
+        self.cursorSettings = CursorSettings(environment: environment)
         wl_seat_add_listener(proxy, &Seat.seatListener, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
-        releasePointer()
+        removeAllDevices()
+    }
+
+    /// Releases every device, delivering what their loss means (a drag cancelled, keys
+    /// released). Called before the seat itself goes away.
+    func removeAllDevices() {
+        removePointer()
+        removeKeyboard()
+        removeTouch()
+    }
+
+    /// The outputs' scale changed: cursors are redrawn at the new one.
+    func outputScaleChanged() {
+        pointer?.refreshCursor()
+    }
+
+    private func deliver(_ events: [InputEvent]) {
+        for event in events { onInput?(event) }
     }
 
     // Devices come and go (an injector connecting, a mouse unplugged): drop and re-get
     // each device object as the capabilities change, or the compositor stops sending events.
     fileprivate func capabilities(_ caps: UInt32) {
-        let hasPointer = caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0
-        if hasPointer && pointer == nil {
-            pointer = wl_seat_get_pointer(proxy)
-            wl_pointer_add_listener(pointer, &Seat.pointerListener, Unmanaged.passUnretained(self).toOpaque())
-        } else if !hasPointer {
-            releasePointer()
+        let deliver: ([InputEvent]) -> Void = { [unowned self] in self.deliver($0) }
+        if caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0 {
+            if pointer == nil, let proxy = wl_seat_get_pointer(proxy) {
+                if cursorSurface == nil, let compositor = display.globals.compositor, let shm = display.globals.shm {
+                    cursorSurface = CursorSurface(compositor: compositor, shm: shm, settings: cursorSettings)
+                }
+                let display = self.display
+                pointer = Pointer(proxy: proxy, seatVersion: version, gestures: display.globals.pointerGestures,
+                                  cursor: cursorSurface, cursorShape: cursorShape,
+                                  cursorScale: { [unowned display] in display.maxOutputScale }, deliver: deliver)
+            }
+        } else {
+            removePointer()
+        }
+        if caps & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0 {
+            if keyboard == nil, let proxy = wl_seat_get_keyboard(proxy) {
+                keyboard = Keyboard(proxy: proxy, seatVersion: version, display: display, deliver: deliver,
+                                    warn: { [unowned self] in self.onWarning?($0) })
+            }
+        } else {
+            removeKeyboard()
+        }
+        if caps & WL_SEAT_CAPABILITY_TOUCH.rawValue != 0 {
+            if touch == nil, let proxy = wl_seat_get_touch(proxy) {
+                touch = Touch(proxy: proxy, seatVersion: version, deliver: deliver)
+            }
+        } else {
+            removeTouch()
         }
     }
 
-    private func releasePointer() {
-        guard let p = pointer else { return }
-        // A drag in progress ends as if the pointer left.
-        pointerFrame.leave(now: monotonicMilliseconds())
-        flushPointer()
-        if version >= 3 { wl_pointer_release(p) } else { wl_pointer_destroy(p) }
+    private func removePointer() {
+        guard let device = pointer else { return }
         pointer = nil
+        deliver(device.remove(now: monotonicMilliseconds()))
     }
 
-    fileprivate func pointerEvent(_ update: (inout PointerFrameBuilder) -> Void) {
-        update(&pointerFrame)
-        // Before v5 there is no wl_pointer.frame: every event is a frame of its own.
-        if version < 5 { flushPointer() }
+    private func removeKeyboard() {
+        guard let device = keyboard else { return }
+        keyboard = nil
+        deliver(device.remove(now: monotonicMilliseconds()))
     }
 
-    fileprivate func flushPointer() {
-        for event in pointerFrame.frame() { onInput?(event) }
+    private func removeTouch() {
+        guard let device = touch else { return }
+        touch = nil
+        deliver(device.remove(now: monotonicMilliseconds()))
     }
 
     private static func from(_ data: UnsafeMutableRawPointer?) -> Seat {
@@ -63,40 +125,4 @@ public final class Seat {
     nonisolated(unsafe) private static var seatListener = wl_seat_listener(
         capabilities: { data, _, caps in Seat.from(data).capabilities(caps) },
         name: { _, _, _ in })
-
-    // Every slot is filled: libwayland aborts on a NULL listener entry the bound version can send.
-    nonisolated(unsafe) private static var pointerListener = wl_pointer_listener(
-        enter: { data, _, _, _, x, y in
-            Seat.from(data).pointerEvent {
-                $0.enter(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y), now: monotonicMilliseconds())
-            }
-        },
-        leave: { data, _, _, _ in Seat.from(data).pointerEvent { $0.leave(now: monotonicMilliseconds()) } },
-        motion: { data, _, time, x, y in
-            Seat.from(data).pointerEvent {
-                $0.motion(time: unwrapEventTime(time), x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
-            }
-        },
-        button: { data, _, _, time, button, state in
-            Seat.from(data).pointerEvent {
-                $0.button(time: unwrapEventTime(time), code: button,
-                          pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue)
-            }
-        },
-        axis: { data, _, time, axis, value in
-            Seat.from(data).pointerEvent {
-                $0.axis(time: unwrapEventTime(time), axis: axis, value: wl_fixed_to_double(value))
-            }
-        },
-        frame: { data, _ in Seat.from(data).flushPointer() },
-        axis_source: { data, _, source in Seat.from(data).pointerFrame.axisSource(source) },
-        axis_stop: { data, _, time, axis in
-            Seat.from(data).pointerEvent { $0.axisStop(time: unwrapEventTime(time), axis: axis) }
-        },
-        axis_discrete: { data, _, axis, discrete in
-            Seat.from(data).pointerFrame.axisDiscrete(axis: axis, discrete: discrete)
-        },
-        axis_value120: { data, _, axis, value in
-            Seat.from(data).pointerFrame.axisValue120(axis: axis, value120: value)
-        })
 }

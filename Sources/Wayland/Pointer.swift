@@ -1,0 +1,171 @@
+// wl_pointer and its touchpad gestures (zwp_pointer_gestures_v1 pinch and hold): events
+// batched per frame by PointerFrameBuilder, gestures by PointerGestureState, and the cursor.
+import CWaylandClient
+import CWaylandProtocols
+import Foundation
+import ScrollKit
+
+/// One `wl_pointer` with its pinch and hold gesture objects.
+final class Pointer {
+    private let proxy: OpaquePointer
+    private let seatVersion: UInt32
+    private var pinch: OpaquePointer?
+    private var hold: OpaquePointer?
+    private let cursor: CursorSurface?
+    private let cursorScale: () -> Int
+    private let deliver: ([InputEvent]) -> Void
+    private(set) var builder = PointerFrameBuilder()
+    private var gestures = PointerGestureState()
+    private var cursorShape: CursorShape
+    /// The serial of the latest `enter`, which `set_cursor` must quote; nil while outside.
+    private var enterSerial: UInt32?
+    /// Where the pointer is on our surface, in points.
+    private(set) var location: CGPoint?
+
+    init(proxy: OpaquePointer, seatVersion: UInt32, gestures: (proxy: OpaquePointer, version: UInt32)?,
+         cursor: CursorSurface?, cursorShape: CursorShape, cursorScale: @escaping () -> Int,
+         deliver: @escaping ([InputEvent]) -> Void) {
+        self.proxy = proxy
+        self.seatVersion = seatVersion
+        self.cursor = cursor
+        self.cursorShape = cursorShape
+        self.cursorScale = cursorScale
+        self.deliver = deliver
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        wl_pointer_add_listener(proxy, &Pointer.listener, me)
+        if let gestures {
+            pinch = zwp_pointer_gestures_v1_get_pinch_gesture(gestures.proxy, proxy)
+            if let pinch { zwp_pointer_gesture_pinch_v1_add_listener(pinch, &Pointer.pinchListener, me) }
+            // Hold gestures exist from zwp_pointer_gestures_v1 version 3.
+            if gestures.version >= 3 {
+                hold = zwp_pointer_gestures_v1_get_hold_gesture(gestures.proxy, proxy)
+                if let hold { zwp_pointer_gesture_hold_v1_add_listener(hold, &Pointer.holdListener, me) }
+            }
+        }
+    }
+
+    /// Releases the device; returns what its loss means for the scene (see
+    /// `PointerFrameBuilder.deviceRemoved` and `PointerGestureState.deviceRemoved`).
+    func remove(now: Double) -> [InputEvent] {
+        let events = gestures.deviceRemoved(now: now) + builder.deviceRemoved(now: now)
+        if let pinch { zwp_pointer_gesture_pinch_v1_destroy(pinch) }
+        if let hold { zwp_pointer_gesture_hold_v1_destroy(hold) }
+        pinch = nil
+        hold = nil
+        // wl_pointer.release exists from seat v3; older seats only destroy the proxy.
+        if seatVersion >= 3 { wl_pointer_release(proxy) } else { wl_pointer_destroy(proxy) }
+        return events
+    }
+
+    /// Shows `shape` from now on (at once if the pointer is over the window).
+    func setCursor(_ shape: CursorShape) {
+        cursorShape = shape
+        refreshCursor()
+    }
+
+    /// Redraws the cursor (after an enter, a shape or an output scale change).
+    func refreshCursor() {
+        guard let serial = enterSerial, let cursor else { return }
+        if !cursor.show(cursorShape, pointer: proxy, serial: serial, scale: cursorScale()), cursorShape != .arrow {
+            // A theme without hands still shows its arrow rather than the compositor's last image.
+            cursor.show(.arrow, pointer: proxy, serial: serial, scale: cursorScale())
+        }
+    }
+
+    private func update(_ change: (inout PointerFrameBuilder) -> Void) {
+        change(&builder)
+        // Before seat v5 there is no wl_pointer.frame: every event is a frame of its own.
+        if seatVersion < 5 { flush() }
+    }
+
+    private func flush() {
+        let events = builder.frame()
+        for event in events {
+            switch event.kind {
+            case .pointerEnter(let p), .pointerMotion(let p): location = p
+            case .pointerLeave: location = nil
+            default: break
+            }
+        }
+        deliver(events)
+    }
+
+    fileprivate func enter(serial: UInt32, surface: OpaquePointer?, x: Int32, y: Int32) {
+        guard surface != nil else { return }  // the surface was destroyed meanwhile
+        enterSerial = serial
+        update { $0.enter(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y), now: monotonicMilliseconds()) }
+        refreshCursor()
+    }
+
+    fileprivate func leave() {
+        enterSerial = nil
+        update { $0.leave(now: monotonicMilliseconds()) }
+    }
+
+    fileprivate func gesture(_ change: (inout PointerGestureState) -> [InputEvent]) {
+        // Gesture events arrive outside wl_pointer.frame; whatever the pointer batched
+        // before them happened first.
+        flush()
+        deliver(change(&gestures))
+    }
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> Pointer {
+        Unmanaged<Pointer>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    // MARK: Listeners (static storage: they must outlive every proxy pointing at them)
+
+    // Every slot is filled: libwayland aborts on a NULL listener entry the bound version can send.
+    nonisolated(unsafe) private static var listener = wl_pointer_listener(
+        enter: { data, _, serial, surface, x, y in Pointer.from(data).enter(serial: serial, surface: surface, x: x, y: y) },
+        leave: { data, _, _, _ in Pointer.from(data).leave() },
+        motion: { data, _, time, x, y in
+            Pointer.from(data).update {
+                $0.motion(time: unwrapEventTime(time), x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
+            }
+        },
+        button: { data, _, _, time, button, state in
+            Pointer.from(data).update {
+                $0.button(time: unwrapEventTime(time), code: button,
+                          pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue)
+            }
+        },
+        axis: { data, _, time, axis, value in
+            Pointer.from(data).update {
+                $0.axis(time: unwrapEventTime(time), axis: axis, value: wl_fixed_to_double(value))
+            }
+        },
+        frame: { data, _ in Pointer.from(data).flush() },
+        axis_source: { data, _, source in Pointer.from(data).builder.axisSource(source) },
+        axis_stop: { data, _, time, axis in
+            Pointer.from(data).update { $0.axisStop(time: unwrapEventTime(time), axis: axis) }
+        },
+        axis_discrete: { data, _, axis, discrete in
+            Pointer.from(data).builder.axisDiscrete(axis: axis, discrete: discrete)
+        },
+        axis_value120: { data, _, axis, value in
+            Pointer.from(data).builder.axisValue120(axis: axis, value120: value)
+        })
+
+    nonisolated(unsafe) private static var pinchListener = zwp_pointer_gesture_pinch_v1_listener(
+        begin: { data, _, _, time, _, _ in
+            Pointer.from(data).gesture { $0.pinchBegin(time: unwrapEventTime(time)) }
+        },
+        update: { data, _, time, dx, dy, scale, _ in
+            Pointer.from(data).gesture {
+                $0.pinchUpdate(time: unwrapEventTime(time), dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy),
+                               scale: wl_fixed_to_double(scale)).map { [$0] } ?? []
+            }
+        },
+        end: { data, _, _, time, cancelled in
+            Pointer.from(data).gesture { $0.pinchEnd(time: unwrapEventTime(time), cancelled: cancelled != 0).map { [$0] } ?? [] }
+        })
+
+    nonisolated(unsafe) private static var holdListener = zwp_pointer_gesture_hold_v1_listener(
+        begin: { data, _, _, time, _, _ in
+            Pointer.from(data).gesture { $0.holdBegin(time: unwrapEventTime(time)).map { [$0] } ?? [] }
+        },
+        end: { data, _, _, time, cancelled in
+            Pointer.from(data).gesture { $0.holdEnd(time: unwrapEventTime(time), cancelled: cancelled != 0).map { [$0] } ?? [] }
+        })
+}

@@ -1,0 +1,55 @@
+// wl_touch: down/motion/up with several ids batched per frame by TouchFrameBuilder, and
+// cancel, which ends the gesture without a fling.
+import CWaylandClient
+import CWaylandProtocols
+import Foundation
+import ScrollKit
+
+/// One `wl_touch`.
+final class Touch {
+    private let proxy: OpaquePointer
+    private let seatVersion: UInt32
+    private let deliver: ([InputEvent]) -> Void
+    private var builder = TouchFrameBuilder()
+
+    init(proxy: OpaquePointer, seatVersion: UInt32, deliver: @escaping ([InputEvent]) -> Void) {
+        self.proxy = proxy
+        self.seatVersion = seatVersion
+        self.deliver = deliver
+        wl_touch_add_listener(proxy, &Touch.listener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Releases the device; fingers still down are cancelled for the scene.
+    func remove(now: Double) -> [InputEvent] {
+        // wl_touch.release exists from seat v3; older seats only destroy the proxy.
+        if seatVersion >= 3 { wl_touch_release(proxy) } else { wl_touch_destroy(proxy) }
+        return builder.deviceRemoved(now: now)
+    }
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> Touch {
+        Unmanaged<Touch>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    // Every slot is filled: libwayland aborts on a NULL listener entry the bound version can send.
+    nonisolated(unsafe) private static var listener = wl_touch_listener(
+        down: { data, _, _, time, surface, id, x, y in
+            guard surface != nil else { return }  // the surface was destroyed meanwhile
+            Touch.from(data).builder.down(time: unwrapEventTime(time), id: id,
+                                          x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
+        },
+        up: { data, _, _, time, id in Touch.from(data).builder.up(time: unwrapEventTime(time), id: id) },
+        motion: { data, _, time, id, x, y in
+            Touch.from(data).builder.motion(time: unwrapEventTime(time), id: id,
+                                            x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
+        },
+        frame: { data, _ in
+            let touch = Touch.from(data)
+            touch.deliver(touch.builder.frame())
+        },
+        cancel: { data, _ in
+            let touch = Touch.from(data)
+            touch.deliver(touch.builder.cancel(now: monotonicMilliseconds()))
+        },
+        shape: { _, _, _, _, _ in },
+        orientation: { _, _, _, _ in })
+}
