@@ -1,21 +1,45 @@
-// image-viewer: the ScrollKit demo, a window on the Wayland session showing the bundled
-// pictures (the test card until decoding lands).
+// image-viewer: the ScrollKit demo, a paging gallery of zoomable pictures on a Wayland desktop or
+// kiosk, or offscreen driven by an input trace.
 import ArgumentParser
 import Foundation
+import Gallery
 import Raster
-import Replay
-import ScrollKit
-import Wayland
 
 @main
 struct ImageViewer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "image-viewer",
         abstract: "View pictures with iOS-like scrolling and zooming on a Wayland desktop or kiosk.",
-        version: "0.1.0")
+        discussion: """
+            Swipe or drag between pictures; pinch, double-tap, Ctrl+wheel or a touchpad pinch to zoom. \
+            Keys: Left/Right, Page Up/Down and Space for previous/next (arrows pan a zoomed picture), \
+            Home/End for first/last, + - 0 1 to zoom in, out, to fit and to 1:1, F or F11 for \
+            fullscreen, Escape to leave it, Q to quit.
+
+            With no path the bundled pictures are shown: Assets/ beside the Package.swift above the \
+            executable, or ../share/scrollkit/Assets next to its folder, or $SCROLLKIT_ASSETS.
+            """,
+        version: "0.2.0")
+
+    @Argument(help: ArgumentHelp("Image files and folders (folders: their PNG and JPEG files in natural order).",
+                                 valueName: "path"))
+    var paths: [String] = []
 
     @Flag(help: "Ask the compositor for fullscreen.")
     var fullscreen = false
+
+    @Flag(help: "Kiosk: fullscreen, touch-first, pointer hidden, quit keys ignored.")
+    var kiosk = false
+
+    @Option(help: ArgumentHelp("Show the next picture every so many seconds (paused while touched).", valueName: "seconds"))
+    var slideshow: Double?
+
+    @Option(help: ArgumentHelp("Return to the first picture at fit after so many seconds without input.",
+                               valueName: "seconds"))
+    var idleReset: Double?
+
+    @Option(name: .customLong("cache-mb"), help: ArgumentHelp("Tile cache budget in MiB (default 192).", valueName: "n"))
+    var cacheMB: Int?
 
     @Flag(help: "Print one JSON line per frame on stderr, and a summary at exit.")
     var stats = false
@@ -31,101 +55,75 @@ struct ImageViewer: ParsableCommand {
     @Option(help: ArgumentHelp("With --offscreen: write the last frame to this file (binary PPM).", valueName: "file"))
     var screenshot: String?
 
+    /// 86 400 s: a slideshow or idle delay longer than a day is a typo (decision).
+    static let longestDelay = 86_400.0
+    /// 65 536 MiB: larger tile caches are a typo on any machine this runs on (decision).
+    static let largestCacheMB = 65_536
+
     func validate() throws {
         if screenshot != nil && offscreenTrace == nil {
             throw ValidationError("--screenshot needs --offscreen (in a session, use your compositor's screenshot tool)")
         }
+        if testCard && !paths.isEmpty {
+            throw ValidationError("--test-card shows the generated card: leave out the paths")
+        }
+        for (name, value) in [("--slideshow", slideshow), ("--idle-reset", idleReset)] {
+            if let value, !(value.isFinite && value > 0 && value <= Self.longestDelay) {
+                throw ValidationError("\(name) must be a number of seconds above 0 and at most \(Int(Self.longestDelay)), not \(value)")
+            }
+        }
+        if let cacheMB, !(1...Self.largestCacheMB).contains(cacheMB) {
+            throw ValidationError("--cache-mb must be between 1 and \(Self.largestCacheMB) (MiB), not \(cacheMB)")
+        }
     }
 
     mutating func run() throws {
+        let launch = processStart()
         if let offscreenTrace {
             try runOffscreen(tracePath: offscreenTrace)
             return
         }
-        let start = ProcessInfo.processInfo.systemUptime * 1000
-        let scene = makeTestCardScene()
-        let app: Application
-        do {
-            app = try Application(scene: scene, title: "ScrollKit image viewer", appID: "org.scrollkit.ImageViewer",
-                                  fullscreen: fullscreen)
-        } catch let error as WaylandError {
-            fail(error)
-        }
-        if stats {
-            let launch = start
-            var reportedFirst = false
-            app.window.onFrameCommitted = { buffer, _ in
-                let now = ProcessInfo.processInfo.systemUptime * 1000
-                if !reportedFirst {
-                    reportedFirst = true
-                    emit(#"{"event":"first-frame","ms":\#(Int((now - launch).rounded())),"width":\#(buffer.width),"height":\#(buffer.height)}"#)
-                }
-                let render = app.window.statistics.renderMilliseconds.last ?? 0
-                emit(#"{"event":"frame","ms":\#(Int((now - launch).rounded())),"renderMs":\#(String(format: "%.2f", render)),"width":\#(buffer.width),"height":\#(buffer.height)}"#)
+        try runLive(launch: launch)
+    }
+
+    /// The tile cache budget in bytes.
+    var cacheBudget: Int { cacheMB.map { $0 << 20 } ?? Renderer.defaultBudget }
+
+    /// The gallery's options from the command line.
+    func galleryOptions(loading: PageLoader.Mode) -> GalleryScene.Options {
+        var options = GalleryScene.Options()
+        options.isKiosk = kiosk
+        options.slideshowInterval = slideshow
+        options.idleResetDelay = idleReset
+        options.cacheBudget = cacheBudget
+        options.loading = loading
+        return options
+    }
+
+    /// The files to show: the paths given, or the bundled assets; problems go to stderr.
+    func listFiles() -> [String] {
+        var roots = paths
+        if roots.isEmpty {
+            guard let assets = BundledAssets.folder() else {
+                emit("image-viewer: no path given and the bundled Assets/ folder was not found (set \(BundledAssets.environmentVariable))")
+                return []
             }
+            roots = [assets]
         }
-        do {
-            try app.run()
-        } catch let error as WaylandError {
-            fail(error)
-        }
-        if stats {
-            let s = app.window.statistics
-            emit(#"{"event":"summary","frames":\#(s.framesCommitted),"callbacks":\#(s.callbacksRequested),"buffers":\#(s.buffersCreated)}"#)
-        }
+        let listing = ImageListing.list(roots)
+        for problem in listing.problems { emit("image-viewer: \(problem)") }
+        if listing.files.isEmpty { emit("image-viewer: no pictures in \(roots.joined(separator: ", "))") }
+        return listing.files
     }
 }
 
-extension ImageViewer {
-    /// Drives the scene from a trace's input on the simulated display, as the live window would.
-    func runOffscreen(tracePath: String) throws {
-        let trace: Trace
-        do {
-            trace = try TraceParser().parse(fileAt: tracePath)
-        } catch {
-            emit("image-viewer: \(error)")
-            throw ExitCode(2)
-        }
-        var timeline: [TimedAction<InputEvent.Kind>] = []
-        for event in trace.events {
-            guard case .input(let kind) = event.action else {
-                emit("image-viewer: \(tracePath):\(event.line): method calls drive a bare scroll view; the viewer takes input events only")
-                throw ExitCode(2)
-            }
-            timeline.append(TimedAction(time: event.time, action: kind))
-        }
-        let width = Int(trace.setup.viewport.width.rounded()), height = Int(trace.setup.viewport.height.rounded())
-        guard let window = OffscreenWindow(scene: makeTestCardScene(), width: width, height: height) else {
-            emit("image-viewer: \(tracePath): a \(width)×\(height) window cannot be allocated")
-            throw ExitCode(2)
-        }
-        let display = SimulatedDisplay(frameRate: trace.setup.frameRate)
-        let outcome = display.run(timeline, on: window)
-        if stats {
-            emit(#"{"event":"summary","frames":\#(display.frameCount),"rendered":\#(window.framesRendered)}"#)
-        }
-        if let screenshot {
-            do {
-                try window.writePPM(to: URL(fileURLWithPath: screenshot))
-            } catch {
-                emit("image-viewer: cannot write \(screenshot): \(error.localizedDescription)")
-                throw ExitCode(1)
-            }
-        }
-        if case .timedOut(let t) = outcome {
-            emit("image-viewer: the scene was still animating 60 s after the last input (t = \(t) ms)")
-            throw ExitCode(1)
-        }
-    }
+/// When the process started, ms on the monotonic clock: from the kernel, or now if /proc says nothing.
+func processStart() -> Double {
+    let now = ProcessInfo.processInfo.systemUptime * 1000
+    return ProcessFigures.startTime(monotonicNow: now) ?? now
 }
 
 /// One line on stderr.
 func emit(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
-}
-
-/// Prints the one-line reason and exits with status 1.
-func fail(_ error: WaylandError) -> Never {
-    emit("image-viewer: \(error)")
-    exit(1)
 }

@@ -4,8 +4,9 @@ import Foundation
 import Raster
 import ScrollKit
 
-/// Builds the scene that shows `TestCardView` (10 000 × 10 000 pt) in a full-window scroll view.
-func makeTestCardScene() -> ViewScene {
+/// Builds the scene that shows `TestCardView` (10 000 × 10 000 pt) in a full-window scroll view,
+/// drawn with a tile cache of `cacheBudget` bytes.
+func makeTestCardScene(cacheBudget: Int = Renderer.defaultBudget) -> ViewScene {
     let root = View()
     root.backgroundColor = .black
     let scrollView = ScrollView()
@@ -13,7 +14,7 @@ func makeTestCardScene() -> ViewScene {
     scrollView.addSubview(card)
     scrollView.contentSize = card.frame.size
     root.addSubview(scrollView)
-    let scene = ViewScene(root: root)
+    let scene = ViewScene(root: root, cacheBudget: cacheBudget)
     scene.onLayout = { size in scrollView.frame = CGRect(origin: .zero, size: size) }
     return scene
 }

@@ -1,0 +1,138 @@
+// The viewer in a Wayland session: the gallery (or test card) in a window, keys asking for
+// fullscreen or quit, and the --stats lines as frames are committed.
+import Dispatch
+import Foundation
+import Gallery
+import Glibc
+import Raster
+import Synchronization
+import Wayland
+
+extension ImageViewer {
+    /// Opens the window and runs until it is closed, Q is pressed or the compositor goes away.
+    func runLive(launch: Double) throws {
+        let scene: Scene
+        let renderer: Renderer
+        var gallery: GalleryScene?
+        if testCard {
+            let card = makeTestCardScene(cacheBudget: cacheBudget)
+            scene = card
+            renderer = card.renderer
+        } else {
+            let g = GalleryScene(files: listFiles(), options: galleryOptions(loading: .background))
+            g.onLoadFailure = { emit("image-viewer: \($0.description)") }
+            scene = g
+            renderer = g.renderer
+            gallery = g
+        }
+        let app: Application
+        do {
+            app = try Application(scene: scene, title: "ScrollKit image viewer", appID: "org.scrollkit.ImageViewer",
+                                  fullscreen: fullscreen || kiosk)
+        } catch let error as WaylandError {
+            fail(error)
+        }
+        gallery?.onWindowRequest = { [unowned app] request in
+            switch request {
+            case .toggleFullscreen: app.window.setFullscreen(!app.window.isFullscreen)
+            case .leaveFullscreen: if app.window.isFullscreen { app.window.setFullscreen(false) }
+            case .quit: app.quit()
+            }
+        }
+        let log = stats ? StatsLog(launch: launch) : nil
+        var signalSources: [DispatchSourceSignal] = []
+        if let log {
+            signalSources = log.reportOnSignals()
+            var lastTiles = 0
+            app.window.onFrameCommitted = { [unowned app] buffer, commitTime in
+                let tilesNow = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled
+                log.frameCommitted(at: commitTime, renderMs: app.window.statistics.renderMilliseconds.last ?? 0,
+                                   tiles: tilesNow - lastTiles, width: buffer.width, height: buffer.height,
+                                   showsContent: gallery?.hasRenderedContent ?? true,
+                                   cacheBytes: renderer.cacheBytes, cachedTiles: renderer.cachedTileCount)
+                lastTiles = tilesNow
+            }
+        }
+        do {
+            try withExtendedLifetime(signalSources) { try app.run() }
+        } catch let error as WaylandError {
+            fail(error)
+        }
+        log?.emitSummary()
+    }
+}
+
+/// The `--stats` output of a live run. Frames are recorded on the event loop's thread; the
+/// summary may also be printed from a signal handler's thread, so the figures sit behind a lock.
+final class StatsLog: Sendable {
+    private struct Figures {
+        var recorder = FrameStatsRecorder()
+        var firstFrameShown = false
+        var cacheBytes = 0
+        var cachedTiles = 0
+        var summaryPrinted = false
+    }
+
+    /// Monotonic ms when the process started.
+    let launch: Double
+    private let figures = Mutex(Figures())
+
+    init(launch: Double) {
+        self.launch = launch
+    }
+
+    /// One committed frame. Lines start with the first frame showing content (`first-frame`),
+    /// so that line comes first; earlier frames (the black window while the first picture
+    /// decodes) count in the summary only.
+    func frameCommitted(at time: Double, renderMs: Double, tiles: Int, width: Int, height: Int, showsContent: Bool,
+                        cacheBytes: Int, cachedTiles: Int) {
+        var lines: [String] = []
+        figures.withLock { f in
+            f.recorder.record(renderMs: renderMs)
+            f.cacheBytes = cacheBytes
+            f.cachedTiles = cachedTiles
+            if !f.firstFrameShown {
+                guard showsContent else { return }
+                f.firstFrameShown = true
+                lines.append(FrameStatsRecorder.firstFrameLine(ms: time - launch, width: width, height: height))
+            }
+            lines.append(FrameStatsRecorder.frameLine(ms: time - launch, renderMs: renderMs, tiles: tiles,
+                                                      width: width, height: height))
+        }
+        for line in lines { emit(line) }
+    }
+
+    /// Prints the summary once (at exit, or when a signal ends the process).
+    func emitSummary() {
+        let line: String? = figures.withLock { f in
+            guard !f.summaryPrinted else { return nil }
+            f.summaryPrinted = true
+            return f.recorder.summaryLine(peakMemoryKiB: ProcessFigures.peakResidentKiB(), cacheBytes: f.cacheBytes,
+                                          cachedTiles: f.cachedTiles)
+        }
+        if let line { emit(line) }
+    }
+
+    /// SIGINT and SIGTERM print the summary before the process ends, as closing the window does.
+    /// Keep the returned sources alive for as long as that should hold.
+    func reportOnSignals() -> [DispatchSourceSignal] {
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInitiated))
+            source.setEventHandler { [self] in
+                emitSummary()
+                exit(128 + number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+        return sources
+    }
+}
+
+/// Prints the one-line reason and exits with status 1.
+func fail(_ error: WaylandError) -> Never {
+    emit("image-viewer: \(error)")
+    exit(1)
+}

@@ -1,0 +1,66 @@
+// The viewer without a compositor: a trace's input drives the gallery (or the test card) on the
+// simulated display, pictures decoded synchronously so every run draws the same frames.
+import ArgumentParser
+import Foundation
+import Gallery
+import Raster
+import Replay
+import ScrollKit
+
+extension ImageViewer {
+    /// Drives the scene from a trace's input on the simulated display, as the live window would.
+    func runOffscreen(tracePath: String) throws {
+        // The trace first: a bad one is refused before anything is loaded.
+        let trace: Trace
+        do {
+            trace = try TraceParser().parse(fileAt: tracePath)
+        } catch {
+            emit("image-viewer: \(error)")
+            throw ExitCode(2)
+        }
+        var timeline: [TimedAction<InputEvent.Kind>] = []
+        for event in trace.events {
+            guard case .input(let kind) = event.action else {
+                emit("image-viewer: \(tracePath):\(event.line): method calls drive a bare scroll view; the viewer takes input events only")
+                throw ExitCode(2)
+            }
+            timeline.append(TimedAction(time: event.time, action: kind))
+        }
+        let scene: Scene
+        let renderer: Renderer
+        if testCard {
+            let card = makeTestCardScene(cacheBudget: cacheBudget)
+            scene = card
+            renderer = card.renderer
+        } else {
+            let gallery = GalleryScene(files: listFiles(), options: galleryOptions(loading: .waitForEach))
+            gallery.onLoadFailure = { emit("image-viewer: \($0.description)") }
+            scene = gallery
+            renderer = gallery.renderer
+        }
+        let width = Int(trace.setup.viewport.width.rounded()), height = Int(trace.setup.viewport.height.rounded())
+        guard let window = OffscreenWindow(scene: scene, width: width, height: height) else {
+            emit("image-viewer: \(tracePath): a \(width)×\(height) window cannot be allocated")
+            throw ExitCode(2)
+        }
+        let display = SimulatedDisplay(frameRate: trace.setup.frameRate)
+        let outcome = display.run(timeline, on: window)
+        if stats {
+            // Simulated time has no render durations to report: counts and memory only.
+            let peak = ProcessFigures.peakResidentKiB().map(String.init) ?? "null"
+            emit(#"{"event":"summary","frames":\#(display.frameCount),"rendered":\#(window.framesRendered),"peakMemoryKiB":\#(peak),"tileCacheBytes":\#(renderer.cacheBytes),"tileCacheTiles":\#(renderer.cachedTileCount)}"#)
+        }
+        if let screenshot {
+            do {
+                try window.writePPM(to: URL(fileURLWithPath: screenshot))
+            } catch {
+                emit("image-viewer: cannot write \(screenshot): \(error.localizedDescription)")
+                throw ExitCode(1)
+            }
+        }
+        if case .timedOut(let t) = outcome {
+            emit("image-viewer: the scene was still animating 60 s after the last input (t = \(t) ms)")
+            throw ExitCode(1)
+        }
+    }
+}
