@@ -72,6 +72,27 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     public private(set) var emptyCard: CardView?
     /// Whether the host should hide the pointer (kiosk mode).
     public var hidesPointer: Bool { options.isKiosk }
+
+    /// The pointer's look a host should show (the cursor is the host's: Gallery knows no Wayland).
+    public enum PointerAppearance: Hashable, Sendable {
+        /// The ordinary arrow: nothing to drag here.
+        case arrow
+        /// An open hand: the picture or the pages can be dragged.
+        case openHand
+        /// A closed hand: a drag is under way.
+        case closedHand
+        /// No pointer (kiosk).
+        case hidden
+    }
+
+    /// How the pointer should look now: hidden in a kiosk, a closed hand while the button
+    /// drags, an open hand over a picture that pans or pages that turn, the arrow otherwise.
+    public var pointerAppearance: PointerAppearance {
+        if options.isKiosk { return .hidden }
+        if routing.pointerRoute != nil { return .closedHand }
+        if let page = pageUnderPointer, page.canPan(.horizontal) || page.canPan(.vertical) { return .openHand }
+        return files.count > 1 ? .openHand : .arrow
+    }
     /// Whether a frame drawn so far showed the current page's picture, preview or error card:
     /// the moment `--stats` calls the first frame.
     public private(set) var hasRenderedContent = false

@@ -32,6 +32,16 @@ extension ImageViewer {
         } catch let error as WaylandError {
             fail(error)
         }
+        if let gallery {
+            app.cursorProvider = { [unowned gallery] in
+                switch gallery.pointerAppearance {
+                case .arrow: .arrow
+                case .openHand: .openHand
+                case .closedHand: .closedHand
+                case .hidden: .hidden
+                }
+            }
+        }
         gallery?.onWindowRequest = { [unowned app] request in
             switch request {
             case .toggleFullscreen: app.window.setFullscreen(!app.window.isFullscreen)

@@ -95,6 +95,7 @@ struct GalleryKeyboardTests {
               + Step.key(500, "Q", modifiers: [.ctrl]))
         #expect(requests == (kiosk ? [] : [.toggleFullscreen, .toggleFullscreen, .leaveFullscreen, .quit, .quit]))
         #expect(h.scene.hidesPointer == kiosk)
+        #expect(h.scene.pointerAppearance == (kiosk ? .hidden : .openHand))
     }
 
     @Test("Key map: names, modifiers and the kiosk")
