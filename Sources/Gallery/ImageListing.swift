@@ -74,13 +74,15 @@ public struct ImageListing: Sendable, Equatable {
         head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || head.starts(with: [0xFF, 0xD8, 0xFF])
     }
 
-    private static func reason(of error: Error) -> String {
+    /// The system's reason ("Permission denied") for a failed folder listing.
+    static func reason(of error: Error) -> String {
         let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-            return POSIXError(code).localizedDescription
-        }
-        return ns.localizedDescription
+        let posix = (ns.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? $0 : nil }
+        var text = (posix ?? ns).localizedDescription
+        // Foundation prefixes the system's message with a generic sentence; the message alone
+        // is what a user needs.
+        if let range = text.range(of: "could not be completed. ") { text = String(text[range.upperBound...]) }
+        return text
     }
 }
 

@@ -1,7 +1,7 @@
 // Making the page list: folders in natural order with non-images skipped, files as given,
 // the bundled assets found from the executable.
 import Foundation
-import Gallery
+@testable import Gallery
 import Testing
 
 @Suite("Image listing")
@@ -60,5 +60,15 @@ struct ListingTests {
         try FileManager.default.createDirectory(atPath: folder.path + "/share/scrollkit/Assets", withIntermediateDirectories: true)
         #expect(BundledAssets.folder(executablePath: folder.path + "/bin/image-viewer", environment: [:])
                 == folder.path + "/share/scrollkit/Assets")
+    }
+}
+
+@Suite("Listing problems")
+struct ListingProblemTests {
+    @Test("A folder that cannot be listed is reported with the system's reason")
+    func reason() {
+        let denied = NSError(domain: NSCocoaErrorDomain, code: 257,
+                             userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES))])
+        #expect(ImageListing.reason(of: denied) == "Permission denied")
     }
 }
