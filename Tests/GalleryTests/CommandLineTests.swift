@@ -1,0 +1,73 @@
+// The image-viewer program itself, offscreen: paths become pages, a bad file's line goes to
+// stderr once, a swipe in a trace turns the page, and bad options are refused clearly.
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("image-viewer command line")
+struct CommandLineTests {
+    private func viewer() throws -> URL {
+        try #require(PackagePaths.builtExecutable("image-viewer"), "image-viewer must be built (swift build --product image-viewer)")
+    }
+
+    /// The RGB of pixel (x, y) of a binary PPM.
+    private func ppmPixel(_ data: Data, width: Int, _ x: Int, _ y: Int) -> (Int, Int, Int) {
+        // Header "P6\n<w> <h>\n255\n": the pixels follow the third newline.
+        var newlines = 0, start = 0
+        for (i, byte) in data.enumerated() where byte == 0x0A {
+            newlines += 1
+            if newlines == 3 { start = i + 1; break }
+        }
+        let o = data.startIndex + start + (y * width + x) * 3
+        return (Int(data[o]), Int(data[o + 1]), Int(data[o + 2]))
+    }
+
+    @Test("A bad file's line on stderr, its card, and a swipe to the next picture")
+    func offscreenGallery() throws {
+        let folder = try TemporaryFolder()
+        let bad = try folder.write("broken.jpg", [0xFF, 0xD8])
+        let trace = try folder.write("swipe.jsonl", Array("""
+            {"kind":"setup","viewport":{"width":800,"height":400},"content":{"width":800,"height":400}}
+            {"t":100,"kind":"touch.down","id":0,"x":600,"y":200}
+            {"t":108,"kind":"touch.motion","id":0,"x":540,"y":200}
+            {"t":116,"kind":"touch.motion","id":0,"x":460,"y":200}
+            {"t":124,"kind":"touch.motion","id":0,"x":380,"y":200}
+            {"t":128,"kind":"touch.up","id":0}
+            """.utf8))
+        let before = folder.path + "/before.ppm", after = folder.path + "/after.ppm"
+        let empty = try folder.write("empty.jsonl", Array(#"{"kind":"setup","viewport":{"width":800,"height":400},"content":{"width":800,"height":400}}"#.utf8))
+        let first = try runProcess(try viewer(), ["--offscreen", empty, bad, Assets.sunset, "--screenshot", before])
+        #expect(first.status == 0)
+        #expect(first.stderr.split(separator: "\n") == ["image-viewer: broken.jpg: truncated file"])
+        // The card (100 pt tall, centred) shows its panel colour in its top padding.
+        let card = ppmPixel(try Data(contentsOf: URL(fileURLWithPath: before)), width: 800, 400, 160)
+        #expect(card == (0x2C, 0x2C, 0x30), "\(card)")
+        let second = try runProcess(try viewer(), ["--offscreen", trace, "--stats", bad, Assets.sunset, "--screenshot", after])
+        #expect(second.status == 0)
+        let lines = second.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "image-viewer: broken.jpg: truncated file")
+        #expect(lines.count == 2 && lines[1].hasPrefix(#"{"event":"summary","frames":"#), "\(lines)")
+        let shot = try Data(contentsOf: URL(fileURLWithPath: after))
+        #expect(ppmPixel(shot, width: 800, 101, 1) == (12, 34, 56) && ppmPixel(shot, width: 800, 99, 200) == (0, 0, 0))
+    }
+
+    @Test("Bad options are refused with a line naming them", arguments: [
+        (["--slideshow", "0"], "--slideshow must be"), (["--idle-reset", "nan"], "--idle-reset must be"),
+        (["--cache-mb", "100000"], "--cache-mb must be between 1 and 65536"), (["--test-card", "x.png"], "--test-card shows"),
+        (["--screenshot", "x.ppm"], "--screenshot needs --offscreen"),
+    ])
+    func badOptions(arguments: [String], message: String) throws {
+        let result = try runProcess(try viewer(), arguments, environment: [:])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Error: \(message)"), "\(result.stderr)")
+    }
+
+    @Test("--version and --help")
+    func versionAndHelp() throws {
+        #expect(try runProcess(try viewer(), ["--version"]).stdout == "0.2.0\n")
+        let help = try runProcess(try viewer(), ["--help"]).stdout
+        for option in ["--fullscreen", "--kiosk", "--slideshow", "--idle-reset", "--cache-mb", "--stats", "<path>"] {
+            #expect(help.contains(option), "\(option) missing from --help")
+        }
+    }
+}
