@@ -1,0 +1,162 @@
+// Seat input under sway headless through wl-inject's virtual pointer and keyboard: paging
+// keys, key repeat, a wheel notch, touchpad scrolling with momentum after axis_stop, and an
+// input device vanishing mid-drag. The injector connects after the viewer, so every test
+// also proves the seat picks up devices that appear at runtime.
+import Foundation
+import Raster
+import Testing
+
+/// Points of the test card checked in every comparison: corners, grid lines and labels,
+/// away from the right and bottom edges where scroll indicators show while scrolling.
+private let checkPoints = [(5, 5), (150, 150), (420, 333), (780, 580), (61, 507), (400, 20)]
+
+/// Every pixel of two columns: a grid line crosses them every 100 pt, which pins the
+/// offset to the pixel (the sparse points alone match a few neighbouring offsets). The
+/// bottom rows are left out: the horizontal scroll indicator shows there while scrolling.
+private let densePoints = (0..<585).flatMap { [(150, $0), (61, $0)] }
+
+/// Screen rows where column 150 shows a grid line: where the content's 100 pt lines are.
+private func gridRows(_ shot: Screenshot) -> [Int] {
+    (0..<shot.height).filter { shot.pixel(150, $0) == TestCard.gridColor }
+}
+
+/// The vertical offsets in `ys` (x = 0) at which the screenshot shows the test card.
+private func verticalOffsets(_ shot: Screenshot, _ ys: [Int]) -> [Int] {
+    ys.filter { cardProblems(shot, size: (800, 600), offset: (0, $0), points: checkPoints).isEmpty }
+        .filter { cardProblems(shot, size: (800, 600), offset: (0, $0), points: densePoints).isEmpty }
+}
+
+@Suite("Live seat input under sway headless", .serialized, .timeLimit(.minutes(3)))
+struct InputLiveTests {
+    /// sway, the viewer's first frame, then one injector kept connected for the whole test
+    /// (its devices vanish when it exits); `sync` proves the devices exist.
+    private func start() throws -> (SwayHeadless, ClientProcess, ClientProcess) {
+        let sway = try SwayHeadless(width: 800, height: 600)
+        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"], environment: sway.clientEnvironment)
+        try viewer.waitForStderr { isStats($0, "first-frame") }
+        let inject = try ClientProcess("wl-inject", ["--stdin", "--extent", "800x600"], environment: sway.clientEnvironment)
+        try sync(inject)
+        // The viewer gets its new wl_pointer/wl_keyboard on its next dispatch; a motion into
+        // the window gives it pointer focus (and sway's keyboard focus is already ours).
+        inject.send("sleep 100")
+        inject.send("abs 400 300")
+        inject.send("sleep 50")
+        return (sway, viewer, inject)
+    }
+
+    /// Round-trips through the injector: returns once every command sent before has run.
+    /// Each `sync` prints one more "ok", so this waits for a new one, not an earlier one.
+    private func sync(_ inject: ClientProcess) throws {
+        let before = inject.stdout.lines.filter { $0 == "ok" }.count
+        inject.send("sync")
+        let deadline = Date().addingTimeInterval(20)
+        while inject.stdout.lines.filter({ $0 == "ok" }).count <= before {
+            guard Date() < deadline, inject.process.isRunning else {
+                throw HarnessError(description: "wl-inject did not answer sync; stderr: \(inject.stderr.lines.suffix(10))")
+            }
+            usleep(10_000)
+        }
+    }
+
+    @Test("Page_Down scrolls one page (the viewport less 40 pt); Home scrolls back to the top")
+    func keyboardPaging() throws {
+        let (sway, viewer, inject) = try start()
+        defer { viewer.terminate(); inject.terminate(); sway.stop() }
+        inject.send("tap Page_Down")
+        try sync(inject)
+        var problems = try awaitScreen(sway) {
+            cardProblems($0, size: (800, 600), offset: (0, 560), points: checkPoints)
+        }
+        #expect(problems.isEmpty, "after Page_Down: \(problems)")
+        inject.send("tap Home")
+        try sync(inject)
+        problems = try awaitScreen(sway) { cardProblems($0, size: (800, 600), points: checkPoints) }
+        #expect(problems.isEmpty, "after Home: \(problems)")
+    }
+
+    @Test("Holding Down repeats at the compositor's rate: several 40 pt steps, and nothing after the release")
+    func keyRepeat() throws {
+        let (sway, viewer, inject) = try start()
+        defer { viewer.terminate(); inject.terminate(); sway.stop() }
+        // sway's default repeat: 25 per second after 600 ms; held 1 s that is about 11 steps.
+        inject.send("key Down press")
+        inject.send("sleep 1000")
+        inject.send("key Down release")
+        try sync(inject)
+        usleep(400_000)  // the last 200 ms step animation ends
+        let candidates = Array(stride(from: 40, through: 40 * 40, by: 40))
+        let shot = try sway.screenshot()
+        let offsets = verticalOffsets(shot, candidates)
+        let steps = (offsets.first ?? 0) / 40
+        #expect(steps >= 5, "the content is \(steps) arrow steps down (matches: \(offsets)); repeat should add several; grid rows \(gridRows(shot)), any offset: \(verticalOffsets(shot, Array(0...3000)))")
+        usleep(500_000)
+        #expect(verticalOffsets(try sway.screenshot(), candidates) == offsets, "the content moved after the release")
+    }
+
+    @Test("One wheel notch scrolls 57 pt down, animated")
+    func wheelNotch() throws {
+        let (sway, viewer, inject) = try start()
+        defer { viewer.terminate(); inject.terminate(); sway.stop() }
+        inject.send("wheel vertical 1")
+        try sync(inject)
+        let problems = try awaitScreen(sway) {
+            cardProblems($0, size: (800, 600), offset: (0, 57), points: checkPoints)
+        }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test("Touchpad finger scrolling moves the content, and after axis_stop momentum carries it on")
+    func touchpadMomentum() throws {
+        let (sway, viewer, inject) = try start()
+        defer { viewer.terminate(); inject.terminate(); sway.stop() }
+        for _ in 1...10 {
+            inject.send("finger vertical 20")
+            inject.send("sleep 10")
+        }
+        inject.send("stop vertical")
+        try sync(inject)
+        // Successive screenshots after the stop differ while the content glides, then settle
+        // well past the 200 pt the fingers moved.
+        let first = try sway.screenshot()
+        usleep(150_000)
+        let second = try sway.screenshot()
+        let changed = checkPoints.contains { first.pixel($0.0, $0.1) != second.pixel($0.0, $0.1) }
+            || (0..<60).contains { i in first.pixel(i * 13, 300) != second.pixel(i * 13, 300) }
+        #expect(changed, "the screen did not change 150 ms after axis_stop: no momentum")
+        usleep(3_000_000)
+        let settled = try sway.screenshot()
+        let offsets = verticalOffsets(settled, Array(200...3000))
+        #expect(offsets.count == 1 && (offsets.first ?? 0) > 300, "resting offsets matching the screen: \(offsets.prefix(5))")
+    }
+
+    @Test("The pointer vanishing mid-drag leaves the content where the drag had it, and the viewer goes on")
+    func deviceVanishesMidDrag() throws {
+        let (sway, viewer, inject) = try start()
+        defer { viewer.terminate(); sway.stop() }
+        inject.send("abs 400 500")
+        inject.send("button left press")
+        for i in 1...10 {
+            inject.send("sleep 16")
+            inject.send("abs 400 \(500 - 25 * i)")
+        }
+        try sync(inject)
+        inject.terminate()  // its virtual pointer vanishes with the button still down
+        usleep(300_000)
+        let shot = try sway.screenshot()
+        let offsets = verticalOffsets(shot, Array(200...250))
+        #expect(offsets.count == 1, "the content should rest at the drag (250 pt) less the slop; matches: \(offsets)")
+        usleep(500_000)
+        #expect(verticalOffsets(try sway.screenshot(), Array(200...250)) == offsets, "the content moved after the device vanished")
+        #expect(viewer.process.isRunning)
+        // A new device works at once.
+        let again = try ClientProcess("wl-inject", ["--stdin", "--extent", "800x600"], environment: sway.clientEnvironment)
+        defer { again.terminate() }
+        try sync(again)
+        again.send("sleep 100")
+        again.send("abs 400 300")
+        again.send("tap Home")
+        try sync(again)
+        let problems = try awaitScreen(sway) { cardProblems($0, size: (800, 600), points: checkPoints) }
+        #expect(problems.isEmpty, "Home on the new keyboard: \(problems)")
+    }
+}
