@@ -132,9 +132,10 @@ extension GalleryScene {
     /// The index of the page slot under `location` (window coordinates).
     func pageIndex(at location: CGPoint) -> Int? {
         guard !files.isEmpty, pageStride > 0 else { return nil }
-        let x = pager.convert(location, from: nil).x
-        let index = Int((x / pageStride).rounded(.down))
-        return (0..<files.count).contains(index) ? index : nil
+        // Checked as a floating-point value first: a point far off the window would not fit an Int.
+        let slot = (pager.convert(location, from: nil).x / pageStride).rounded(.down)
+        guard slot.isFinite, slot >= 0, slot < CGFloat(files.count) else { return nil }
+        return Int(slot)
     }
 
     /// Whether the pager is between pages (sliding, paging after a fling, or left there).

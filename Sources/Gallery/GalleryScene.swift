@@ -188,8 +188,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// The page the pager rests on, or is nearest to while moving.
     public var currentIndex: Int {
         guard !files.isEmpty, pageStride > 0 else { return 0 }
-        let position = Int((pager.contentOffset.x / pageStride).rounded())
-        return min(max(position, 0), files.count - 1)
+        let position = (pager.contentOffset.x / pageStride).rounded()
+        return Int(min(max(position, 0), CGFloat(files.count - 1)))
     }
 
     /// The page view at `index` if it exists (on screen or a neighbour).
@@ -229,9 +229,12 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     func updatePages() {
         guard !files.isEmpty, windowSize.width > 0, windowSize.height > 0 else { return }
         let visible = pager.bounds
-        let first = max(Int((visible.minX / pageStride).rounded(.down)), 0)
-        let last = min(Int(((visible.maxX - 1) / pageStride).rounded(.down)), files.count - 1)
-        let wanted = max(first - 1, 0)...max(min(last + 1, files.count - 1), 0)
+        let count = CGFloat(files.count)
+        let first = Int(min(max((visible.minX / pageStride).rounded(.down), 0), count))
+        let last = Int(min(max(((visible.maxX - 1) / pageStride).rounded(.down), -1), count - 1))
+        // Clamped both ways: content pulled far past either end still names real pages.
+        let lower = min(max(first - 1, 0), files.count - 1)
+        let wanted = lower...max(min(last + 1, files.count - 1), lower)
         for (index, page) in pages where !wanted.contains(index) {
             if let token = page.loadToken { loadsInFlight[token] = nil }
             page.loadTask?.cancel()

@@ -187,3 +187,35 @@ struct GalleryGestureTests {
         #expect(abs(point.x - 400) < 1 && abs(point.y - 200) < 1, "\(point)")
     }
 }
+
+@Suite("Gallery robustness")
+struct GalleryRobustnessTests {
+    @Test("Input out of order or with non-finite values changes nothing, and the gallery keeps working")
+    func oddInput() throws {
+        let h = Harness(files: [Assets.sunset, Assets.bubbles])
+        let nan = CGFloat.nan, inf = CGFloat.infinity
+        h.run([
+            Step(time: 10, kind: .touchUp(id: 7)),
+            Step(time: 20, kind: .touchMotion(id: 3, location: CGPoint(x: 5, y: 5))),
+            Step(time: 30, kind: .touchDown(id: 1, location: CGPoint(x: nan, y: 100))),
+            Step(time: 40, kind: .touchMotion(id: 1, location: CGPoint(x: inf, y: 100))),
+            Step(time: 50, kind: .touchUp(id: 1)),
+            Step(time: 60, kind: .pointerButton(button: .left, pressed: true)),
+            Step(time: 70, kind: .pointerButton(button: .left, pressed: false)),
+            Step(time: 80, kind: .pinch(phase: .update, scale: nan, dx: 0, dy: 0)),
+            Step(time: 90, kind: .pointerAxis(source: .wheel, dx: inf, dy: nan, value120X: nil, value120Y: nil)),
+            Step(time: 100, kind: .axisStop(axis: .vertical)),
+            Step(time: 110, kind: .pointerMotion(location: CGPoint(x: -1e300, y: 1e300))),
+            Step(time: 120, kind: .pointerAxis(source: .finger, dx: nan, dy: 0, value120X: nil, value120Y: nil)),
+            Step(time: 125, kind: .pinch(phase: .begin, scale: 1, dx: 0, dy: 0)),
+            Step(time: 130, kind: .pinch(phase: .update, scale: -2, dx: inf, dy: 0)),
+            Step(time: 135, kind: .pinch(phase: .end, scale: 1, dx: 0, dy: 0)),
+            Step(time: 140, kind: .touchCancel),
+            Step(time: 150, kind: .key(name: "", pressed: true, modifiers: [])),
+        ])
+        #expect(h.scene.currentIndex == 0 && h.scene.pager.contentOffset.x == 0)
+        #expect(h.shows(100, 0, (12, 34, 56)))
+        h.run(Step.drag(3000, from: CGPoint(x: 600, y: 200), to: CGPoint(x: 300, y: 200)))
+        #expect(h.scene.currentIndex == 1 && h.scene.pager.contentOffset.x == 820)
+    }
+}
