@@ -13,6 +13,7 @@ public enum RecordingError: Error, Equatable, CustomStringConvertible, Localized
     /// The scene has no scroll view to describe in the setup line, and none was given.
     case noScrollView
 
+    /// The one-line message, naming the file and the reason.
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
@@ -24,6 +25,7 @@ public enum RecordingError: Error, Equatable, CustomStringConvertible, Localized
         }
     }
 
+    /// The same line, for code that prints `localizedDescription`.
     public var errorDescription: String? { description }
 }
 

@@ -80,6 +80,7 @@ public struct KeyRepeat: Equatable, Sendable {
         return times
     }
 
+    /// Equal when rate, delay and the pending repeat (key and time) are (tuples are not Equatable).
     public static func == (a: KeyRepeat, b: KeyRepeat) -> Bool {
         a.rate == b.rate && a.delay == b.delay && a.pending?.key == b.pending?.key && a.pending?.time == b.pending?.time
     }

@@ -18,6 +18,7 @@ public enum KeymapError: Error, Equatable, CustomStringConvertible {
     /// xkbcommon could not compile the text.
     case compileFailed
 
+    /// The one-line warning, naming the event and the problem.
     public var description: String {
         switch self {
         case .unsupportedFormat(let format):

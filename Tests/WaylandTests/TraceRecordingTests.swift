@@ -154,6 +154,29 @@ struct TraceRecordingTests {
             """)
     }
 
+    @Test("A zooming scroll view is described as zoomable, with its unscaled content and zoom options")
+    func setupZoomable() {
+        final class Zoom: ScrollViewDelegate {
+            let view = View(frame: CGRect(x: 0, y: 0, width: 1200, height: 900))
+            func viewForZooming(in scrollView: ScrollView) -> View? { view }
+        }
+        let zoom = Zoom()
+        let scrollView = ScrollView()
+        scrollView.frame = CGRect(x: 0, y: 0, width: 400, height: 300)
+        scrollView.addSubview(zoom.view)
+        scrollView.contentSize = zoom.view.frame.size
+        scrollView.delegate = zoom
+        scrollView.minimumZoomScale = 0.25
+        scrollView.maximumZoomScale = 4
+        scrollView.zoomScale = 2
+        let setup = TraceSetupDescription(describing: scrollView)
+        #expect(setup.zoomable)
+        #expect(setup.content == CGSize(width: 1200, height: 900), "the zoom view's own size, not the scaled content")
+        let line = TraceLineFormatter.setupLine(setup, viewport: setup.viewport!)
+        #expect(line.contains(#""minimumZoomScale":0.25,"maximumZoomScale":4,"zoomScale":2"#), "\(line)")
+        #expect(line.hasSuffix(#","zoomable":true}"#), "\(line)")
+    }
+
     @Test("A default scroll view writes no options at all")
     func setupDefaults() {
         let setup = TraceSetupDescription(content: CGSize(width: 400, height: 3000))
