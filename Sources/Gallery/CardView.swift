@@ -72,6 +72,7 @@ public final class CardView: View, TiledContent {
     /// The lines as laid out: title lines, then message lines (for tests and logs).
     public var lines: [String] { (titleLines + messageLines).map { String($0) } }
 
+    /// Draws the panel and its text for content pixels `rect` at `scale` device pixels per point.
     public func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
         guard scale > 0, scale.isFinite else { return }
         let s = CGFloat(scale)

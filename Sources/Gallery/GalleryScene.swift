@@ -146,8 +146,10 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     // MARK: Scene
 
+    /// Whether anything visible changed since the last `render`.
     public var needsRender: Bool { viewScene.needsRender }
 
+    /// Lays the pager and pages out for a window of `width`×`height` points at integer `scale`.
     public func resize(width: Int, height: Int, scale: Int) {
         viewScene.resize(width: width, height: height, scale: scale)
         windowSize = CGSize(width: width, height: height)
@@ -155,6 +157,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         layoutPages()
     }
 
+    /// Takes finished loads from the mailbox, runs the slideshow and idle reset, advances
+    /// every scroll view to `time` (ms), and says when to tick next (every 16 ms while a load runs).
     public func advance(to time: Double) -> FrameRequest {
         if time.isFinite { now = max(now, time) }
         deliverLoadEvents()
@@ -165,6 +169,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         return merged(request, with: [loadsInFlight.isEmpty ? nil : now + Self.loadPollInterval, schedule.nextDeadline])
     }
 
+    /// Draws the gallery into `buffer` (see `Scene.render`), noting when picture content first shows.
     public func render(into buffer: Framebuffer, bufferAge: Int) -> [PixelRect] {
         if !hasRenderedContent, let page = currentPage, page.showsContent { hasRenderedContent = true }
         if !hasRenderedContent, emptyCard != nil { hasRenderedContent = true }
@@ -342,15 +347,18 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     // MARK: Pager delegate
 
+    /// The pager moved: make and drop pages, reset the zoom of pages that left the screen.
     public func scrollViewDidScroll(_ scrollView: ScrollView) {
         guard scrollView === pager else { return }
         updatePages()
     }
 
+    /// A drag takes over from any key or slideshow slide.
     public func scrollViewWillBeginDragging(_ scrollView: ScrollView) {
         targetPage = nil
     }
 
+    /// A key or slideshow slide arrived.
     public func scrollViewDidEndScrollingAnimation(_ scrollView: ScrollView) {
         targetPage = nil
     }

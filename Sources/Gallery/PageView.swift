@@ -235,10 +235,12 @@ public final class PageView: ScrollView, ScrollViewDelegate {
 
     // MARK: Delegate (the page is its own)
 
+    /// The picture zooms once its size is known; a failed page does not zoom.
     public func viewForZooming(in scrollView: ScrollView) -> View? {
         imageSize != nil && failure == nil ? pictureView : nil
     }
 
+    /// Keeps the image centred while it is smaller than the page.
     public func scrollViewDidZoom(_ scrollView: ScrollView) {
         // During a pinch only the insets follow: moving the content from here would re-anchor
         // the pinch on every step and let the image drift from under the fingers. The scroll
@@ -246,10 +248,12 @@ public final class PageView: ScrollView, ScrollViewDelegate {
         centreContent(movingContent: !isZooming)
     }
 
+    /// Keeps the bar and the card in place while the content moves.
     public func scrollViewDidScroll(_ scrollView: ScrollView) {
         layoutOverlays()
     }
 
+    /// Centres the settled image and brings its offset into range.
     public func scrollViewDidEndZooming(_ scrollView: ScrollView, with view: View?, atScale scale: CGFloat) {
         centreContent()
         // Zoom animations aim with the insets of their start; once the scale settles, content

@@ -24,6 +24,7 @@ public final class PictureView: View, TiledContent {
         setNeedsDisplay()
     }
 
+    /// Draws content pixels `rect` of the picture at `scale` device pixels per image pixel.
     public func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
         guard let picture, scale > 0, scale.isFinite, picture.fullWidth > 0 else { return }
         // A preview has fewer pixels for the same extent: draw it at the scale that makes it
