@@ -12,12 +12,67 @@ public func monotonicMilliseconds() -> Double {
     return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
 }
 
-/// Extends a 32-bit millisecond event timestamp (it wraps every 49.7 days) to the
-/// monotonic clock, assuming it lies within 24 days before `now`.
-func unwrapEventTime(_ time: UInt32, now: Double = monotonicMilliseconds()) -> Double {
-    let nowLow = UInt32(truncatingIfNeeded: Int64(now))
-    let back = nowLow &- time
-    return back < 1 << 31 ? now.rounded(.down) - Double(back) : now.rounded(.down) + Double(time &- nowLow)
+/// Maps one device's 32-bit millisecond event timestamps onto the local monotonic clock.
+///
+/// wl_pointer, wl_touch and wl_keyboard times have an undefined base: wlroots uses
+/// CLOCK_MONOTONIC, but KWin's fake input is stamped with a clock hours apart from it (seen
+/// here), and nested compositors pass such stamps through. Animations run on the frame
+/// clock, so a fling started at an input time must be on that clock too. The mapping keeps
+/// the device's spacing exactly (velocity needs it) and estimates the offset as the smallest
+/// `now − time` seen: an event cannot arrive before it happened, so the fastest arrival is
+/// the best estimate. Pure: `now` is a parameter.
+public struct EventClock: Sendable {
+    /// A jump of more than this between the estimated offset and an arrival means the
+    /// device's clock changed (a new device, a suspended machine): start over. 1000 ms is
+    /// far above any dispatch latency a smooth session has.
+    public static let resetThreshold: Double = 1000
+
+    private var lastRaw: UInt32?
+    private var extended: Double = 0
+    private var offset: Double?
+    private var lastMapped = -Double.infinity
+
+    /// A clock that has seen no event.
+    public init() {}
+
+    /// The local time (ms, the clock `now` is on) of an event stamped `time` by the device.
+    public mutating func map(_ time: UInt32, now: Double) -> Double {
+        if let last = lastRaw {
+            // Signed difference: handles the 49.7-day wrap and slightly reordered stamps.
+            extended += Double(Int32(bitPattern: time &- last))
+        } else {
+            extended = Double(time)
+        }
+        lastRaw = time
+        let candidate = now - extended
+        if let current = offset, candidate >= current, candidate - current <= Self.resetThreshold {
+            // Slower arrival than the best seen: keep the estimate.
+        } else if let current = offset, candidate < current {
+            offset = candidate  // a faster arrival: a better estimate
+        } else {
+            offset = candidate  // first event, or the device's clock jumped
+            lastMapped = -Double.infinity
+        }
+        // Never earlier than the previous event of this device: trackers expect order.
+        let mapped = max(extended + offset!, lastMapped)
+        lastMapped = mapped
+        return mapped
+    }
+}
+
+/// The input sources whose timestamps may each have their own base.
+enum InputClock {
+    case pointer, touch, keyboard, gesture
+}
+
+/// Per-source event clocks shared by the seat's devices (all on the event-loop thread).
+enum EventClocks {
+    nonisolated(unsafe) static var clocks: [InputClock: EventClock] = [:]
+}
+
+/// The local monotonic time of an event stamped `time` by `source`.
+func unwrapEventTime(_ time: UInt32, source: InputClock, now: Double = monotonicMilliseconds()) -> Double {
+    EventClocks.clocks[source, default: EventClock()].map(time, now: now)
 }
 
 /// The globals this program binds, each at `min(advertised, supported)`.

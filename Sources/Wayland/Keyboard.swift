@@ -64,7 +64,7 @@ final class Keyboard {
         // wl_keyboard.key_state: 0 released, 1 pressed (2, repeated, needs seat v10).
         guard keyState <= 1 else { return }
         let keymap = self.keymap
-        let event = state.key(code: code, pressed: keyState == 1, time: unwrapEventTime(time)) { keymap?.describe($0) }
+        let event = state.key(code: code, pressed: keyState == 1, time: unwrapEventTime(time, source: .keyboard)) { keymap?.describe($0) }
         if let event { deliver([event]) }
         scheduleRepeat()
     }

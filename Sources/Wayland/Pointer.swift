@@ -121,24 +121,24 @@ final class Pointer {
         leave: { data, _, _, _ in Pointer.from(data).leave() },
         motion: { data, _, time, x, y in
             Pointer.from(data).update {
-                $0.motion(time: unwrapEventTime(time), x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
+                $0.motion(time: unwrapEventTime(time, source: .pointer), x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
             }
         },
         button: { data, _, _, time, button, state in
             Pointer.from(data).update {
-                $0.button(time: unwrapEventTime(time), code: button,
+                $0.button(time: unwrapEventTime(time, source: .pointer), code: button,
                           pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue)
             }
         },
         axis: { data, _, time, axis, value in
             Pointer.from(data).update {
-                $0.axis(time: unwrapEventTime(time), axis: axis, value: wl_fixed_to_double(value))
+                $0.axis(time: unwrapEventTime(time, source: .pointer), axis: axis, value: wl_fixed_to_double(value))
             }
         },
         frame: { data, _ in Pointer.from(data).flush() },
         axis_source: { data, _, source in Pointer.from(data).builder.axisSource(source) },
         axis_stop: { data, _, time, axis in
-            Pointer.from(data).update { $0.axisStop(time: unwrapEventTime(time), axis: axis) }
+            Pointer.from(data).update { $0.axisStop(time: unwrapEventTime(time, source: .pointer), axis: axis) }
         },
         axis_discrete: { data, _, axis, discrete in
             Pointer.from(data).builder.axisDiscrete(axis: axis, discrete: discrete)
@@ -149,23 +149,23 @@ final class Pointer {
 
     nonisolated(unsafe) private static var pinchListener = zwp_pointer_gesture_pinch_v1_listener(
         begin: { data, _, _, time, _, _ in
-            Pointer.from(data).gesture { $0.pinchBegin(time: unwrapEventTime(time)) }
+            Pointer.from(data).gesture { $0.pinchBegin(time: unwrapEventTime(time, source: .gesture)) }
         },
         update: { data, _, time, dx, dy, scale, _ in
             Pointer.from(data).gesture {
-                $0.pinchUpdate(time: unwrapEventTime(time), dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy),
+                $0.pinchUpdate(time: unwrapEventTime(time, source: .gesture), dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy),
                                scale: wl_fixed_to_double(scale)).map { [$0] } ?? []
             }
         },
         end: { data, _, _, time, cancelled in
-            Pointer.from(data).gesture { $0.pinchEnd(time: unwrapEventTime(time), cancelled: cancelled != 0).map { [$0] } ?? [] }
+            Pointer.from(data).gesture { $0.pinchEnd(time: unwrapEventTime(time, source: .gesture), cancelled: cancelled != 0).map { [$0] } ?? [] }
         })
 
     nonisolated(unsafe) private static var holdListener = zwp_pointer_gesture_hold_v1_listener(
         begin: { data, _, _, time, _, _ in
-            Pointer.from(data).gesture { $0.holdBegin(time: unwrapEventTime(time)).map { [$0] } ?? [] }
+            Pointer.from(data).gesture { $0.holdBegin(time: unwrapEventTime(time, source: .gesture)).map { [$0] } ?? [] }
         },
         end: { data, _, _, time, cancelled in
-            Pointer.from(data).gesture { $0.holdEnd(time: unwrapEventTime(time), cancelled: cancelled != 0).map { [$0] } ?? [] }
+            Pointer.from(data).gesture { $0.holdEnd(time: unwrapEventTime(time, source: .gesture), cancelled: cancelled != 0).map { [$0] } ?? [] }
         })
 }

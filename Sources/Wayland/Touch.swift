@@ -34,12 +34,12 @@ final class Touch {
     nonisolated(unsafe) private static var listener = wl_touch_listener(
         down: { data, _, _, time, surface, id, x, y in
             guard surface != nil else { return }  // the surface was destroyed meanwhile
-            Touch.from(data).builder.down(time: unwrapEventTime(time), id: id,
+            Touch.from(data).builder.down(time: unwrapEventTime(time, source: .touch), id: id,
                                           x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
         },
-        up: { data, _, _, time, id in Touch.from(data).builder.up(time: unwrapEventTime(time), id: id) },
+        up: { data, _, _, time, id in Touch.from(data).builder.up(time: unwrapEventTime(time, source: .touch), id: id) },
         motion: { data, _, time, id, x, y in
-            Touch.from(data).builder.motion(time: unwrapEventTime(time), id: id,
+            Touch.from(data).builder.motion(time: unwrapEventTime(time, source: .touch), id: id,
                                             x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
         },
         frame: { data, _ in

@@ -149,7 +149,9 @@ public final class Window {
     fileprivate func frameDone(time: UInt32) {
         guard scheduler.callbackDone() else { return }  // idle: no new callback, no wakeups
         do {
-            try renderFrame(at: unwrapEventTime(time))
+            // The callback is delivered as the frame is done: local time is the frame clock,
+            // the one input times are mapped onto.
+            try renderFrame(at: monotonicMilliseconds())
         } catch {
             failure = error
         }

@@ -178,11 +178,38 @@ struct ConnectionTests {
         #expect(!output.required && !seat.required, "a compositor without outputs or seats still shows the window")
     }
 
-    @Test("32-bit event times are extended across the wrap")
-    func eventTimes() {
-        #expect(unwrapEventTime(1000, now: 1500) == 1000)
-        // now's low 32 bits are 100 after a wrap; an event stamped just before the wrap.
-        let now = Double(UInt64(1) << 32) + 100
-        #expect(unwrapEventTime(UInt32.max - 99, now: now) == now - 200)
+    @Test("Event stamps on a foreign clock land on the local clock with their spacing kept")
+    func foreignClock() {
+        var clock = EventClock()
+        // KWin stamped these about 11.8 h while the local clock read about 1.9 h (seen here).
+        let t0 = clock.map(42_490_916, now: 6_891_000)
+        let t1 = clock.map(42_490_926, now: 6_891_012)
+        let t2 = clock.map(42_490_996, now: 6_891_150)  // a late batch: spacing must stay 70 ms
+        #expect(t0 == 6_891_000)
+        #expect(t1 - t0 == 10 && t2 - t1 == 70)
+        #expect(t2 <= 6_891_150)
+    }
+
+    @Test("A faster arrival improves the estimate without running time backwards")
+    func fasterArrival() {
+        var clock = EventClock()
+        let a = clock.map(1000, now: 50_020)  // the first estimate: no latency assumed
+        let b = clock.map(1010, now: 50_025)  // only 5 ms after a by the local clock: a was late
+        let c = clock.map(1020, now: 50_035)
+        #expect(a == 50_020)
+        #expect(b == 50_025, "b cannot have happened before it arrived")
+        #expect(c == 50_035)
+        #expect(a <= b && b <= c)
+    }
+
+    @Test("The 32-bit wrap and a clock jump are handled")
+    func wrapAndJump() {
+        var clock = EventClock()
+        let a = clock.map(UInt32.max - 4, now: 10_000)
+        let b = clock.map(5, now: 10_010)  // 10 ms later across the wrap
+        #expect(b - a == 10)
+        let c = clock.map(900_000, now: 10_020)  // the device's clock jumped: start over at now
+        #expect(c == 10_020)
+        #expect(clock.map(900_016, now: 10_040) == 10_036)
     }
 }

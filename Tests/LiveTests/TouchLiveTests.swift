@@ -1,0 +1,91 @@
+// Touch under a real compositor: KWin's fake input drives sway nested in KWin, and the viewer
+// under that sway must follow a finger, and keep gliding after a flick.
+import Foundation
+import Raster
+import Testing
+
+/// The offset in `range`×`range2` at which the screenshot shows the test card, if any.
+func cardOffset(_ shot: Screenshot, size: (Int, Int), xs: ClosedRange<Int>, ys: ClosedRange<Int>,
+                points: [(Int, Int)]) -> (Int, Int)? {
+    for dx in xs {
+        for dy in ys where cardProblems(shot, size: size, offset: (dx, dy), points: points).isEmpty {
+            return (dx, dy)
+        }
+    }
+    return nil
+}
+
+@Suite("Live touch under sway nested in KWin", .serialized, .timeLimit(.minutes(3)))
+struct TouchLiveTests {
+    /// KWin, nested sway, a touch injector connected first (early input is lost otherwise),
+    /// then the viewer; returns them with the viewer's first frame drawn.
+    private func start() throws -> (SwayNestedInKWin, ClientProcess, ClientProcess) {
+        let session = try SwayNestedInKWin(width: 800, height: 600)
+        let touch = try ClientProcess("wl-inject", ["--stdin", "--backend", "kwin"], environment: session.kwinClientEnvironment)
+        touch.send("sync")
+        try touch.waitForStdout { $0 == "ok" }
+        try session.waitForTouchDevice()
+        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"], environment: session.sway.clientEnvironment)
+        try viewer.waitForStderr { isStats($0, "first-frame") }
+        return (session, touch, viewer)
+    }
+
+    @Test("A one-finger drag moves the content with the finger; holding still before lifting gives no fling")
+    func touchDrag() throws {
+        let (session, touch, viewer) = try start()
+        defer { viewer.terminate(); touch.terminate(); session.stop() }
+        touch.send("touch down 0 600 500")
+        touch.send("touch frame")
+        for i in 1...10 {
+            touch.send("sleep 16")
+            touch.send("touch move 0 \(600 - 25 * i) \(500 - 30 * i)")
+            touch.send("touch frame")
+        }
+        touch.send("sleep 250")
+        touch.send("touch up 0")
+        touch.send("touch frame")
+        touch.send("sync")
+        try touch.waitForStdout(timeout: 20) { $0 == "ok" }
+        let points = [(5, 5), (150, 150), (420, 333), (799, 599), (61, 507)]
+        var found: (Int, Int)?
+        let problems = try awaitScreen(session.sway) { shot in
+            found = cardOffset(shot, size: (800, 600), xs: 235...250, ys: 285...300, points: points)
+            return found == nil ? ["no offset within the drag (250, 300) less the touch slop matches the screen"] : []
+        }
+        #expect(problems.isEmpty, "\(problems)")
+        usleep(500_000)
+        if let offset = found {
+            #expect(cardProblems(try session.sway.screenshot(), size: (800, 600), offset: offset, points: points).isEmpty,
+                    "the content moved after the finger lifted")
+        }
+    }
+
+    @Test("A flick keeps the content moving after the finger lifts, then it settles")
+    func touchFling() throws {
+        let (session, touch, viewer) = try start()
+        defer { viewer.terminate(); touch.terminate(); session.stop() }
+        touch.send("swipe 0 400 550 400 250 80 8")
+        touch.send("sync")
+        try touch.waitForStdout(timeout: 20) { $0 == "ok" }
+        let points = [(5, 5), (150, 150), (420, 333), (799, 599), (61, 507), (333, 77)]
+        // Successive screenshots while it glides: the offset keeps growing past the swipe (300).
+        var offsets: [Int] = []
+        for _ in 0..<4 {
+            let shot = try session.sway.screenshot()
+            if let o = cardOffset(shot, size: (800, 600), xs: 0...0, ys: 250...3000, points: points) { offsets.append(o.1) }
+            usleep(120_000)
+        }
+        #expect(offsets.count >= 3, "screens matched the card at \(offsets)")
+        #expect(offsets == offsets.sorted() && Set(offsets).count >= 2, "no momentum after the lift: offsets \(offsets)")
+        #expect((offsets.last ?? 0) > 300, "the fling did not carry the content past the swipe: \(offsets)")
+        // It comes to rest: two screenshots 400 ms apart agree.
+        var settled = false
+        for _ in 0..<20 where !settled {
+            let a = try session.sway.screenshot()
+            usleep(400_000)
+            let b = try session.sway.screenshot()
+            settled = (0..<40).allSatisfy { i in a.pixel(i * 19, i * 14) == b.pixel(i * 19, i * 14) }
+        }
+        #expect(settled, "the content never came to rest")
+    }
+}
