@@ -40,6 +40,7 @@ sway_pid="" viewer_pid=""
 cleanup() {
     # sway starts swaybg: end the whole process group.
     [ -n "$viewer_pid" ] && kill "$viewer_pid" 2>/dev/null || true
+    [ -n "${INJECT_PID:-}" ] && kill "$INJECT_PID" 2>/dev/null || true
     [ -n "$sway_pid" ] && kill -- "-$sway_pid" 2>/dev/null || true
     sleep 0.3
     [ -n "$sway_pid" ] && kill -9 -- "-$sway_pid" 2>/dev/null || true
@@ -60,31 +61,52 @@ if [ ! -S "$socket" ]; then
 fi
 export WAYLAND_DISPLAY="$socket" XDG_RUNTIME_DIR="$work/runtime"
 
+# One injector for the whole tour, connected before the viewer: devices appear when an
+# injector connects, and input sent while a client re-binds its seat can be lost.
+coproc INJECT { "$bin/wl-inject" --stdin --extent "${width}x${height}" 2>"$work/inject.log"; }
+inject() {  # inject COMMAND...: send commands, wait until the compositor has handled them
+    local c
+    for c in "$@"; do echo "$c" >&"${INJECT[1]}"; done
+    echo sync >&"${INJECT[1]}"
+    local reply=""
+    read -r -t 20 reply <&"${INJECT[0]}" || true
+    if [ "$reply" != ok ]; then
+        echo "demo: the input injector failed; its log:" >&2
+        cat "$work/inject.log" >&2
+        exit 1
+    fi
+}
+inject "abs 10 10"
+
 "$bin/image-viewer" --stats "$@" 2>"$work/viewer.log" &
 viewer_pid=$!
-for _ in $(seq 1 150); do grep -q '"first-frame"' "$work/viewer.log" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 1 300); do grep -q '"first-frame"' "$work/viewer.log" 2>/dev/null && break; sleep 0.1; done
 if ! grep -q '"first-frame"' "$work/viewer.log"; then
-    echo "demo: the viewer showed no frame; its output:" >&2
+    echo "demo: the viewer showed no picture; its output:" >&2
     cat "$work/viewer.log" >&2
     exit 1
 fi
 
 n=0
-shot() {  # shot NAME: a screenshot once the compositor has shown the latest frame
-    sleep 0.4
+shot() {  # shot NAME: a screenshot once motion has settled
+    sleep "${2:-1.2}"
     n=$((n + 1))
     local file
     file=$(printf '%s/%02d-%s.png' "$shots" "$n" "$1")
     grim "$file"
     echo "demo: wrote $file"
 }
-inject() { "$bin/wl-inject" --extent "${width}x${height}" "$@" >/dev/null; }
 
 rm -f "$shots"/*.png
-shot start
-# The tour: drag the content up and left with the pointer, then back a little.
-inject drag 900 600 500 300 400 24
-shot dragged
-inject drag 300 300 500 400 300 16
-shot dragged-back
+shot first-picture 0.5
+# The tour: swipe to the next picture, zoom in with Ctrl+wheel at the centre, pan the
+# zoomed picture, then double-click to toggle the zoom back.
+inject "drag 1000 400 350 400 120 8"
+shot swiped-to-second
+inject "abs 640 400" "key Control_L press" "wheel vertical -4" "key Control_L release"
+shot zoomed-in
+inject "drag 800 500 500 300 400 20" "sleep 300"
+shot panned
+inject "abs 640 400" "button left press" "button left release" "sleep 80" "button left press" "button left release"
+shot double-tapped
 echo "demo: done; screenshots are in $shots"
