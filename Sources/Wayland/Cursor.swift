@@ -114,20 +114,28 @@ final class CursorTheme {
 
 /// The surface that shows our cursor while the pointer is over the window.
 final class CursorSurface {
+    /// Kept so the connection outlives the surface and theme buffers destroyed in deinit.
+    private let display: Display
     private let surface: OpaquePointer
     private let settings: CursorSettings
     private let shm: OpaquePointer
     private var theme: CursorTheme?
     private var themeFailed: Int?
 
-    init?(compositor: OpaquePointer, shm: OpaquePointer, settings: CursorSettings) {
-        guard let surface = wl_compositor_create_surface(compositor) else { return nil }
+    /// Creates the surface, nil when the compositor lacks wl_compositor or wl_shm.
+    init?(display: Display, settings: CursorSettings) {
+        guard let compositor = display.globals.compositor, let shm = display.globals.shm,
+              let surface = wl_compositor_create_surface(compositor) else { return nil }
+        self.display = display
         self.surface = surface
         self.shm = shm
         self.settings = settings
     }
 
-    deinit { wl_surface_destroy(surface) }
+    deinit {
+        theme = nil  // its buffers go before the connection does
+        wl_surface_destroy(surface)
+    }
 
     /// Shows `shape` for `pointer`, whose latest `enter` had `serial`, at output `scale`.
     /// Returns false when the theme has no image for the shape (the caller may fall back).

@@ -10,7 +10,8 @@ import ScrollKit
 final class Keyboard {
     private let proxy: OpaquePointer
     private let seatVersion: UInt32
-    private unowned let display: Display
+    /// Strong: device proxies must be released before the connection is closed.
+    private let display: Display
     private let deliver: ([InputEvent]) -> Void
     private let warn: (String) -> Void
     private var keymap: Keymap?

@@ -19,7 +19,8 @@ public final class Seat {
     /// The bound seat version: v5 brings `wl_pointer.frame`, v8 `axis_value120`.
     public let version: UInt32
     private let proxy: OpaquePointer
-    private unowned let display: Display
+    /// Strong: device proxies must be released before the connection is closed.
+    private let display: Display
     private let cursorSettings: CursorSettings
     private var cursorSurface: CursorSurface?
     private var pointer: Pointer?
@@ -46,7 +47,10 @@ public final class Seat {
     }
 
     deinit {
+        // Explicitly, before the stored properties go: the display may be released first,
+        // and every proxy must be destroyed while the connection is still open.
         removeAllDevices()
+        cursorSurface = nil
     }
 
     /// Releases every device, delivering what their loss means (a drag cancelled, keys
@@ -72,13 +76,11 @@ public final class Seat {
         let deliver: ([InputEvent]) -> Void = { [unowned self] in self.deliver($0) }
         if caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0 {
             if pointer == nil, let proxy = wl_seat_get_pointer(proxy) {
-                if cursorSurface == nil, let compositor = display.globals.compositor, let shm = display.globals.shm {
-                    cursorSurface = CursorSurface(compositor: compositor, shm: shm, settings: cursorSettings)
-                }
+                if cursorSurface == nil { cursorSurface = CursorSurface(display: display, settings: cursorSettings) }
                 let display = self.display
                 pointer = Pointer(proxy: proxy, seatVersion: version, gestures: display.globals.pointerGestures,
                                   cursor: cursorSurface, cursorShape: cursorShape,
-                                  cursorScale: { [unowned display] in display.maxOutputScale }, deliver: deliver)
+                                  cursorScale: { display.maxOutputScale }, deliver: deliver)
             }
         } else {
             removePointer()

@@ -25,10 +25,11 @@ struct HostileInputTests {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
         defer { close(fds[1]) }
+        let file = FileIdentity(fds[0])
         #expect(throws: KeymapError.badFile(size: 100, reason: "not a regular file")) {
             try Keymap(fd: fds[0], size: 100, format: 1)
         }
-        #expect(fcntl(fds[0], F_GETFD) == -1, "the fd is closed even when it is refused")
+        #expect(file.isClosed, "the fd is closed even when it is refused")
     }
 
     @Test("A size larger than the file is refused before mapping (reading past the end would be SIGBUS)")

@@ -63,9 +63,33 @@ struct KeymapTests {
     func keymapFromFile() throws {
         let text = try #require(Keymap.text(layout: "us"))
         let (fd, size) = try temporaryFile(Array(text.utf8) + [0])
+        let file = FileIdentity(fd)
         let keymap = try Keymap(fd: fd, size: size, format: 1)
         #expect(keymap.describe(keySpace)?.name == "space")
-        #expect(fcntl(fd, F_GETFD) == -1, "the keymap fd is ours to close")
+        #expect(file.isClosed, "the keymap fd is ours to close")
+    }
+}
+
+/// What an fd referred to, to tell later whether it was closed. Tests run in parallel, so
+/// the number may already belong to another file: a different inode means ours was closed.
+struct FileIdentity {
+    let fd: Int32
+    let device: UInt64
+    let inode: UInt64
+
+    init(_ fd: Int32) {
+        var info = stat()
+        fstat(fd, &info)
+        self.fd = fd
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+
+    /// Whether `fd` no longer refers to the same open file.
+    var isClosed: Bool {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return true }
+        return UInt64(info.st_dev) != device || UInt64(info.st_ino) != inode
     }
 }
 
