@@ -61,21 +61,26 @@ public final class Application {
     /// is described as it is when the first event arrives, with the window's size as viewport.
     /// Throws `RecordingError` naming the file when it cannot be created.
     public func record(to path: String, setup: TraceSetupDescription? = nil) throws(RecordingError) {
-        let describe: () -> TraceSetupDescription
         if let setup {
-            describe = { setup }
-        } else {
-            guard let viewScene = window.scene as? ViewScene, ViewScene.scrollViews(in: viewScene.root).first != nil else {
-                throw .noScrollView
-            }
-            describe = {
-                guard let scrollView = ViewScene.scrollViews(in: viewScene.root).first else {
-                    return TraceSetupDescription(content: .zero)
-                }
-                return TraceSetupDescription(describing: scrollView)
-            }
+            try record(to: path, describing: { setup })
+            return
         }
-        let recorder = try InputRecorder(path: path, setup: describe, windowSize: { [unowned self] in
+        guard let viewScene = window.scene as? ViewScene, ViewScene.scrollViews(in: viewScene.root).first != nil else {
+            throw .noScrollView
+        }
+        try record(to: path, describing: {
+            guard let scrollView = ViewScene.scrollViews(in: viewScene.root).first else {
+                return TraceSetupDescription(content: .zero)
+            }
+            return TraceSetupDescription(describing: scrollView)
+        })
+    }
+
+    /// Records as `record(to:setup:)`, asking `describing` for the setup when the first event
+    /// arrives (after layout), e.g. `{ TraceSetupDescription(describing: gallery.pager) }`
+    /// for a scene that is not a `ViewScene`. A nil viewport in it means the window's size.
+    public func record(to path: String, describing: @escaping () -> TraceSetupDescription) throws(RecordingError) {
+        let recorder = try InputRecorder(path: path, setup: describing, windowSize: { [unowned self] in
             CGSize(width: self.window.width, height: self.window.height)
         })
         recorder.onFailure = { [unowned self] in self.onWarning($0.description) }
