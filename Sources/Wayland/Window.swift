@@ -19,6 +19,16 @@ public struct FrameStatistics: Sendable {
     public internal(set) var renderMilliseconds: [Double] = []
     /// Buffers created over the window's life (reuse keeps this small).
     public internal(set) var buffersCreated = 0
+    /// Frame callbacks answered with a commit (the frames of an animation).
+    public internal(set) var callbacksAnswered = 0
+    /// The longest time from a frame callback's arrival to the commit answering it, in ms.
+    public internal(set) var maxCallbackAnswerMilliseconds = 0.0
+    /// Callbacks answered later than `lateAnswerMilliseconds`: frames that missed the
+    /// compositor's next refresh.
+    public internal(set) var lateCallbackAnswers = 0
+    /// 1000/60 ms: one refresh at 60 Hz, the rate frame callbacks run at in every compositor
+    /// measured here (design.md budget: every frame of a fling committed before the next callback).
+    public static let lateAnswerMilliseconds = 1000.0 / 60
 }
 
 /// A top-level window drawing a `Scene` into shm buffers.
@@ -151,7 +161,15 @@ public final class Window {
         do {
             // The callback is delivered as the frame is done: local time is the frame clock,
             // the one input times are mapped onto.
-            try renderFrame(at: monotonicMilliseconds())
+            let arrival = monotonicMilliseconds()
+            let commits = statistics.callbacksRequested
+            try renderFrame(at: arrival)
+            if statistics.callbacksRequested > commits {
+                let answer = monotonicMilliseconds() - arrival
+                statistics.callbacksAnswered += 1
+                statistics.maxCallbackAnswerMilliseconds = max(statistics.maxCallbackAnswerMilliseconds, answer)
+                if answer > FrameStatistics.lateAnswerMilliseconds { statistics.lateCallbackAnswers += 1 }
+            }
         } catch {
             failure = error
         }
