@@ -7,8 +7,9 @@ set -euo pipefail
 build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng-dev libturbojpeg0-dev libpixman-1-dev)
 # Run headless: sway (wlroots headless backend) and grim for screenshots.
 headless=(sway grim)
-# Tests only: KWin for touch injection (sway nested in KWin).
-tests=(kwin-wayland plasma-wayland-protocols)
+# Tests only: KWin for touch injection (sway nested in KWin); cage and weston for the kiosk
+# runs; swayimg as the memory reference of the huge-image benchmark.
+tests=(kwin-wayland plasma-wayland-protocols cage weston swayimg)
 
 wanted=("${build[@]}" "${headless[@]}")
 [ "${1:-}" = "--demo" ] || wanted+=("${tests[@]}")
