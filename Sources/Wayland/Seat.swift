@@ -47,6 +47,11 @@ public final class Seat {
     }
 
     deinit {
+        // Nobody hears the devices' last words: the seat goes with its owner (the application
+        // being torn down), which its handlers may point back to. A seat replaced at runtime
+        // has `removeAllDevices` called first, while the scene still listens.
+        onInput = nil
+        onWarning = nil
         // Explicitly, before the stored properties go: the display may be released first,
         // and every proxy must be destroyed while the connection is still open.
         removeAllDevices()
