@@ -7,7 +7,7 @@ import Testing
 /// Takes screenshots until `check` finds nothing wrong or `timeout` passes; returns the last
 /// problems found (empty when the screen became right). The compositor composes a committed
 /// buffer on its next output frame, so the first screenshot may predate it.
-func awaitScreen(_ sway: SwayHeadless, timeout: Double = 5, _ check: (Screenshot) -> [String]) throws -> [String] {
+func awaitScreen(_ sway: SwayHeadless, timeout: Double = 20, _ check: (Screenshot) -> [String]) throws -> [String] {
     let deadline = Date().addingTimeInterval(timeout)
     var problems: [String] = ["no screenshot taken"]
     repeat {
