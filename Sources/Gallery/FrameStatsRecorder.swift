@@ -69,11 +69,34 @@ public struct FrameStatsRecorder: Sendable {
         #"{"event":"first-frame","ms":\#(Int(ms.rounded())),"width":\#(width),"height":\#(height)}"#
     }
 
+    /// How the frame loop answered the compositor's frame callbacks (live windows only).
+    public struct CallbackFigures: Equatable, Sendable {
+        /// Callbacks answered with a commit: the frames of animations.
+        public var answered: Int
+        /// Answers that took longer than one refresh: frames that missed the next vblank.
+        public var late: Int
+        /// The slowest answer, in ms from the callback's arrival to the commit.
+        public var slowestMs: Double
+
+        /// Figures as counted by the window.
+        public init(answered: Int, late: Int, slowestMs: Double) {
+            self.answered = answered
+            self.late = late
+            self.slowestMs = slowestMs
+        }
+    }
+
     /// The summary at exit: frames, late frames, render p50/p99 (ms), peak memory (KiB, null
-    /// when unknown) and the tile cache's bytes and tiles.
-    public func summaryLine(peakMemoryKiB: Int?, cacheBytes: Int, cachedTiles: Int) -> String {
+    /// when unknown), the tile cache's bytes and tiles and, for a live window, the frame
+    /// callbacks answered, how many of them late and the slowest answer (ms).
+    public func summaryLine(peakMemoryKiB: Int?, cacheBytes: Int, cachedTiles: Int,
+                            callbacks: CallbackFigures? = nil) -> String {
         let peak = peakMemoryKiB.map(String.init) ?? "null"
-        return #"{"event":"summary","frames":\#(frames),"lateFrames":\#(lateFrames),"renderP50Ms":\#(Self.decimal(renderPercentile(0.5))),"renderP99Ms":\#(Self.decimal(renderPercentile(0.99))),"peakMemoryKiB":\#(peak),"tileCacheBytes":\#(cacheBytes),"tileCacheTiles":\#(cachedTiles)}"#
+        var line = #"{"event":"summary","frames":\#(frames),"lateFrames":\#(lateFrames),"renderP50Ms":\#(Self.decimal(renderPercentile(0.5))),"renderP99Ms":\#(Self.decimal(renderPercentile(0.99))),"peakMemoryKiB":\#(peak),"tileCacheBytes":\#(cacheBytes),"tileCacheTiles":\#(cachedTiles)"#
+        if let callbacks {
+            line += #","callbacksAnswered":\#(callbacks.answered),"lateCallbacks":\#(callbacks.late),"slowestCallbackMs":\#(Self.decimal(callbacks.slowestMs))"#
+        }
+        return line + "}"
     }
 
     /// Two decimals, always with a dot (JSON), whatever the locale.

@@ -67,9 +67,11 @@ public final class InputRecorder {
         write(formatter.line(for: event))
     }
 
-    /// Writes the setup line if no event came, so even an empty session is a valid trace.
+    /// Writes the setup line if no event came, so even an empty session is a valid trace,
+    /// then a comment saying where the scroll view rests now (`TraceLineFormatter.endComment`).
     public func finish() {
         writeSetupIfNeeded()
+        write(TraceLineFormatter.endComment(describe()))
         try? handle.synchronize()
     }
 

@@ -166,6 +166,14 @@ public struct TraceLineFormatter: Sendable {
         return object(fields)
     }
 
+    /// The comment a recording ends with: where the live scroll view came to rest, as
+    /// `# live end: {"offset":{"x":…,"y":…},"zoomScale":…}`, for comparing with the `end`
+    /// line `scroll-replay` prints for the same file. A comment, so replays ignore it.
+    public static func endComment(_ state: TraceSetupDescription) -> String {
+        "# live end: " + object([("offset", point(state.contentOffset ?? .zero)),
+                                 ("zoomScale", number(state.zoomScale ?? 1))])
+    }
+
     /// The line for `event`: a trace event line, or a `#` comment for input the format
     /// cannot express (pointer leave, holds unless `writesHoldEvents`, odd key names).
     public mutating func line(for event: InputEvent) -> String {

@@ -41,6 +41,11 @@ struct ImageViewer: ParsableCommand {
     @Option(name: .customLong("cache-mb"), help: ArgumentHelp("Tile cache budget in MiB (default 192).", valueName: "n"))
     var cacheMB: Int?
 
+    @Option(help: ArgumentHelp(
+        "Record the session's input into this trace file; `scroll-replay FILE` replays it (the gallery's page swipes, or the test card's scrolling).",
+        valueName: "file"))
+    var record: String?
+
     @Flag(help: "Print one JSON line per frame on stderr, and a summary at exit.")
     var stats = false
 
@@ -63,6 +68,9 @@ struct ImageViewer: ParsableCommand {
     func validate() throws {
         if screenshot != nil && offscreenTrace == nil {
             throw ValidationError("--screenshot needs --offscreen (in a session, use your compositor's screenshot tool)")
+        }
+        if record != nil && offscreenTrace != nil {
+            throw ValidationError("--record records live input: with --offscreen the input is already a trace")
         }
         if testCard && !paths.isEmpty {
             throw ValidationError("--test-card shows the generated card: leave out the paths")

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Gallery
 import Glibc
+import ScrollKit
 import Raster
 import Synchronization
 import Wayland
@@ -14,10 +15,12 @@ extension ImageViewer {
         let scene: Scene
         let renderer: Renderer
         var gallery: GalleryScene?
+        var card: ViewScene?
         if testCard {
-            let card = makeTestCardScene(cacheBudget: cacheBudget)
-            scene = card
-            renderer = card.renderer
+            let testCardScene = makeTestCardScene(cacheBudget: cacheBudget)
+            scene = testCardScene
+            renderer = testCardScene.renderer
+            card = testCardScene
         } else {
             let g = GalleryScene(files: listFiles(), options: galleryOptions(loading: .background))
             g.onLoadFailure = { emit("image-viewer: \($0.description)") }
@@ -42,11 +45,36 @@ extension ImageViewer {
                 }
             }
         }
-        gallery?.onWindowRequest = { [unowned app] request in
-            switch request {
-            case .toggleFullscreen: app.window.setFullscreen(!app.window.isFullscreen)
-            case .leaveFullscreen: if app.window.isFullscreen { app.window.setFullscreen(false) }
-            case .quit: app.quit()
+        gallery?.onWindowRequest = { [unowned app] request in app.perform(request) }
+        if let card, let scrollView = ViewScene.scrollViews(in: card.root).first {
+            // The card answers the gallery's window keys too (Q quits, F fullscreen).
+            let kiosk = kiosk
+            card.inputHandler = { [unowned app, unowned scrollView] event in
+                if case .key(let name, true, let modifiers) = event.kind,
+                   let command = GalleryKeyMap.command(forKey: name, modifiers: modifiers, kiosk: kiosk) {
+                    switch command {
+                    case .toggleFullscreen: app.perform(.toggleFullscreen)
+                    case .leaveFullscreen: app.perform(.leaveFullscreen)
+                    case .quit: app.perform(.quit)
+                    default: break
+                    }
+                }
+                scrollView.handle(event)
+            }
+        }
+        if let record {
+            do {
+                if let gallery {
+                    // The pager is what a replay can reproduce: the swipes between pictures.
+                    try app.record(to: record, describing: { [unowned gallery] in
+                        TraceSetupDescription(describing: gallery.pager)
+                    })
+                } else {
+                    try app.record(to: record)
+                }
+            } catch {
+                emit("image-viewer: \(error)")
+                Glibc.exit(1)
             }
         }
         let log = stats ? StatsLog(launch: launch) : nil
@@ -59,7 +87,8 @@ extension ImageViewer {
                 log.frameCommitted(at: commitTime, renderMs: app.window.statistics.renderMilliseconds.last ?? 0,
                                    tiles: tilesNow - lastTiles, width: buffer.width, height: buffer.height,
                                    showsContent: gallery?.hasRenderedContent ?? true,
-                                   cacheBytes: renderer.cacheBytes, cachedTiles: renderer.cachedTileCount)
+                                   cacheBytes: renderer.cacheBytes, cachedTiles: renderer.cachedTileCount,
+                                   callbacks: app.window.statistics.callbackFigures)
                 lastTiles = tilesNow
             }
         }
@@ -68,7 +97,7 @@ extension ImageViewer {
         } catch let error as WaylandError {
             fail(error)
         }
-        log?.emitSummary()
+        log?.emitSummary(callbacks: app.window.statistics.callbackFigures)
     }
 }
 
@@ -80,6 +109,7 @@ final class StatsLog: Sendable {
         var firstFrameShown = false
         var cacheBytes = 0
         var cachedTiles = 0
+        var callbacks = FrameStatsRecorder.CallbackFigures(answered: 0, late: 0, slowestMs: 0)
         var summaryPrinted = false
     }
 
@@ -95,12 +125,13 @@ final class StatsLog: Sendable {
     /// so that line comes first; earlier frames (the black window while the first picture
     /// decodes) count in the summary only.
     func frameCommitted(at time: Double, renderMs: Double, tiles: Int, width: Int, height: Int, showsContent: Bool,
-                        cacheBytes: Int, cachedTiles: Int) {
+                        cacheBytes: Int, cachedTiles: Int, callbacks: FrameStatsRecorder.CallbackFigures) {
         var lines: [String] = []
         figures.withLock { f in
             f.recorder.record(renderMs: renderMs)
             f.cacheBytes = cacheBytes
             f.cachedTiles = cachedTiles
+            f.callbacks = callbacks
             if !f.firstFrameShown {
                 guard showsContent else { return }
                 f.firstFrameShown = true
@@ -112,13 +143,16 @@ final class StatsLog: Sendable {
         for line in lines { emit(line) }
     }
 
-    /// Prints the summary once (at exit, or when a signal ends the process).
-    func emitSummary() {
+    /// Prints the summary once (at exit, or when a signal ends the process). `callbacks` are
+    /// the window's final figures when the caller can read them (the event loop's thread);
+    /// otherwise those seen at the last commit are printed.
+    func emitSummary(callbacks: FrameStatsRecorder.CallbackFigures? = nil) {
         let line: String? = figures.withLock { f in
             guard !f.summaryPrinted else { return nil }
             f.summaryPrinted = true
+            if let callbacks { f.callbacks = callbacks }
             return f.recorder.summaryLine(peakMemoryKiB: ProcessFigures.peakResidentKiB(), cacheBytes: f.cacheBytes,
-                                          cachedTiles: f.cachedTiles)
+                                          cachedTiles: f.cachedTiles, callbacks: f.callbacks)
         }
         if let line { emit(line) }
     }
@@ -138,6 +172,24 @@ final class StatsLog: Sendable {
             sources.append(source)
         }
         return sources
+    }
+}
+
+extension Application {
+    /// Carries out a window request of the gallery's keys.
+    func perform(_ request: GalleryScene.WindowRequest) {
+        switch request {
+        case .toggleFullscreen: window.setFullscreen(!window.isFullscreen)
+        case .leaveFullscreen: if window.isFullscreen { window.setFullscreen(false) }
+        case .quit: quit()
+        }
+    }
+}
+
+extension FrameStatistics {
+    /// The callback figures the `--stats` summary prints.
+    var callbackFigures: FrameStatsRecorder.CallbackFigures {
+        .init(answered: callbacksAnswered, late: lateCallbackAnswers, slowestMs: maxCallbackAnswerMilliseconds)
     }
 }
 

@@ -36,6 +36,12 @@ struct StatsAndCardTests {
         #expect(object["renderP50Ms"] as? Double == 3.25 && object["peakMemoryKiB"] as? Int == 5120)
         #expect(object["tileCacheBytes"] as? Int == 262_144)
         #expect(stats.summaryLine(peakMemoryKiB: nil, cacheBytes: 0, cachedTiles: 0).contains(#""peakMemoryKiB":null"#))
+        #expect(object["callbacksAnswered"] == nil, "offscreen summaries have no frame callbacks")
+        let live = stats.summaryLine(peakMemoryKiB: 1, cacheBytes: 0, cachedTiles: 0,
+                                     callbacks: .init(answered: 308, late: 2, slowestMs: 17.125))
+        let liveObject = try #require(try JSONSerialization.jsonObject(with: Data(live.utf8)) as? [String: Any])
+        #expect(liveObject["callbacksAnswered"] as? Int == 308 && liveObject["lateCallbacks"] as? Int == 2)
+        #expect(liveObject["slowestCallbackMs"] as? Double == 17.13 && liveObject["frames"] as? Int == 1)
         #expect(FrameStatsRecorder.decimal(-0.004) == "0.00" && FrameStatsRecorder.decimal(-1.5) == "-1.50")
     }
 

@@ -5,6 +5,7 @@
 import Foundation
 import Raster
 import Testing
+import TestSupport
 
 /// Points of the test card checked in every comparison: corners, grid lines and labels,
 /// away from the right and bottom edges where scroll indicators show while scrolling.
@@ -30,9 +31,10 @@ private func verticalOffsets(_ shot: Screenshot, _ ys: [Int]) -> [Int] {
 struct InputLiveTests {
     /// sway, the viewer's first frame, then one injector kept connected for the whole test
     /// (its devices vanish when it exits); `sync` proves the devices exist.
-    private func start() throws -> (SwayHeadless, ClientProcess, ClientProcess) {
+    private func start(_ extraArguments: [String] = []) throws -> (SwayHeadless, ClientProcess, ClientProcess) {
         let sway = try SwayHeadless(width: 800, height: 600)
-        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"], environment: sway.clientEnvironment)
+        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"] + extraArguments,
+                                       environment: sway.clientEnvironment)
         try viewer.waitForStderr { isStats($0, "first-frame") }
         let inject = try ClientProcess("wl-inject", ["--stdin", "--extent", "800x600"], environment: sway.clientEnvironment)
         try sync(inject)
@@ -158,5 +160,65 @@ struct InputLiveTests {
         try sync(again)
         let problems = try awaitScreen(sway) { cardProblems($0, size: (800, 600), points: checkPoints) }
         #expect(problems.isEmpty, "Home on the new keyboard: \(problems)")
+    }
+
+    @Test("A recorded live session, replayed by scroll-replay, ends at the offset the live one rested at (within 1 pt)")
+    func recordAndReplay() throws {
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString).trace").path
+        defer { unlink(trace) }
+        let (sway, viewer, inject) = try start(["--record", trace])
+        defer { viewer.terminate(); inject.terminate(); sway.stop() }
+        // A pointer fling up and to the left; each gesture settles before the next, so the
+        // frame phase (live frames are not at the replay's ticks) cannot change the result:
+        // momentum caught mid-flight stops where the last frame drew it, which differs.
+        // Settling takes ln(0.5 pt · |ln d| / v0) / ln d ms at d = 0.998/ms: 3.9 s for the
+        // fling's 2.9 pt/ms, 3.5 s for the touchpad's 1.2 pt/ms; 5 s is waited after each.
+        inject.send("abs 600 500")
+        inject.send("button left press")
+        for i in 1...8 {
+            inject.send("sleep 12")
+            inject.send("abs \(600 - 15 * i) \(500 - 35 * i)")
+        }
+        inject.send("button left release")
+        try sync(inject)
+        usleep(5_000_000)
+        // Touchpad fingers back down, with momentum after axis_stop; then two wheel notches.
+        for _ in 1...8 {
+            inject.send("finger vertical -12")
+            inject.send("sleep 10")
+        }
+        inject.send("stop vertical")
+        try sync(inject)
+        usleep(5_000_000)
+        inject.send("wheel vertical 2")
+        try sync(inject)
+        usleep(800_000)
+        inject.send("tap q")
+        let quitStatus = viewer.waitForExit(timeout: 10)
+        #expect(quitStatus == 0, "Q ends the test card viewer; stderr: \(viewer.stderr.lines.suffix(5))")
+
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init)
+        let kinds = ["pointer.button", "pointer.axis", "pointer.axis_stop", "key"]
+        for kind in kinds {
+            #expect(lines.contains { $0.contains(#""kind":"\#(kind)""#) }, "the recording has no \(kind) line")
+        }
+        let liveEnd = try #require(lines.last.flatMap { $0.hasPrefix("# live end: ") ? String($0.dropFirst(12)) : nil },
+                                   "the recording ends with the live end comment; last lines: \(lines.suffix(2))")
+        let live = try offset(inJSON: liveEnd)
+        #expect(live.x > 100 && live.y > 300, "the fling should have moved the card well away from the origin: \(live)")
+
+        let replay = try runProcess(try #require(PackagePaths.builtExecutable("scroll-replay")), [trace])
+        #expect(replay.status == 0, "scroll-replay: \(replay.stderr)")
+        let endLine = try #require(replay.stdout.split(separator: "\n").last.map(String.init))
+        let replayed = try offset(inJSON: endLine)
+        #expect(abs(replayed.x - live.x) <= 1 && abs(replayed.y - live.y) <= 1,
+                "live rest \(live), replayed rest \(replayed) (tolerance 1 pt); end line \(endLine)")
+    }
+
+    /// The `offset` of a JSON line (`scroll-replay`'s end line, or the recording's end comment).
+    private func offset(inJSON line: String) throws -> (x: Double, y: Double) {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        let offset = try #require(object["offset"] as? [String: Any], "\(line)")
+        return (try #require((offset["x"] as? NSNumber)?.doubleValue), try #require((offset["y"] as? NSNumber)?.doubleValue))
     }
 }

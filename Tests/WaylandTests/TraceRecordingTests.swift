@@ -197,14 +197,15 @@ struct TraceRecordingTests {
         recorder.record(InputEvent(time: 100, kind: .touchDown(id: 0, location: CGPoint(x: 1, y: 2))))
         recorder.record(InputEvent(time: 108, kind: .touchUp(id: 0)))
         recorder.finish()
-        #expect(described == 1)
+        #expect(described == 2, "described when input starts and again for the end comment")
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(lines.count == 4)
+        #expect(lines.count == 5)
         #expect(lines[0].hasPrefix("# ScrollKit input recording"))
         #expect(lines[1] == #"{"kind":"setup","viewport":{"width":400,"height":600},"content":{"width":400,"height":3000},"frameRate":60}"#)
         #expect(lines[2] == #"{"kind":"touch.down","t":0,"id":0,"x":1,"y":2}"#)
         #expect(lines[3] == #"{"kind":"touch.up","t":8,"id":0}"#)
-        #expect(recorder.linesWritten == 4)
+        #expect(lines[4] == #"# live end: {"offset":{"x":0,"y":0},"zoomScale":1}"#)
+        #expect(recorder.linesWritten == 5)
     }
 
     @Test("A session without input still leaves a valid trace: the setup line")
@@ -214,8 +215,17 @@ struct TraceRecordingTests {
         let recorder = try InputRecorder(path: path, setup: { TraceSetupDescription(content: CGSize(width: 10, height: 10)) },
                                          windowSize: { CGSize(width: 10, height: 10) })
         recorder.finish()
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.split(separator: "\n").last == #"{"kind":"setup","viewport":{"width":10,"height":10},"content":{"width":10,"height":10},"frameRate":60}"#)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.dropFirst() == [#"{"kind":"setup","viewport":{"width":10,"height":10},"content":{"width":10,"height":10},"frameRate":60}"#,
+                                      #"# live end: {"offset":{"x":0,"y":0},"zoomScale":1}"#])
+    }
+
+    @Test("The end comment says where the scroll view rests, and replays ignore it")
+    func endComment() throws {
+        var state = TraceSetupDescription(content: CGSize(width: 100, height: 100))
+        state.contentOffset = CGPoint(x: 12.5, y: -3)
+        state.zoomScale = 2.25
+        #expect(TraceLineFormatter.endComment(state) == #"# live end: {"offset":{"x":12.5,"y":-3},"zoomScale":2.25}"#)
     }
 
     @Test("A file that cannot be created is an error naming the path and the reason")
