@@ -21,6 +21,8 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
     case sharedMemory(reason: String)
     /// The compositor asked for a size outside what the program accepts.
     case invalidSize(width: Int, height: Int)
+    /// The event loop could not be set up; `reason` names the failing call.
+    case eventLoop(reason: String)
 
     public var description: String {
         switch self {
@@ -42,6 +44,8 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
             return "cannot create a shared-memory buffer: \(reason)"
         case .invalidSize(let width, let height):
             return "the compositor asked for a window of \(width)×\(height) pixels, outside the supported range"
+        case .eventLoop(let reason):
+            return "cannot set up the event loop: \(reason)"
         }
     }
 }

@@ -37,4 +37,8 @@ SK_INTERFACE(org_kde_kwin_fake_input)
  * Returns a sealable, close-on-exec anonymous file or -1 with errno set. */
 int sk_memfd_create(const char *name);
 
+/* sys/eventfd.h is not part of Swift's Glibc import. Returns a non-blocking, close-on-exec
+ * eventfd with a count of 0, or -1 with errno set. */
+int sk_eventfd(void);
+
 #endif
