@@ -46,8 +46,10 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         case quit
     }
 
-    /// 16 ms: while a load runs, the scene asks to be ticked this often so decoded pictures
-    /// reach the screen within a 60 Hz frame (the loader cannot wake the Wayland loop).
+    /// 16 ms: while a load runs under a host that cannot be woken from another thread
+    /// (`onNeedsFrameFromAnyThread` nil), the scene asks to be ticked this often so decoded
+    /// pictures reach the screen within a 60 Hz frame. A host that can be woken is woken by
+    /// the loader instead, and an idle loading window sleeps until a result arrives.
     public static let loadPollInterval = 16.0
 
     /// The files, one page each.
@@ -65,6 +67,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     public var onLoadFailure: ((PictureError) -> Void)?
     /// Set by the host.
     public var onNeedsFrame: (() -> Void)?
+    /// Set by a host that can be woken from another thread: the loader calls it whenever a
+    /// load has news, so no polling is needed while pictures load.
+    public var onNeedsFrameFromAnyThread: (@Sendable () -> Void)? {
+        didSet { loader.mailbox.onPost = onNeedsFrameFromAnyThread }
+    }
 
     /// The renderer drawing the gallery.
     public var renderer: Renderer { viewScene.renderer }
@@ -149,16 +156,18 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// Whether anything visible changed since the last `render`.
     public var needsRender: Bool { viewScene.needsRender }
 
-    /// Lays the pager and pages out for a window of `width`×`height` points at integer `scale`.
-    public func resize(width: Int, height: Int, scale: Int) {
+    /// Lays the pager and pages out for a window of `width`×`height` points at `scale` device
+    /// pixels per point (integer or fractional).
+    public func resize(width: Int, height: Int, scale: Double) {
         viewScene.resize(width: width, height: height, scale: scale)
         windowSize = CGSize(width: width, height: height)
-        outputScale = CGFloat(max(scale, 1))
+        outputScale = CGFloat(scale.isFinite && scale > 0 ? scale : 1)
         layoutPages()
     }
 
     /// Takes finished loads from the mailbox, runs the slideshow and idle reset, advances
-    /// every scroll view to `time` (ms), and says when to tick next (every 16 ms while a load runs).
+    /// every scroll view to `time` (ms), and says when to tick next (every 16 ms while a load
+    /// runs, unless the host is woken by the loader).
     public func advance(to time: Double) -> FrameRequest {
         if time.isFinite { now = max(now, time) }
         deliverLoadEvents()
@@ -166,7 +175,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         var request = viewScene.advance(to: now)
         // Events that arrived during this tick (a synchronous loader) are shown next tick.
         if !loader.mailbox.isEmpty { request = .nextFrame }
-        return merged(request, with: [loadsInFlight.isEmpty ? nil : now + Self.loadPollInterval, schedule.nextDeadline])
+        let poll = loadsInFlight.isEmpty || onNeedsFrameFromAnyThread != nil ? nil : now + Self.loadPollInterval
+        return merged(request, with: [poll, schedule.nextDeadline])
     }
 
     /// Draws the gallery into `buffer` (see `Scene.render`), noting when picture content first shows.

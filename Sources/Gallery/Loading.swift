@@ -19,13 +19,23 @@ public final class LoadMailbox: Sendable {
     }
 
     private let queue = Mutex<[Delivery]>([])
+    private let wake = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// An empty mailbox.
     public init() {}
 
-    /// Adds an event (any thread).
+    /// Called after each `post`, on the posting thread: the host's wake, so the frame loop
+    /// drains the mailbox soon without polling it.
+    public var onPost: (@Sendable () -> Void)? {
+        get { wake.withLock { $0 } }
+        set { wake.withLock { $0 = newValue } }
+    }
+
+    /// Adds an event (any thread) and calls `onPost`.
     public func post(_ event: PictureLoadEvent, token: UInt64) {
         queue.withLock { $0.append(Delivery(token: token, event: event)) }
+        // Outside the lock: the wake may take its own locks or write to a descriptor.
+        wake.withLock { $0 }?()
     }
 
     /// Takes every waiting event, oldest first.

@@ -57,8 +57,17 @@ public final class Renderer {
     /// Output rows resampled at once while zooming, bounding the gathered source pixels.
     static let transientBand = 64
 
-    /// Device pixels per point of the output (the Wayland buffer scale).
-    public var outputScale: Double = 1
+    /// Device pixels per point of the output (the Wayland buffer scale, possibly fractional).
+    /// A change repaints the whole next frame at the new scale, drawn sharp at once: tiles are
+    /// keyed by their scale, so none drawn at the old one is reused.
+    public var outputScale: Double = 1 {
+        didSet {
+            guard outputScale != oldValue else { return }
+            targetSize = nil
+            // Not a zoom: no provisional frame resampled from tiles of the old scale.
+            for r in records.values { r.lastScale = nil }
+        }
+    }
     /// Premultiplied colour under the root view.
     public var clearColor: UInt32 = 0xFF00_0000
     /// Repaints of at least this many pixels are split across cores. Measured with
@@ -245,7 +254,9 @@ public final class Renderer {
             return Self.levelScale(level) == scale ? (nil, false) : (level, true)
         }
         r.level = nearest
-        return Self.levelScale(nearest) == scale ? (nil, false) : (nearest, false)
+        // Content at the output's own scale (not zoomed) is drawn at it, also when that scale is
+        // fractional (1.5): resampled from a power-of-two level, lines and text would blur.
+        return Self.levelScale(nearest) == scale || scale == outputScale ? (nil, false) : (nearest, false)
     }
 
     // MARK: Tiles

@@ -16,8 +16,10 @@ public enum FrameRequest: Equatable, Sendable {
 
 /// The content of one window, driven by a host.
 public protocol Scene: AnyObject {
-    /// The window's size in surface points and its integer buffer scale.
-    func resize(width: Int, height: Int, scale: Int)
+    /// The window's size in surface points and its scale in device pixels per point: 1, 2… or
+    /// fractional (1.5). Buffers passed to `render` then have about size × scale pixels (the
+    /// host rounds), and the scene draws at that density so content stays sharp.
+    func resize(width: Int, height: Int, scale: Double)
     /// One input event, in surface points.
     func handle(_ event: InputEvent)
     /// Advances animations to `time` (ms, monotonic) and says when to tick next.
@@ -30,4 +32,16 @@ public protocol Scene: AnyObject {
     /// Set by the host: call when something changed outside `advance` (input, code) so the
     /// host schedules a frame.
     var onNeedsFrame: (() -> Void)? { get set }
+    /// Set by a host whose loop other threads can wake: background work (a decoder) calls it
+    /// from any thread when it has a result, and the host ticks the scene soon after. Nil when
+    /// the host cannot be woken, in which case the scene must ask to be ticked to see results.
+    var onNeedsFrameFromAnyThread: (@Sendable () -> Void)? { get set }
+}
+
+extension Scene {
+    /// Scenes without background work ignore the wake: they change only on the host's thread.
+    public var onNeedsFrameFromAnyThread: (@Sendable () -> Void)? {
+        get { nil }
+        set {}
+    }
 }

@@ -28,8 +28,9 @@ public final class ViewScene: Scene {
         }
     }
 
-    public func resize(width: Int, height: Int, scale: Int) {
-        renderer.outputScale = Double(max(scale, 1))
+    public func resize(width: Int, height: Int, scale: Double) {
+        // Hosts check scales; a scene handed a scale it cannot draw at still draws at 1.
+        renderer.outputScale = scale.isFinite && scale > 0 ? scale : 1
         let size = CGSize(width: width, height: height)
         root.frame = CGRect(origin: .zero, size: size)
         onLayout?(size)

@@ -14,8 +14,9 @@ public final class Application {
     /// closed hand while the left button drags, an open hand over a scroll view of a
     /// `ViewScene` that can scroll or zoom, and the arrow elsewhere.
     public var cursorProvider: (() -> CursorShape)?
-    /// Receives one-line warnings about input devices (an unusable keymap…); the default
-    /// prints them on standard error. Input goes on without the device.
+    /// Receives one-line warnings about input devices (an unusable keymap…) and about scales
+    /// from the compositor that were ignored or clamped; the default prints them on standard
+    /// error. Input goes on without the device, drawing at a valid scale.
     public var onWarning: (String) -> Void = { message in
         FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
     }
@@ -33,8 +34,14 @@ public final class Application {
         window = try Window(display: display, scene: scene, title: title, appID: appID)
         if fullscreen { window.setFullscreen(true) }
         window.onClose = { [unowned self] in self.display.stop() }
+        // Scales the compositor sends that are ignored or clamped are warned about like devices.
+        window.onWarning = { [unowned self] in self.onWarning($0) }
+        display.onWarning = { [unowned self] in self.onWarning($0) }
         display.onSeatChange = { [unowned self] in self.attachSeat() }
-        display.onOutputsChange = { [unowned self] in self.seat?.outputScaleChanged() }
+        display.onOutputsChange = { [unowned self] in
+            self.window.outputsChanged()
+            self.seat?.outputScaleChanged()
+        }
         attachSeat()
     }
 

@@ -1,5 +1,5 @@
 // The connection to the compositor: connect with clear errors, bind globals at
-// min(advertised, supported), and run the event loop over the display fd plus timers.
+// min(advertised, supported), and run the event loop over the display fd, a waker and timers.
 import CWaylandClient
 import CWaylandProtocols
 import Foundation
@@ -138,14 +138,39 @@ public final class Display {
     private var bindErrors: [WaylandError] = []
     /// Called when a `wl_seat` global appears after start-up or the bound one is removed.
     var onSeatChange: (() -> Void)?
-    /// Bound `wl_output`s by registry name, with their proxy and integer scale.
+    /// Bound `wl_output`s by registry name, with their proxy and checked integer scale.
     private var outputs: [UInt32: (proxy: OpaquePointer, version: UInt32, scale: Int)] = [:]
     /// Called when an output appears, goes or changes its scale.
     var onOutputsChange: (() -> Void)?
+    /// Receives one-line warnings about values from the compositor that were ignored or
+    /// clamped; warnings from before it is set are held and delivered when it is.
+    var onWarning: ((String) -> Void)? {
+        didSet {
+            guard let onWarning else { return }
+            for message in heldWarnings { onWarning(message) }
+            heldWarnings.removeAll()
+        }
+    }
+    private var heldWarnings: [String] = []
+
+    /// Wakes `run` from any thread: background work calls `waker.wake()` when it has a result,
+    /// and the wake handlers run on the loop's thread.
+    public let waker: Waker
+    private var wakeHandlers: [Int: () -> Void] = [:]
 
     /// The largest integer scale of the outputs (1 when none is known): what cursor images
     /// are drawn for, so the cursor is sharp on the densest screen it can be on.
     public var maxOutputScale: Int { max(outputs.values.map(\.scale).max() ?? 1, 1) }
+
+    /// The checked scale of every bound output, by registry name.
+    var outputScales: [UInt32: Int] { outputs.mapValues(\.scale) }
+
+    /// The registry name and checked scale of the output whose proxy is `proxy` (as a
+    /// `wl_surface.enter` names it), nil for an output not bound here.
+    func output(for proxy: OpaquePointer?) -> (name: UInt32, scale: Int)? {
+        guard let entry = outputs.first(where: { $0.value.proxy == proxy }) else { return nil }
+        return (entry.key, entry.value.scale)
+    }
 
     private struct Timer {
         let id: Int
@@ -174,16 +199,18 @@ public final class Display {
                 path = dir + "/" + name
             }
         }
+        let waker = try Waker()
         guard let d = wl_display_connect(nil) else {
             throw WaylandError.connectFailed(socket: path, reason: String(cString: strerror(errno)))
         }
-        let display = Display(proxy: d)
+        let display = Display(proxy: d, waker: waker)
         try display.bindGlobals()
         return display
     }
 
-    private init(proxy: OpaquePointer) {
+    private init(proxy: OpaquePointer, waker: Waker) {
         self.proxy = proxy
+        self.waker = waker
     }
 
     deinit {
@@ -247,8 +274,15 @@ public final class Display {
 
     fileprivate func outputScale(_ proxy: OpaquePointer?, _ factor: Int32) {
         guard let entry = outputs.first(where: { $0.value.proxy == proxy }) else { return }
-        outputs[entry.key]?.scale = Int(factor)
+        let checked = ScaleLimits.outputScale(factor)
+        if let warning = checked.warning { warn(warning) }
+        outputs[entry.key]?.scale = checked.scale
         onOutputsChange?()
+    }
+
+    /// Passes `message` to `onWarning`, or holds it until that is set.
+    func warn(_ message: String) {
+        if let onWarning { onWarning(message) } else { heldWarnings.append(message) }
     }
 
     fileprivate func globalRemoved(name: UInt32) {
@@ -301,8 +335,23 @@ public final class Display {
     /// Stops `run` after the current iteration.
     public func stop() { running = false }
 
-    /// Dispatches events and timers until `stop()`; `afterDispatch` runs after each batch
-    /// (the window renders there). Throws when the connection breaks.
+    /// Runs `handler` on the loop's thread after each wake (see `waker`); returns an id for
+    /// `removeWakeHandler`.
+    @discardableResult
+    public func addWakeHandler(_ handler: @escaping () -> Void) -> Int {
+        let id = nextTimerID
+        nextTimerID += 1
+        wakeHandlers[id] = handler
+        return id
+    }
+
+    /// Removes a handler added by `addWakeHandler`.
+    public func removeWakeHandler(_ id: Int) {
+        wakeHandlers[id] = nil
+    }
+
+    /// Dispatches events, wakes and timers until `stop()`; `afterDispatch` runs after each
+    /// batch (the window renders there). Throws when the connection breaks.
     public func run(afterDispatch: () throws -> Void) throws {
         running = true
         let fd = wl_display_get_fd(proxy)
@@ -312,18 +361,21 @@ public final class Display {
                 if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
             }
             try flush(fd: fd)
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let timeout = pollTimeout()
-            let ready = poll(&pfd, 1, timeout)
-            if ready > 0 && pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            // Sleeps until the compositor sends something, another thread wakes us, or the
+            // next timer is due; nothing else can end the wait (an idle window costs nothing).
+            let result = waker.wait(with: fd, timeout: pollTimeout())
+            if result.readable {
                 if wl_display_read_events(proxy) < 0 { throw connectionError() }
             } else {
                 wl_display_cancel_read(proxy)
-                if ready < 0 && errno != EINTR {
-                    throw WaylandError.connectionLost(reason: "poll: \(String(cString: strerror(errno)))")
+                if let failure = result.failure {
+                    throw WaylandError.connectionLost(reason: "poll: \(String(cString: strerror(failure)))")
                 }
             }
             if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
+            if result.woken {
+                for handler in wakeHandlers.values { handler() }
+            }
             fireDueTimers()
             guard running else { break }
             try afterDispatch()

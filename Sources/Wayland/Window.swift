@@ -1,5 +1,6 @@
 // An xdg-shell toplevel that shows a Scene: configure/ack, resize, close, fullscreen,
-// server-side decorations, shm buffers from the pool and a frame-callback loop.
+// server-side decorations, output scales (integer, or fractional through a viewport), shm
+// buffers from the pool and a frame-callback loop.
 import CWaylandClient
 import CWaylandProtocols
 import Foundation
@@ -39,6 +40,13 @@ public final class Window {
     public let opaque: Bool
     /// Current size in surface points (0×0 until the first configure).
     public private(set) var width = 0, height = 0
+    /// The scale buffers are drawn at: the outputs' integer scale, or the compositor's
+    /// preferred fractional scale when it offers fractional scaling and viewports.
+    public private(set) var scale: BufferScale = .integer(1)
+    /// Size of the buffers in device pixels: the size in points times `scale`, rounded.
+    public private(set) var bufferWidth = 0, bufferHeight = 0
+    /// What the window knows of the outputs it is on and the compositor's preferred scale.
+    public private(set) var scaleState: SurfaceScaleState
     /// Whether the compositor has put the window in fullscreen.
     public private(set) var isFullscreen = false
     /// Whether the first configure has been acknowledged.
@@ -49,12 +57,26 @@ public final class Window {
     public var onClose: (() -> Void)?
     /// Called after each commit with the frame's buffer and the commit time (screenshots, stats).
     public var onFrameCommitted: ((Framebuffer, Double) -> Void)?
+    /// Receives one-line warnings about scales from the compositor that were ignored or
+    /// clamped; the default prints them on standard error. The window goes on drawing.
+    public var onWarning: (String) -> Void = { message in
+        FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+    }
 
     private let display: Display
     private let surface: OpaquePointer
     private let xdgSurface: OpaquePointer
     private let toplevel: OpaquePointer
     private var decoration: OpaquePointer?
+    /// `wp_fractional_scale_v1` and `wp_viewport` of the surface, when both are offered.
+    private var fractionalScale: OpaquePointer?
+    private var viewport: OpaquePointer?
+    /// The buffer scale and viewport destination the surface was last committed with (the
+    /// protocol's defaults at first), so only changes are sent.
+    private var surfaceBufferScale: Int32 = 1
+    private var surfaceDestination: (width: Int, height: Int)?
+    private var wakeHandler: Int?
+    private var lastWarning: String?
     private var pool = BufferPool()
     private var buffers: [Int: ShmBuffer] = [:]
     private var scheduler = FrameScheduler()
@@ -79,6 +101,9 @@ public final class Window {
         self.scene = scene
         self.opaque = opaque
         self.defaultSize = size
+        let fractional = display.globals.fractionalScaleManager != nil && display.globals.viewporter != nil
+        scaleState = SurfaceScaleState(fractionalAvailable: fractional)
+        scaleState.unplacedScale = display.maxOutputScale
         guard let surface = wl_compositor_create_surface(compositor),
               let xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, surface),
               let toplevel = xdg_surface_get_toplevel(xdgSurface) else {
@@ -88,6 +113,16 @@ public final class Window {
         self.xdgSurface = xdgSurface
         self.toplevel = toplevel
         let me = Unmanaged.passUnretained(self).toOpaque()
+        // enter/leave name the outputs the surface is on. (wl_surface.preferred_buffer_scale
+        // needs wl_compositor v6, beyond libwayland 1.21's headers: the outputs decide.)
+        wl_surface_add_listener(surface, &Window.surfaceListener, me)
+        if fractional, let manager = display.globals.fractionalScaleManager, let viewporter = display.globals.viewporter {
+            fractionalScale = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface)
+            viewport = wp_viewporter_get_viewport(viewporter, surface)
+            if let fractionalScale {
+                wp_fractional_scale_v1_add_listener(fractionalScale, &Window.fractionalScaleListener, me)
+            }
+        }
         xdg_surface_add_listener(xdgSurface, &Window.xdgSurfaceListener, me)
         xdg_toplevel_add_listener(toplevel, &Window.toplevelListener, me)
         xdg_toplevel_set_title(toplevel, title)
@@ -98,10 +133,18 @@ public final class Window {
             zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
         }
         scene.onNeedsFrame = { [unowned self] in self.scheduler.invalidate() }
+        // Background work (picture decoders) wakes the loop instead of the scene polling.
+        let waker = display.waker
+        scene.onNeedsFrameFromAnyThread = { waker.wake() }
+        wakeHandler = display.addWakeHandler { [unowned self] in self.scheduler.invalidate() }
         wl_surface_commit(surface)  // no buffer yet: asks for the first configure
     }
 
     deinit {
+        if let wakeHandler { display.removeWakeHandler(wakeHandler) }
+        scene.onNeedsFrameFromAnyThread = nil
+        if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
+        if let viewport { wp_viewport_destroy(viewport) }
         if let decoration { zxdg_toplevel_decoration_v1_destroy(decoration) }
         xdg_toplevel_destroy(toplevel)
         xdg_surface_destroy(xdgSurface)
@@ -144,14 +187,92 @@ public final class Window {
         w = min(w, Window.maxEdge)
         h = min(h, Window.maxEdge)
         isFullscreen = pendingFullscreen
-        if w != width || h != height {
-            width = w
-            height = h
-            for id in pool.resize(width: w, height: h) { buffers[id] = nil }
-            scene.resize(width: w, height: h, scale: 1)
-        }
+        applyGeometry(width: w, height: h)
         isConfigured = true
         scheduler.invalidate()
+    }
+
+    // MARK: Scale
+
+    /// Sets the size in points and the scale the state asks for (lowered if the buffer would be
+    /// too large, before any is allocated); on a change, buffers of the old size go and the
+    /// scene lays out and repaints at the new scale.
+    private func applyGeometry(width w: Int, height h: Int) {
+        let limited = ScaleLimits.limited(scaleState.scale, width: w, height: h)
+        if let warning = limited.warning { warn(warning) }
+        guard w != width || h != height || limited.scale != scale else { return }
+        let size = limited.scale.bufferSize(width: w, height: h)
+        width = w
+        height = h
+        scale = limited.scale
+        bufferWidth = size.width
+        bufferHeight = size.height
+        for id in pool.resize(width: size.width, height: size.height) { buffers[id] = nil }
+        scene.resize(width: w, height: h, scale: limited.scale.factor)
+        scheduler.invalidate()
+    }
+
+    /// The scale inputs changed: before the first configure they are only noted.
+    private func scaleInputsChanged() {
+        guard isConfigured else { return }
+        applyGeometry(width: width, height: height)
+    }
+
+    /// Outputs appeared, went or changed their scale (the display calls this through the
+    /// application).
+    func outputsChanged() {
+        scaleState.refresh(outputScales: display.outputScales)
+        scaleState.unplacedScale = display.maxOutputScale
+        scaleInputsChanged()
+    }
+
+    fileprivate func surfaceEnter(_ output: OpaquePointer?) {
+        guard let entered = display.output(for: output) else { return }
+        scaleState.enter(output: entered.name, scale: entered.scale)
+        scaleInputsChanged()
+    }
+
+    fileprivate func surfaceLeave(_ output: OpaquePointer?) {
+        guard let left = display.output(for: output) else { return }
+        scaleState.leave(output: left.name)
+        scaleInputsChanged()
+    }
+
+    fileprivate func preferredScale(_ value120: UInt32) {
+        if let warning = scaleState.preferredScale(value120) { warn(warning) }
+        scaleInputsChanged()
+    }
+
+    /// Warns once per distinct message, so a compositor repeating a bad value does not flood.
+    private func warn(_ message: String) {
+        guard message != lastWarning else { return }
+        lastWarning = message
+        onWarning(message)
+    }
+
+    /// Tells the surface how the attached buffer maps onto it: buffer scale n for an integer
+    /// scale; buffer scale 1 and a viewport to the size in points for a fractional one.
+    private func commitScaleState() {
+        let bufferScale: Int32
+        let destination: (width: Int, height: Int)?
+        switch scale {
+        case .integer(let n):
+            bufferScale = Int32(n)
+            destination = nil
+        case .fractional:
+            bufferScale = 1
+            destination = (width, height)
+        }
+        if bufferScale != surfaceBufferScale {
+            wl_surface_set_buffer_scale(surface, bufferScale)
+            surfaceBufferScale = bufferScale
+        }
+        let sameDestination = destination?.width == surfaceDestination?.width && destination?.height == surfaceDestination?.height
+        if let viewport, !sameDestination {
+            // −1, −1 unsets the destination: the surface is the buffer's size over its scale.
+            wp_viewport_set_destination(viewport, Int32(destination?.width ?? -1), Int32(destination?.height ?? -1))
+            surfaceDestination = destination
+        }
     }
 
     // MARK: Frames
@@ -192,13 +313,13 @@ public final class Window {
         }
         let buffer: ShmBuffer
         let age: Int
-        switch pool.acquire(width: width, height: height) {
+        switch pool.acquire(width: bufferWidth, height: bufferHeight) {
         case .reuse(let id, let a):
             guard let b = buffers[id] else { return }
             buffer = b
             age = a
         case .allocate(let id):
-            let b = try ShmBuffer(shm: display.globals.shm!, id: id, width: width, height: height, opaque: opaque)
+            let b = try ShmBuffer(shm: display.globals.shm!, id: id, width: bufferWidth, height: bufferHeight, opaque: opaque)
             b.onRelease = { [unowned self] id in
                 if self.pool.released(id) { self.buffers[id] = nil }
             }
@@ -215,6 +336,8 @@ public final class Window {
         let end = monotonicMilliseconds()
         statistics.renderMilliseconds.append(end - start)
         wl_surface_attach(surface, buffer.proxy, 0, 0)
+        commitScaleState()
+        // Damage is in buffer pixels, whatever the scale: the renderer's rects as they are.
         for rect in damage where !rect.isEmpty {
             wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
         }
@@ -227,7 +350,7 @@ public final class Window {
     /// Whether the pool holds at least one buffer of the current size drawn before; a window
     /// without one must draw even if the scene reports no change.
     private var buffersHoldCurrentSize: Bool {
-        pool.slots.contains { $0.width == width && $0.height == height && $0.frame != 0 }
+        pool.slots.contains { $0.width == bufferWidth && $0.height == bufferHeight && $0.frame != 0 }
     }
 
     private func requestCallbackAndCommit() {
@@ -261,6 +384,13 @@ public final class Window {
         close: { data, _ in Window.from(data).onClose?() },
         configure_bounds: { _, _, _, _ in },
         wm_capabilities: { _, _, _ in })
+
+    nonisolated(unsafe) private static var surfaceListener = wl_surface_listener(
+        enter: { data, _, output in Window.from(data).surfaceEnter(output) },
+        leave: { data, _, output in Window.from(data).surfaceLeave(output) })
+
+    nonisolated(unsafe) private static var fractionalScaleListener = wp_fractional_scale_v1_listener(
+        preferred_scale: { data, _, scale in Window.from(data).preferredScale(scale) })
 
     nonisolated(unsafe) private static var decorationListener = zxdg_toplevel_decoration_v1_listener(
         configure: { _, _, _ in })

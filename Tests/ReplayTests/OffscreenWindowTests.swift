@@ -17,7 +17,7 @@ private final class ProbeScene: Scene {
     var wakeAt: Double?
     var color: UInt32 = 0xFF00_0000
 
-    func resize(width: Int, height: Int, scale: Int) {}
+    func resize(width: Int, height: Int, scale: Double) {}
     func handle(_ event: InputEvent) {
         color &+= 1
         animateUntil = event.time + 50

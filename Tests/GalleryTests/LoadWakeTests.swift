@@ -1,0 +1,74 @@
+// Loading under a host that can be woken: the scene asks for no polling ticks while pictures
+// decode, and the loader's wake alone brings every result to the frame loop.
+import Dispatch
+import Foundation
+import Gallery
+import Raster
+import Synchronization
+import Testing
+
+@Suite("Gallery loading with a wakeable host")
+struct LoadWakeTests {
+    /// Counts wakes and lets the test sleep until the next one, as an idle event loop does.
+    final class WakeProbe: Sendable {
+        private let signal = DispatchSemaphore(value: 0)
+        private let wakes = Mutex(0)
+        var count: Int { wakes.withLock { $0 } }
+        func wake() {
+            wakes.withLock { $0 += 1 }
+            signal.signal()
+        }
+        /// Waits up to `seconds` for a wake.
+        func wait(seconds: Double) -> Bool { signal.wait(timeout: .now() + seconds) == .success }
+    }
+
+    @Test("A background load asks for no 16 ms ticks; each wake delivers news until the picture shows")
+    func wakeInsteadOfPolling() throws {
+        let folder = try TemporaryFolder()
+        let large = try LoadingTests.largeJPEG(in: folder)
+        var options = GalleryScene.Options()
+        options.loading = .background
+        let scene = GalleryScene(files: [large], options: options)
+        let probe = WakeProbe()
+        scene.onNeedsFrameFromAnyThread = { probe.wake() }
+        scene.resize(width: 500, height: 300, scale: 1)
+        var time = 0.0
+        var requests: [FrameRequest] = []
+        var idleWaits = 0
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let request = scene.advance(to: time)
+            requests.append(request)
+            if scene.currentPage?.loadState == .loaded { break }
+            time += 16
+            // A host ticks again at once only for `.nextFrame`; otherwise it sleeps until woken.
+            if request == .nextFrame { continue }
+            idleWaits += 1
+            guard probe.wait(seconds: 30) else {
+                Issue.record("the loader did not wake the host within 30 s; requests \(requests.suffix(5))")
+                return
+            }
+        }
+        let page = try #require(scene.currentPage)
+        #expect(page.loadState == .loaded)
+        #expect(page.pictureView.picture.map { !$0.isPreview } == true)
+        let timers = requests.filter { if case .at = $0 { return true } else { return false } }
+        #expect(timers.isEmpty, "polling ticks requested: \(timers)")
+        #expect(idleWaits >= 1, "the scene never went idle while loading")
+        #expect(probe.count >= 2, "a large file posts a header, progress and the picture: \(probe.count) wakes")
+        #expect(scene.advance(to: time + 5000) == .idle || scene.needsRender)
+    }
+
+    @Test("Without a wake the scene still polls, so a host that cannot be woken sees results")
+    func pollingFallback() throws {
+        let folder = try TemporaryFolder()
+        let large = try LoadingTests.largeJPEG(in: folder)
+        var options = GalleryScene.Options()
+        options.loading = .background
+        let scene = GalleryScene(files: [large], options: options)
+        scene.resize(width: 500, height: 300, scale: 1)
+        let request = scene.advance(to: 100)
+        #expect(request == .at(100 + GalleryScene.loadPollInterval) || request == .nextFrame, "\(request)")
+        #expect(scene.waitForLoads(timeout: 60))
+    }
+}
