@@ -121,6 +121,9 @@ extension ScrollView {
     func scheduleIndicatorFade(at time: Double) {
         guard case .shown = indicatorVisibility else { return }
         indicatorVisibility = .fadeScheduled(start: time + ScrollIndicator.hideDelay)
+        // Hosts read `nextWakeTime` when they tick: ask for one, since the event that ended
+        // the scrolling (a resting finger lifting) may have changed nothing else.
+        setNeedsComposite()
     }
 
     func advanceIndicators(at time: Double) {

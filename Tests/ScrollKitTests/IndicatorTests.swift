@@ -42,6 +42,20 @@ struct IndicatorTests {
         #expect(rectsClose(bar.rectInBounds, CGRect(x: 394, y: 2400 + 3 + 475.2, width: 3, height: 118.8)))
     }
 
+    @Test("Lifting a finger that had stopped asks the host for a tick, so it learns when to fade the bars")
+    func fadeIsScheduledWithTheHost() {
+        // A host only reads `nextWakeTime` when it ticks; a lift that moves nothing must still
+        // ask for that tick, or the bars stay on screen until the next input.
+        let h = Harness()
+        h.send(.touchDown(id: 0, location: CGPoint(x: 200, y: 500)), at: 1000)
+        for i in 1...10 { h.send(.touchMotion(id: 0, location: CGPoint(x: 200, y: 500 - 20 * Double(i))), at: 1000 + 8 * Double(i)) }
+        h.tick(through: 1300)  // the finger rests: frames go by, nothing moves
+        let before = h.framesNeeded
+        h.send(.touchUp(id: 0), at: 1300)
+        #expect(h.framesNeeded > before, "the lift asked for no frame")
+        #expect(h.scrollView.nextWakeTime == 1800)
+    }
+
     @Test("opaque while scrolling, then 500 ms later a 300 ms fade")
     func fade() {
         let h = Harness()
