@@ -5,11 +5,12 @@ set -euo pipefail
 
 # Build: headers and pkg-config files for the C libraries; wayland-scanner for the glue check.
 build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng-dev libturbojpeg0-dev libpixman-1-dev)
-# Run headless: sway (wlroots headless backend) and grim for screenshots.
-headless=(sway grim)
-# Tests only: KWin for touch injection (sway nested in KWin); cage and weston for the kiosk
-# runs; swayimg as the memory reference of the huge-image benchmark.
-tests=(kwin-wayland plasma-wayland-protocols cage weston swayimg)
+# Run headless: sway (wlroots headless backend), grim for screenshots, and KWin, whose fake
+# touch input reaches a sway nested in it (the demo's touch tour, the touch tests).
+headless=(sway grim kwin-wayland)
+# Tests only: KWin's protocol files; cage and weston for the kiosk runs; swayimg as the
+# memory reference of the huge-image benchmark.
+tests=(plasma-wayland-protocols cage weston swayimg)
 
 wanted=("${build[@]}" "${headless[@]}")
 [ "${1:-}" = "--demo" ] || wanted+=("${tests[@]}")
