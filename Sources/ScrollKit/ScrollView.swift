@@ -449,28 +449,22 @@ open class ScrollView: View {
     /// The offset shown for a finger that would put the content at `virtual` without edges:
     /// past an edge, the rubber band.
     func displayedOffset(forVirtual virtual: CGFloat, axis: ScrollAxis) -> CGFloat {
-        let range = scrollRange(axis)
-        let dimension = Double(bounds.size[axis])
-        if virtual < range.lowerBound {
-            return range.lowerBound - CGFloat(RubberBand.displayed(overshoot: Double(range.lowerBound - virtual), dimension: dimension))
-        }
-        if virtual > range.upperBound {
-            return range.upperBound + CGFloat(RubberBand.displayed(overshoot: Double(virtual - range.upperBound), dimension: dimension))
-        }
-        return virtual
+        mapPastEdges(virtual, axis: axis) { RubberBand.displayed(overshoot: $0, dimension: $1) }
     }
 
     /// The inverse of `displayedOffset(forVirtual:axis:)`.
     func virtualOffset(forDisplayed displayed: CGFloat, axis: ScrollAxis) -> CGFloat {
+        mapPastEdges(displayed, axis: axis) { RubberBand.overshoot(forDisplayed: $0, dimension: $1) }
+    }
+
+    /// `value` inside the scroll range unchanged; beyond an edge, that edge plus `map` of the
+    /// distance past it (and the view's size along `axis`), outward.
+    private func mapPastEdges(_ value: CGFloat, axis: ScrollAxis, _ map: (Double, Double) -> Double) -> CGFloat {
         let range = scrollRange(axis)
         let dimension = Double(bounds.size[axis])
-        if displayed < range.lowerBound {
-            return range.lowerBound - CGFloat(RubberBand.overshoot(forDisplayed: Double(range.lowerBound - displayed), dimension: dimension))
-        }
-        if displayed > range.upperBound {
-            return range.upperBound + CGFloat(RubberBand.overshoot(forDisplayed: Double(displayed - range.upperBound), dimension: dimension))
-        }
-        return displayed
+        if value < range.lowerBound { return range.lowerBound - CGFloat(map(Double(range.lowerBound - value), dimension)) }
+        if value > range.upperBound { return range.upperBound + CGFloat(map(Double(value - range.upperBound), dimension)) }
+        return value
     }
 
     // MARK: Frame ticks

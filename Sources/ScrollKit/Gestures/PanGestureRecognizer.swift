@@ -14,21 +14,8 @@ public enum ScrollAxis: String, Hashable, Sendable, CaseIterable {
 /// timestamps. Positions are in any fixed coordinate space (the scroll view uses its
 /// superview's); deltas come out in the same space.
 public struct PanGestureRecognizer: Sendable {
-    /// Where the recognizer is in its life (UIKit's gesture recognizer states).
-    public enum State: Hashable, Sendable {
-        /// Touching, not yet moved far enough to be a pan.
-        case possible
-        /// The pan was recognised by the latest event.
-        case began
-        /// The pan moved again.
-        case changed
-        /// The finger lifted after a pan.
-        case ended
-        /// The pan was cancelled (e.g. `touchCancel`).
-        case cancelled
-        /// The touch ended without ever becoming a pan (a tap).
-        case failed
-    }
+    /// Where the recognizer is in its life.
+    public typealias State = GestureRecognizerState
 
     /// What one movement did.
     public enum Update: Hashable, Sendable {

@@ -11,21 +11,8 @@ import Foundation
 /// directly: it is fed as a "spread" that starts at 1, and it is recognised at once because the
 /// compositor already decided it is a pinch.
 public struct PinchGestureRecognizer: Sendable {
-    /// Where the recognizer is in its life (UIKit's gesture recognizer states).
-    public enum State: Hashable, Sendable {
-        /// Two fingers are down but their spread has not changed enough.
-        case possible
-        /// The pinch was recognised by the latest event.
-        case began
-        /// The pinch changed again.
-        case changed
-        /// A finger lifted (or the touchpad gesture ended) after a pinch.
-        case ended
-        /// The touch sequence was taken away.
-        case cancelled
-        /// The fingers lifted without ever pinching.
-        case failed
-    }
+    /// Where the recognizer is in its life.
+    public typealias State = GestureRecognizerState
 
     /// What one movement did.
     public enum Update: Hashable, Sendable {
