@@ -95,13 +95,24 @@ enum JPEGCodec {
         (dimension * f.num + f.denom - 1) / f.denom
     }
 
-    /// Decodes to opaque ARGB at `scale` (a factor from `previewScale`, or 1/1).
+    /// Decodes to opaque ARGB at `scale` (a factor from `previewScale`, or 1/1). `zeroed`
+    /// clears the pixels before decoding (see `ARGBPixels.init`).
     static func decodeARGB(
-        _ data: [UInt8], file: String, header: Header, scale: (num: Int, denom: Int) = (1, 1)
+        _ data: [UInt8], file: String, header: Header, scale: (num: Int, denom: Int) = (1, 1), zeroed: Bool = true
     ) throws(PictureError) -> ARGBPixels {
+        let pixels = ARGBPixels(width: scaled(header.width, scale), height: scaled(header.height, scale), zeroed: zeroed)
+        try decodeARGB(data, file: file, header: header, scale: scale, into: pixels)
+        return pixels
+    }
+
+    /// Decodes into `pixels`, which must be the size of the image at `scale`: the
+    /// benchmark's decode-only timing reuses a buffer whose pages are already mapped.
+    static func decodeARGB(
+        _ data: [UInt8], file: String, header: Header, scale: (num: Int, denom: Int) = (1, 1), into pixels: ARGBPixels
+    ) throws(PictureError) {
         let h = try makeHandle(file: file)
         let w = scaled(header.width, scale), ht = scaled(header.height, scale)
-        let pixels = ARGBPixels(width: w, height: ht)
+        precondition(pixels.width == w && pixels.height == ht, "decode target \(pixels.width)×\(pixels.height), image \(w)×\(ht)")
         // BGRA bytes read as a little-endian UInt32 are 0xAARRGGBB with A = 255.
         let format = header.isCMYK ? TJPF_CMYK : TJPF_BGRA
         let status = data.withUnsafeBufferPointer { buf in
@@ -110,7 +121,6 @@ enum JPEGCodec {
         }
         if status != 0, let error = failure(h, file: file, headerComplete: true) { throw error }
         if header.isCMYK { pixels.convertInvertedCMYK() }
-        return pixels
     }
 
     /// Bytes the planes of `header` take (one sample per byte).

@@ -10,14 +10,16 @@ final class ARGBPixels: @unchecked Sendable {
     let height: Int
     let base: UnsafeMutablePointer<UInt32>
 
-    /// Allocates uninitialised-but-zeroed storage; callers checked the size against the
-    /// limits first, so the multiplication cannot overflow.
-    init(width: Int, height: Int) {
+    /// Allocates zeroed storage; callers checked the size against the limits first, so the
+    /// multiplication cannot overflow. `zeroed: false` skips the zeroing for a decoder that
+    /// writes every pixel before anything reads them (a full-size decode saves a pass over
+    /// hundreds of megabytes).
+    init(width: Int, height: Int, zeroed: Bool = true) {
         self.width = width
         self.height = height
         let count = max(1, width * height)
         base = .allocate(capacity: count)
-        base.initialize(repeating: 0, count: count)
+        if zeroed { base.initialize(repeating: 0, count: count) }
     }
 
     deinit { base.deallocate() }
