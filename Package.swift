@@ -50,7 +50,9 @@ let package = Package(
         ]),
         .executableTarget(name: "raster-bench", dependencies: ["Raster", "ScrollKit", "CPixman"]),
         // Decoding figures for huge JPEGs (first frame vs a full decode, memory).
-        .executableTarget(name: "pictures-bench", dependencies: ["Pictures"]),
+        .executableTarget(name: "pictures-bench", dependencies: [
+            "Pictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         // Injects pointer/keyboard (wlr virtual pointer, virtual keyboard) and touch
         // (KWin fake input) for the live tests; not part of the shipped programs.
         .executableTarget(name: "wl-inject", dependencies: ["CWaylandClient", "CXKBCommon", "CWaylandProtocols"]),
