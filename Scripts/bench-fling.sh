@@ -1,18 +1,33 @@
 #!/usr/bin/env bash
-# Does the frame loop keep up during a live fling? Runs the release image-viewer under a
-# private headless sway at 1920×1080, flings it with the injected pointer (the test card,
-# then the gallery of bundled pictures) and prints, from the viewer's --stats summary, how
-# many frame callbacks were answered, how many late (slower than one 60 Hz refresh,
-# 16.7 ms, from the callback's arrival to the commit answering it) and the slowest answer.
-# Usage: Scripts/bench-fling.sh      (exit status 1 when a fling had late frames)
+# Does the frame loop keep up during a live fling or zoom? Runs the release image-viewer
+# under a private headless sway at 1920×1080, drives it with the injected pointer (flings of
+# the test card, flings of the gallery of bundled pictures, then Ctrl+wheel and double-click
+# zooms of the 4000×3000 city picture, which resample every frame) and prints, from the
+# viewer's --stats summary, how many frame callbacks were answered, how many late (slower
+# than one 60 Hz refresh, 16.7 ms, from the callback's arrival to the commit answering it),
+# the slowest answer and the render percentiles, then the slowest frames' render times and
+# tile counts (which frames are slow: new tiles revealed, a zoom settling).
+# Usage: Scripts/bench-fling.sh [test-card|gallery|zoom ...]   (all three when none is named;
+#        exit status 1 when a scenario had late frames)
+#        SCRATCH=DIR builds in DIR instead of .build (e.g. SCRATCH=.build-perf)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+scratch=${SCRATCH:-.build}
+scenarios=("$@")
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(test-card gallery zoom)
+for s in "${scenarios[@]}"; do
+    case $s in
+        test-card|gallery|zoom) ;;
+        *) echo "bench-fling: unknown scenario '$s' (expected test-card, gallery or zoom)" >&2; exit 2 ;;
+    esac
+done
 
 Scripts/install-deps.sh --demo >/dev/null
-swift build -c release --product image-viewer >/dev/null
-swift build -c release --product wl-inject >/dev/null
-bin=$(swift build -c release --show-bin-path)
+swift build -c release --scratch-path "$scratch" --product image-viewer >/dev/null
+swift build -c release --scratch-path "$scratch" --product wl-inject >/dev/null
+bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+city="$root/Assets/04-city-4000x3000.jpg"
 
 . "$root/Scripts/headless-sway.sh"
 headless_sway 1920 1080
@@ -20,7 +35,8 @@ start_injector "$bin"
 inject "abs 10 10"
 
 late_total=0
-# fling NAME FLING-COMMANDS... : one viewer run, flung, then quit with Q; prints its figures.
+# fling NAME VIEWER-ARGUMENTS... : one viewer run, driven as scenario NAME, then quit with Q;
+# prints its figures.
 fling() {
     local name=$1; shift
     local log="$work/$name.log"
@@ -34,6 +50,17 @@ fling() {
         test-card) inject "drag 1500 900 900 200 80 6" "sleep 4500" "drag 400 300 1400 900 70 6" "sleep 4500" ;;
         gallery) inject "drag 1600 540 500 540 90 6" "sleep 1500" "drag 1600 540 400 540 70 6" "sleep 1500" \
                         "drag 300 540 1700 540 80 6" "sleep 1500" ;;
+        # Ctrl+wheel: notches one by one (each extends the running step, 2^(1/4) per notch),
+        # then four at once in and eight out; then a double click to 1:1 and one back to the
+        # fit (animations of about 0.3 s whose every frame is resampled).
+        zoom) inject "abs 1100 500" "sleep 30" "key Control_L press" \
+                     "wheel vertical -1" "sleep 120" "wheel vertical -1" "sleep 120" "wheel vertical -1" "sleep 120" \
+                     "wheel vertical -1" "sleep 900" "wheel vertical -4" "sleep 900" "wheel vertical 8" "sleep 900" \
+                     "key Control_L release" "sleep 100" \
+                     "button left press" "button left release" "sleep 80" "button left press" "button left release" \
+                     "sleep 1200" \
+                     "button left press" "button left release" "sleep 80" "button left press" "button left release" \
+                     "sleep 1200" ;;
     esac
     inject "tap q"
     wait "$viewer_pid" || true
@@ -41,20 +68,32 @@ fling() {
     local summary frames
     summary=$(grep '"event":"summary"' "$log" | tail -1)
     frames=$(( $(grep -c '"event":"frame"' "$log" || true) - before ))
-    python3 - "$name" "$frames" "$summary" <<'PY'
+    python3 - "$name" "$frames" "$summary" "$log" "$before" <<'PY'
 import json, sys
-name, frames, s = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
-print(f"{name:9} 1920x1080: {frames} frames during the flings, "
+name, frames, s, log, before = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+print(f"{name:9} 1920x1080: {frames} frames while driven, "
       f"{s['callbacksAnswered']} frame callbacks answered, {s['lateCallbacks']} late (> 16.7 ms), "
       f"slowest answer {s['slowestCallbackMs']:.2f} ms; render p50 {s['renderP50Ms']:.2f} ms, p99 {s['renderP99Ms']:.2f} ms")
+# The five slowest renders while driven, in frame order: when they came and how many tiles
+# each drew or resampled.
+lines = [json.loads(l) for l in open(log) if '"event":"frame"' in l][before:]
+worst = sorted(sorted(range(len(lines)), key=lambda i: -lines[i]["renderMs"])[:5])
+if worst:
+    print("          slowest renders: " + ", ".join(
+        f"#{i + 1} {lines[i]['renderMs']:.1f} ms ({lines[i]['tiles']} tiles)" for i in worst))
 PY
     local late
     late=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["lateCallbacks"])' "$summary")
     late_total=$((late_total + late))
 }
 
-fling test-card --test-card
-fling gallery
+for s in "${scenarios[@]}"; do
+    case $s in
+        test-card) fling test-card --test-card ;;
+        gallery) fling gallery ;;
+        zoom) fling zoom "$city" ;;
+    esac
+done
 if [ "$late_total" -gt 0 ]; then
     echo "bench-fling: $late_total frame callbacks were answered late" >&2
     exit 1
