@@ -166,6 +166,16 @@ extension Framebuffer {
         for y in r.y..<r.maxY { blendSolidSpan(pixel, pointer(x: r.x, y: y), r.width) }
     }
 
+    /// Writes `pixels` (no blending) to the row span starting at (x, y); the span must lie
+    /// inside the framebuffer.
+    func write(_ pixels: [UInt32], x: Int, y: Int) {
+        precondition(y >= 0 && y < height && x >= 0 && x + pixels.count <= width, "row span outside framebuffer")
+        pixels.withUnsafeBufferPointer { buf in
+            guard let src = buf.baseAddress else { return }
+            pointer(x: x, y: y).update(from: src, count: buf.count)
+        }
+    }
+
     /// Draws per-pixel premultiplied values over the row span starting at (x, y); the span must
     /// lie inside the framebuffer.
     func blendRow(x: Int, y: Int, pixels: [UInt32]) {
