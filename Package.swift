@@ -1,6 +1,7 @@
 // swift-tools-version: 6.0
 // ScrollKit: iOS UIScrollView re-created for Linux as a software-rendered Wayland client.
-// Module layering points one way: ScrollKit ← Raster ← Wayland ← executables.
+// Module layering points one way: ScrollKit ← Raster ← Wayland ← executables, and
+// ScrollKit ← TraceFormat ← Replay and Wayland.
 import PackageDescription
 
 let package = Package(
@@ -30,6 +31,9 @@ let package = Package(
 
         .target(name: "ScrollKit"),
         .target(name: "Raster", dependencies: ["ScrollKit"]),
+        // The trace format (types, parser, JSON writer, recorded-input lines), one implementation
+        // for the replay that reads traces and the live recording that writes them.
+        .target(name: "TraceFormat", dependencies: ["ScrollKit"]),
         .target(name: "Wayland", dependencies: [
             "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CWaylandProtocols", "Raster", "ScrollKit",
         ]),
@@ -37,8 +41,8 @@ let package = Package(
         // The image viewer's scenes (gallery, picture pages, error cards), apart from Wayland so
         // they run offscreen and in tests.
         .target(name: "Gallery", dependencies: ["ScrollKit", "Raster", "Pictures"]),
-        // Trace parsing and the simulated-display replay, shared by scroll-replay and the tests.
-        .target(name: "Replay", dependencies: ["ScrollKit", "Raster"]),
+        // The simulated-display replay of traces, shared by scroll-replay and the tests.
+        .target(name: "Replay", dependencies: ["ScrollKit", "Raster", "TraceFormat"]),
 
         .executableTarget(name: "image-viewer", dependencies: [
             "Wayland", "Pictures", "Raster", "ScrollKit", "Replay", "Gallery",
@@ -62,7 +66,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ScrollKit", "TestSupport"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "TestSupport"]),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "TestSupport"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport"], exclude: ["Traces"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport", "TraceFormat"], exclude: ["Traces"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Pictures", "Raster", "ScrollKit", "Replay", "TestSupport"]),
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Raster"]),
     ]

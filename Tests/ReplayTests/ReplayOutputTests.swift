@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import Replay
+@testable import TraceFormat
 
 @Suite("Replay output lines")
 struct ReplayOutputTests {

@@ -105,6 +105,46 @@ public struct ScrollOptions: Equatable, Sendable {
     }
 }
 
+extension ScrollOptions {
+    /// How an option's value is spelled in a trace, and which property of `ScrollOptions`
+    /// keeps it.
+    enum Value: Sendable {
+        /// `{"x":…,"y":…}`, in points.
+        case point(WritableKeyPath<ScrollOptions, CGPoint?> & Sendable)
+        /// `{"top":…,"left":…,"bottom":…,"right":…}`, in points.
+        case insets(WritableKeyPath<ScrollOptions, EdgeInsets?> & Sendable)
+        /// `true` or `false`.
+        case flag(WritableKeyPath<ScrollOptions, Bool?> & Sendable)
+        /// `"normal"`, `"fast"` or a number per millisecond.
+        case rate(WritableKeyPath<ScrollOptions, DecelerationRateSetting?> & Sendable)
+        /// A scale factor.
+        case scale(WritableKeyPath<ScrollOptions, Double?> & Sendable)
+    }
+
+    /// Every option of the setup's `options` object, by its name in the format, in the
+    /// spec's order. The parser reads and the setup line writes exactly these.
+    static let all: [(name: String, value: Value)] = [
+        ("contentOffset", .point(\.contentOffset)),
+        ("contentInset", .insets(\.contentInset)),
+        ("bounces", .flag(\.bounces)),
+        ("alwaysBounceVertical", .flag(\.alwaysBounceVertical)),
+        ("alwaysBounceHorizontal", .flag(\.alwaysBounceHorizontal)),
+        ("pagingEnabled", .flag(\.pagingEnabled)),
+        ("scrollEnabled", .flag(\.scrollEnabled)),
+        ("directionalLockEnabled", .flag(\.directionalLockEnabled)),
+        ("decelerationRate", .rate(\.decelerationRate)),
+        ("minimumZoomScale", .scale(\.minimumZoomScale)),
+        ("maximumZoomScale", .scale(\.maximumZoomScale)),
+        ("zoomScale", .scale(\.zoomScale)),
+        ("bouncesZoom", .flag(\.bouncesZoom)),
+        ("delaysContentTouches", .flag(\.delaysContentTouches)),
+        ("canCancelContentTouches", .flag(\.canCancelContentTouches)),
+        ("scrollsToTop", .flag(\.scrollsToTop)),
+        ("showsVerticalScrollIndicator", .flag(\.showsVerticalScrollIndicator)),
+        ("showsHorizontalScrollIndicator", .flag(\.showsHorizontalScrollIndicator)),
+    ]
+}
+
 /// A `decelerationRate` as a trace spells it.
 public enum DecelerationRateSetting: Equatable, Sendable {
     /// `.normal` (0.998 per ms).
@@ -113,6 +153,16 @@ public enum DecelerationRateSetting: Equatable, Sendable {
     case fast
     /// Any other rate, per millisecond, in (0, 1).
     case custom(Double)
+
+    /// How a trace spells `rate`: by UIKit's name when it is one of UIKit's two rates, so the
+    /// file reads as the code does.
+    public init(_ rate: ScrollView.DecelerationRate) {
+        switch rate {
+        case .normal: self = .normal
+        case .fast: self = .fast
+        default: self = .custom(Double(rate.rawValue))
+        }
+    }
 }
 
 /// A button-like control in the content, for content-touch delivery tests.
@@ -192,6 +242,41 @@ public enum ScrollCall: Equatable, Sendable {
         case .zoomToRect: return "zoomToRect"
         case .flashScrollIndicators: return "flashScrollIndicators"
         case .scrollToTop: return "scrollToTop"
+        }
+    }
+}
+
+/// The words event lines spell values with where they are not the Swift case names, shared
+/// by the parser and the line formatter so that what one writes the other reads.
+enum TraceNames {
+    /// `pointer.axis` `source` values, in the spec's order.
+    static let axisSources: [(String, InputEvent.AxisSource)] = [
+        ("wheel", .wheel), ("finger", .finger), ("continuous", .continuous), ("wheel_tilt", .wheelTilt),
+    ]
+
+    /// `key` `modifiers` entries, in the order a recorded line lists them.
+    static let modifiers: [(String, InputEvent.Modifiers)] = [
+        ("shift", .shift), ("ctrl", .ctrl), ("alt", .alt), ("logo", .logo),
+    ]
+
+    /// The `state` of buttons and keys.
+    static let pressed: [(String, Bool)] = [("pressed", true), ("released", false)]
+
+    /// How a line spells `source`.
+    static func name(of source: InputEvent.AxisSource) -> String {
+        axisSources.first { $0.1 == source }?.0 ?? source.rawValue
+    }
+
+    /// How a line spells a button's or key's state.
+    static func state(_ pressed: Bool) -> String {
+        TraceNames.pressed.first { $0.1 == pressed }?.0 ?? ""
+    }
+
+    /// Whether `name` can be an xkbcommon keysym name as the format accepts it: 1–64 ASCII
+    /// letters, digits and `_` ("Page_Down", "space", "XF86Back").
+    static func isKeysymName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
         }
     }
 }

@@ -25,13 +25,8 @@ public struct TraceParser: Sendable {
         "pointer.axis", "pointer.axis_stop", "pointer.pinch", "key", "call",
     ]
 
-    /// Every name the setup's `options` object accepts.
-    public static let optionNames = [
-        "contentOffset", "contentInset", "bounces", "alwaysBounceVertical", "alwaysBounceHorizontal",
-        "pagingEnabled", "scrollEnabled", "directionalLockEnabled", "decelerationRate", "minimumZoomScale",
-        "maximumZoomScale", "zoomScale", "bouncesZoom", "delaysContentTouches", "canCancelContentTouches",
-        "scrollsToTop", "showsVerticalScrollIndicator", "showsHorizontalScrollIndicator",
-    ]
+    /// Every name the setup's `options` object accepts, in the spec's order.
+    public static let optionNames = ScrollOptions.all.map(\.name)
 
     /// Every method a `call` event may name.
     public static let callMethods = [
@@ -214,44 +209,49 @@ public struct TraceParser: Sendable {
     private func parseOptions(_ fields: Fields) throws(TraceError) -> ScrollOptions {
         try fields.rejectUnknownKeys(Self.optionNames, what: "option")
         var options = ScrollOptions()
-        if let offset = try fields.optionalObject("contentOffset") { options.contentOffset = try point(offset) }
-        if let inset = try fields.optionalObject("contentInset") {
-            try inset.rejectUnknownKeys(["top", "left", "bottom", "right"], what: "key")
-            options.contentInset = EdgeInsets(top: try coordinate(inset, "top"), left: try coordinate(inset, "left"),
-                                              bottom: try coordinate(inset, "bottom"), right: try coordinate(inset, "right"))
+        // Read by kind of value (points, insets, flags, the rate, then scales), each kind in
+        // the spec's order, so that of several bad options the same one is always reported.
+        for case let (name, .point(path)) in ScrollOptions.all {
+            if let offset = try fields.optionalObject(name) { options[keyPath: path] = try point(offset) }
         }
-        options.bounces = try fields.optionalBool("bounces")
-        options.alwaysBounceVertical = try fields.optionalBool("alwaysBounceVertical")
-        options.alwaysBounceHorizontal = try fields.optionalBool("alwaysBounceHorizontal")
-        options.pagingEnabled = try fields.optionalBool("pagingEnabled")
-        options.scrollEnabled = try fields.optionalBool("scrollEnabled")
-        options.directionalLockEnabled = try fields.optionalBool("directionalLockEnabled")
-        options.bouncesZoom = try fields.optionalBool("bouncesZoom")
-        options.delaysContentTouches = try fields.optionalBool("delaysContentTouches")
-        options.canCancelContentTouches = try fields.optionalBool("canCancelContentTouches")
-        options.scrollsToTop = try fields.optionalBool("scrollsToTop")
-        options.showsVerticalScrollIndicator = try fields.optionalBool("showsVerticalScrollIndicator")
-        options.showsHorizontalScrollIndicator = try fields.optionalBool("showsHorizontalScrollIndicator")
-        switch fields.value("decelerationRate") {
-        case nil: break
-        case .string("normal"): options.decelerationRate = .normal
-        case .string("fast"): options.decelerationRate = .fast
-        case .number(let rate):
-            // d^t must shrink for the content to stop: 0 < d < 1 per millisecond.
-            guard rate > 0, rate < 1 else {
-                throw fields.error("'options.decelerationRate' must be between 0 and 1 (exclusive) per millisecond, found \(formatNumber(rate))")
-            }
-            options.decelerationRate = .custom(rate)
-        case .some(let other):
-            throw fields.error("'options.decelerationRate' must be \"normal\", \"fast\" or a number, found \(other.typeDescription)")
+        for case let (name, .insets(path)) in ScrollOptions.all {
+            if let inset = try fields.optionalObject(name) { options[keyPath: path] = try insets(inset) }
         }
-        options.minimumZoomScale = try zoomScale(fields, "minimumZoomScale")
-        options.maximumZoomScale = try zoomScale(fields, "maximumZoomScale")
-        options.zoomScale = try zoomScale(fields, "zoomScale")
+        for case let (name, .flag(path)) in ScrollOptions.all {
+            options[keyPath: path] = try fields.optionalBool(name)
+        }
+        for case let (name, .rate(path)) in ScrollOptions.all {
+            options[keyPath: path] = try decelerationRate(fields, name)
+        }
+        for case let (name, .scale(path)) in ScrollOptions.all {
+            options[keyPath: path] = try zoomScale(fields, name)
+        }
         if let low = options.minimumZoomScale, let high = options.maximumZoomScale, low > high {
             throw fields.error("'options.minimumZoomScale' (\(formatNumber(low))) is greater than 'options.maximumZoomScale' (\(formatNumber(high)))")
         }
         return options
+    }
+
+    private func insets(_ fields: Fields) throws(TraceError) -> EdgeInsets {
+        try fields.rejectUnknownKeys(["top", "left", "bottom", "right"], what: "key")
+        return EdgeInsets(top: try coordinate(fields, "top"), left: try coordinate(fields, "left"),
+                          bottom: try coordinate(fields, "bottom"), right: try coordinate(fields, "right"))
+    }
+
+    private func decelerationRate(_ fields: Fields, _ key: String) throws(TraceError) -> DecelerationRateSetting? {
+        switch fields.value(key) {
+        case nil: return nil
+        case .string("normal"): return .normal
+        case .string("fast"): return .fast
+        case .number(let rate):
+            // d^t must shrink for the content to stop: 0 < d < 1 per millisecond.
+            guard rate > 0, rate < 1 else {
+                throw fields.error("'\(fields.path(key))' must be between 0 and 1 (exclusive) per millisecond, found \(formatNumber(rate))")
+            }
+            return .custom(rate)
+        case .some(let other):
+            throw fields.error("'\(fields.path(key))' must be \"normal\", \"fast\" or a number, found \(other.typeDescription)")
+        }
     }
 
     // MARK: Events
@@ -292,16 +292,16 @@ public struct TraceParser: Sendable {
         case "pointer.motion":
             action = .input(.pointerMotion(location: try location(fields)))
         case "pointer.button":
-            let button = try fields.requireEnum("button", ["left": InputEvent.Button.left, "right": .right, "middle": .middle])
+            let button = try fields.requireEnum("button", [("left", InputEvent.Button.left), ("right", .right), ("middle", .middle)])
             action = .input(.pointerButton(button: button, pressed: try pressed(fields)))
         case "pointer.axis":
             action = .input(try axis(fields))
         case "pointer.axis_stop":
-            let axis = try fields.requireEnum("axis", ["vertical": InputEvent.Axis.vertical, "horizontal": .horizontal])
+            let axis = try fields.requireEnum("axis", [("vertical", InputEvent.Axis.vertical), ("horizontal", .horizontal)])
             action = .input(.axisStop(axis: axis))
         case "pointer.pinch":
-            let phase = try fields.requireEnum("phase", ["begin": InputEvent.Phase.begin, "update": .update, "end": .end,
-                                                         "cancel": .cancel])
+            let phase = try fields.requireEnum("phase", [("begin", InputEvent.Phase.begin), ("update", .update), ("end", .end),
+                                                         ("cancel", .cancel)])
             // `scale` is cumulative since begin: when omitted it is 1 on begin, unchanged later.
             let scale = try fields.optionalNumber("scale") ?? (phase == .begin ? 1 : state.pinchScale)
             guard limits.zoomScale.contains(scale) else {
@@ -329,12 +329,11 @@ public struct TraceParser: Sendable {
     }
 
     private func pressed(_ fields: Fields) throws(TraceError) -> Bool {
-        try fields.requireEnum("state", ["pressed": true, "released": false])
+        try fields.requireEnum("state", TraceNames.pressed)
     }
 
     private func axis(_ fields: Fields) throws(TraceError) -> InputEvent.Kind {
-        let source = try fields.requireEnum("source", ["wheel": InputEvent.AxisSource.wheel, "finger": .finger,
-                                                       "continuous": .continuous, "wheel_tilt": .wheelTilt])
+        let source = try fields.requireEnum("source", TraceNames.axisSources)
         // wl_pointer.axis arrives one axis at a time: an omitted axis did not move.
         let dx = try optionalCoordinate(fields, "dx")
         let dy = try optionalCoordinate(fields, "dy")
@@ -358,18 +357,16 @@ public struct TraceParser: Sendable {
 
     private func key(_ fields: Fields) throws(TraceError) -> InputEvent.Kind {
         let name = try fields.requireString("key")
-        // xkbcommon keysym names are short ASCII words such as "Page_Down", "space", "XF86Back".
-        guard !name.isEmpty, name.utf8.count <= 64,
-              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }) else {
+        guard TraceNames.isKeysymName(name) else {
             throw fields.error("'key' must be an xkbcommon keysym name such as \"Page_Down\", found \(JSONValue.string(name).typeDescription)")
         }
         let pressed = try pressed(fields)
         var modifiers: InputEvent.Modifiers = []
         if let list = try fields.optionalArray("modifiers") {
-            let known: [String: InputEvent.Modifiers] = ["shift": .shift, "ctrl": .ctrl, "alt": .alt, "logo": .logo]
+            let names = TraceNames.modifiers.map { "\"\($0.0)\"" }.joined(separator: ", ")
             for (index, item) in list.enumerated() {
-                guard case .string(let text) = item, let modifier = known[text] else {
-                    throw fields.error("'modifiers[\(index)]' must be one of \"shift\", \"ctrl\", \"alt\", \"logo\", found \(item.typeDescription)")
+                guard case .string(let text) = item, let modifier = TraceNames.modifiers.first(where: { $0.0 == text })?.1 else {
+                    throw fields.error("'modifiers[\(index)]' must be one of \(names), found \(item.typeDescription)")
                 }
                 modifiers.insert(modifier)
             }
@@ -555,13 +552,13 @@ private struct Fields {
         return text
     }
 
-    func requireEnum<T>(_ key: String, _ cases: KeyValuePairs<String, T>) throws(TraceError) -> T {
-        let names = cases.map { "\"\($0.key)\"" }.joined(separator: ", ")
+    func requireEnum<T>(_ key: String, _ cases: [(String, T)]) throws(TraceError) -> T {
+        let names = cases.map { "\"\($0.0)\"" }.joined(separator: ", ")
         guard let value = object[key] else { throw error("missing field '\(path(key))' (one of \(names))") }
-        guard case .string(let text) = value, let match = cases.first(where: { $0.key == text }) else {
+        guard case .string(let text) = value, let match = cases.first(where: { $0.0 == text }) else {
             throw typeError(key, "one of \(names)", value)
         }
-        return match.value
+        return match.1
     }
 
     func optionalArray(_ key: String) throws(TraceError) -> [JSONValue]? {
