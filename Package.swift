@@ -35,7 +35,7 @@ let package = Package(
         // for the replay that reads traces and the live recording that writes them.
         .target(name: "TraceFormat", dependencies: ["ScrollKit"]),
         .target(name: "Wayland", dependencies: [
-            "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CWaylandProtocols", "Raster", "ScrollKit",
+            "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CWaylandProtocols", "Raster", "ScrollKit", "TraceFormat",
         ]),
         .target(name: "Pictures", dependencies: ["CPNG", "CTurboJPEG", "Raster"]),
         // The image viewer's scenes (gallery, picture pages, error cards), apart from Wayland so
@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ScrollKit", "Raster"], path: "Tests/TestSupport"),
         .testTarget(name: "ScrollKitTests", dependencies: ["ScrollKit", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ScrollKit", "TestSupport"]),
-        .testTarget(name: "WaylandTests", dependencies: ["Wayland", "TestSupport"]),
+        .testTarget(name: "WaylandTests", dependencies: ["Wayland", "TestSupport", "TraceFormat"]),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport", "TraceFormat"], exclude: ["Traces"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Pictures", "Raster", "ScrollKit", "Replay", "TestSupport"]),

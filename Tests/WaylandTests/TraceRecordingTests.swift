@@ -42,6 +42,40 @@ private func decode(_ line: String) throws -> (t: Double, kind: InputEvent.Kind)
     }
 }
 
+/// A zooming scroll view with every option the trace format sets changed from UIKit's default;
+/// it is its own zoom delegate, so it keeps the zooming view alive.
+private final class EveryOptionChanged: ScrollViewDelegate {
+    let scrollView = ScrollView()
+    let zoomingView = View(frame: CGRect(x: 0, y: 0, width: 1000, height: 700.5))
+
+    init() {
+        scrollView.delegate = self
+        scrollView.addSubview(zoomingView)
+        scrollView.contentSize = zoomingView.bounds.size
+        scrollView.frame = CGRect(x: 10, y: 20, width: 400, height: 300)
+        scrollView.maximumZoomScale = 4
+        scrollView.minimumZoomScale = 0.25
+        scrollView.zoomScale = 1.5
+        scrollView.bouncesZoom.toggle()
+        scrollView.contentInset = EdgeInsets(top: 10, left: 0, bottom: 20.5, right: 0)
+        scrollView.contentOffset = CGPoint(x: 30.25, y: 40)
+        scrollView.bounces.toggle()
+        scrollView.alwaysBounceVertical.toggle()
+        scrollView.alwaysBounceHorizontal.toggle()
+        scrollView.isPagingEnabled.toggle()
+        scrollView.isScrollEnabled.toggle()
+        scrollView.isDirectionalLockEnabled.toggle()
+        scrollView.decelerationRate = ScrollView.DecelerationRate(rawValue: 0.995)
+        scrollView.delaysContentTouches.toggle()
+        scrollView.canCancelContentTouches.toggle()
+        scrollView.scrollsToTop.toggle()
+        scrollView.showsVerticalScrollIndicator.toggle()
+        scrollView.showsHorizontalScrollIndicator.toggle()
+    }
+
+    func viewForZooming(in scrollView: ScrollView) -> View? { zoomingView }
+}
+
 @Suite("Trace recording")
 struct TraceRecordingTests {
     /// One event of every kind the format can express, at times from 5000 ms on.
@@ -182,6 +216,82 @@ struct TraceRecordingTests {
         let setup = TraceSetupDescription(content: CGSize(width: 400, height: 3000))
         #expect(TraceLineFormatter.setupLine(setup, viewport: CGSize(width: 400, height: 600))
             == #"{"kind":"setup","viewport":{"width":400,"height":600},"content":{"width":400,"height":3000},"frameRate":60}"#)
+    }
+
+    /// One value per option the format defines, none of them UIKit's default, with fractions
+    /// that only an exact spelling keeps (1/3, 0.1); the rate in each of its three spellings.
+    static let optionValues: [(name: String, set: @Sendable (inout ScrollOptions) -> Void)] = [
+        ("contentOffset", { $0.contentOffset = CGPoint(x: 0.1, y: 1.0 / 3) }),
+        ("contentInset", { $0.contentInset = EdgeInsets(top: 1.5, left: -2, bottom: 1.0 / 3, right: 4) }),
+        ("bounces", { $0.bounces = false }),
+        ("alwaysBounceVertical", { $0.alwaysBounceVertical = true }),
+        ("alwaysBounceHorizontal", { $0.alwaysBounceHorizontal = true }),
+        ("pagingEnabled", { $0.pagingEnabled = true }),
+        ("scrollEnabled", { $0.scrollEnabled = false }),
+        ("directionalLockEnabled", { $0.directionalLockEnabled = true }),
+        ("decelerationRate", { $0.decelerationRate = .fast }),
+        ("decelerationRate", { $0.decelerationRate = .normal }),
+        ("decelerationRate", { $0.decelerationRate = .custom(0.9953) }),
+        ("minimumZoomScale", { $0.minimumZoomScale = 0.1 }),
+        ("maximumZoomScale", { $0.maximumZoomScale = 7.0 / 3 }),
+        ("zoomScale", { $0.zoomScale = 1.0 / 3 }),
+        ("bouncesZoom", { $0.bouncesZoom = false }),
+        ("delaysContentTouches", { $0.delaysContentTouches = false }),
+        ("canCancelContentTouches", { $0.canCancelContentTouches = false }),
+        ("scrollsToTop", { $0.scrollsToTop = false }),
+        ("showsVerticalScrollIndicator", { $0.showsVerticalScrollIndicator = false }),
+        ("showsHorizontalScrollIndicator", { $0.showsHorizontalScrollIndicator = false }),
+    ]
+
+    @Test("A recording's setup line parses back to the setup it describes, for every option alone and all together")
+    func setupRoundTrip() throws {
+        #expect(Set(Self.optionValues.map(\.name)) == Set(TraceParser.optionNames), "a value for every option the parser reads")
+        var all = TraceSetupDescription(content: CGSize(width: 1200.5, height: 900), origin: CGPoint(x: 3, y: 4),
+                                        frameRate: 144, zoomable: true)
+        for (name, set) in Self.optionValues {
+            var one = TraceSetupDescription(content: CGSize(width: 400, height: 3000))
+            set(&one.options)
+            set(&all.options)
+            let line = TraceLineFormatter.setupLine(one, viewport: CGSize(width: 400, height: 600))
+            #expect(line.contains(#"{"\#(name)":"#), "written: \(line)")
+            var expected = one.setup
+            expected.viewport = CGSize(width: 400, height: 600)
+            #expect(try TraceParser().parse(line).setup == expected, "\(name): \(line)")
+        }
+        let line = TraceLineFormatter.setupLine(all, viewport: CGSize(width: 320.25, height: 480))
+        var expected = all.setup
+        expected.viewport = CGSize(width: 320.25, height: 480)
+        #expect(try TraceParser().parse(line).setup == expected, "\(line)")
+    }
+
+    @Test("A scroll view with every option changed is described, written and read back unchanged")
+    func describedRoundTrip() throws {
+        let changed = EveryOptionChanged()
+        let scrollView = changed.scrollView
+        let described = TraceSetupDescription(describing: scrollView)
+        let line = TraceLineFormatter.setupLine(described, viewport: described.viewport!)
+        for name in TraceParser.optionNames {
+            #expect(line.contains(#""\#(name)":"#), "\(name) differs from UIKit's default, so it is written: \(line)")
+        }
+        #expect(try TraceParser().parse(line).setup == described.setup, "\(line)")
+    }
+
+    @Test("Any setup line written, buttons and delegate answers included, parses back to the same setup")
+    func wholeSetupRoundTrip() throws {
+        var setup = TraceSetup(viewport: CGSize(width: 320, height: 480), content: CGSize(width: 640, height: 960.5),
+                               frameRate: 120, zoomable: true,
+                               delegate: DelegateConfig(targetContentOffset: CGPoint(x: 0, y: 800.125), shouldScrollToTop: false))
+        setup.buttons = [ButtonSpec(id: "a \"quoted\" id", frame: CGRect(x: 20, y: 40.5, width: 200, height: 80)),
+                         ButtonSpec(id: "b", frame: CGRect(x: 0, y: 0, width: 1, height: 1))]
+        setup.options.pagingEnabled = true
+        let line = TraceLineFormatter.setupLine(setup)
+        #expect(line == """
+            {"kind":"setup","viewport":{"width":320,"height":480},"content":{"width":640,"height":960.5},"frameRate":120,\
+            "options":{"pagingEnabled":true},"buttons":[{"id":"a \\"quoted\\" id","x":20,"y":40.5,"width":200,"height":80},\
+            {"id":"b","x":0,"y":0,"width":1,"height":1}],"zoomable":true,\
+            "delegate":{"targetContentOffset":{"x":0,"y":800.125},"shouldScrollToTop":false}}
+            """)
+        #expect(try TraceParser().parse(line).setup == setup)
     }
 
     @Test("The recorder writes a comment, the setup when the first event comes, then one line per event")

@@ -1,0 +1,276 @@
+// The trace format's lines (spec/trace-format.md) written from live input: the setup line
+// describing the scroll view and one line per InputEvent; pure, so every line is testable.
+import Foundation
+import ScrollKit
+
+/// What a recording's setup line says about the scroll view that received the input: a
+/// `TraceSetup`, the very value `TraceParser` reads back from that line, and where the
+/// scroll view sits in the window.
+///
+/// The setup's values and options read and write through this value, as
+/// `description.content` or `description.contentOffset`. Options left nil are not written
+/// (the replay keeps UIKit's defaults for them).
+@dynamicMemberLookup
+public struct TraceSetupDescription: Equatable, Sendable {
+    /// What the setup line says. Its viewport counts only when `viewport` is not nil.
+    public var setup: TraceSetup
+    /// The scroll view's frame origin in window points: subtracted from every position so
+    /// the trace's coordinates are relative to the scroll view, as the format requires.
+    public var origin: CGPoint
+    /// Whether the viewport is the window's size, which is known only when input starts.
+    private var viewportIsWindow: Bool
+
+    /// The scroll view's frame size in points; nil uses the window's size.
+    public var viewport: CGSize? {
+        get { viewportIsWindow ? nil : setup.viewport }
+        set {
+            viewportIsWindow = newValue == nil
+            setup.viewport = newValue ?? .zero
+        }
+    }
+
+    /// A description with only sizes; every option at UIKit's default. `content` is the
+    /// `contentSize` in points; for a zoomable view, the zooming view's unscaled size.
+    public init(content: CGSize, viewport: CGSize? = nil, origin: CGPoint = .zero, frameRate: Double = 60,
+                zoomable: Bool = false) {
+        setup = TraceSetup(viewport: viewport ?? .zero, content: content, frameRate: frameRate, zoomable: zoomable)
+        self.origin = origin
+        viewportIsWindow = viewport == nil
+    }
+
+    /// Describes `scrollView` as it is now: its frame, content, offset and every option that
+    /// differs from UIKit's default. The origin is the frame's, in the superview's space:
+    /// `ViewScene` hands window positions to the scroll view as superview positions, so that
+    /// is what the scroll view saw.
+    public init(describing scrollView: ScrollView, frameRate: Double = 60) {
+        let zoomView = scrollView.canZoom ? scrollView.zoomingView : nil
+        self.init(content: zoomView?.bounds.size ?? scrollView.contentSize, viewport: scrollView.frame.size,
+                  origin: scrollView.frame.origin,
+                  frameRate: frameRate, zoomable: zoomView != nil)
+        let defaults = ScrollView()
+        func differs<T: Equatable>(_ value: T, _ standard: T) -> T? { value == standard ? nil : value }
+        var options = ScrollOptions()
+        options.contentOffset = differs(scrollView.contentOffset, .zero)
+        options.contentInset = differs(scrollView.contentInset, .zero)
+        options.bounces = differs(scrollView.bounces, defaults.bounces)
+        options.alwaysBounceVertical = differs(scrollView.alwaysBounceVertical, defaults.alwaysBounceVertical)
+        options.alwaysBounceHorizontal = differs(scrollView.alwaysBounceHorizontal, defaults.alwaysBounceHorizontal)
+        options.pagingEnabled = differs(scrollView.isPagingEnabled, defaults.isPagingEnabled)
+        options.scrollEnabled = differs(scrollView.isScrollEnabled, defaults.isScrollEnabled)
+        options.directionalLockEnabled = differs(scrollView.isDirectionalLockEnabled, defaults.isDirectionalLockEnabled)
+        options.decelerationRate = differs(scrollView.decelerationRate, defaults.decelerationRate).map(DecelerationRateSetting.init)
+        options.delaysContentTouches = differs(scrollView.delaysContentTouches, defaults.delaysContentTouches)
+        options.canCancelContentTouches = differs(scrollView.canCancelContentTouches, defaults.canCancelContentTouches)
+        options.scrollsToTop = differs(scrollView.scrollsToTop, defaults.scrollsToTop)
+        options.showsVerticalScrollIndicator = differs(scrollView.showsVerticalScrollIndicator,
+                                                       defaults.showsVerticalScrollIndicator)
+        options.showsHorizontalScrollIndicator = differs(scrollView.showsHorizontalScrollIndicator,
+                                                         defaults.showsHorizontalScrollIndicator)
+        if zoomView != nil {
+            options.minimumZoomScale = differs(Double(scrollView.minimumZoomScale), 1)
+            options.maximumZoomScale = differs(Double(scrollView.maximumZoomScale), 1)
+            options.zoomScale = differs(Double(scrollView.zoomScale), 1)
+            options.bouncesZoom = differs(scrollView.bouncesZoom, defaults.bouncesZoom)
+        }
+        setup.options = options
+    }
+
+    /// The setup's own values: `content` (points), `frameRate` (frames per second),
+    /// `zoomable`, `options`.
+    public subscript<Value>(dynamicMember path: WritableKeyPath<TraceSetup, Value>) -> Value {
+        get { setup[keyPath: path] }
+        set { setup[keyPath: path] = newValue }
+    }
+
+    /// The setup's options, by their names in the format: `contentOffset`, `zoomScale`, …
+    public subscript<Value>(dynamicMember path: WritableKeyPath<ScrollOptions, Value>) -> Value {
+        get { setup.options[keyPath: path] }
+        set { setup.options[keyPath: path] = newValue }
+    }
+}
+
+/// Formats trace lines for a live session: times relative to the first event, positions
+/// relative to the scroll view, numbers exact (`JSONNumberStyle.exact`).
+public struct TraceLineFormatter: Sendable {
+    /// The scroll view's origin in window points, subtracted from positions.
+    public var origin: CGPoint
+    /// Whether touchpad hold gestures are written as `pointer.hold` lines. The trace format
+    /// has no such kind yet, and `scroll-replay` refuses unknown kinds, so by default they
+    /// are kept as comments: the file still replays, and a reader sees where they were.
+    public var writesHoldEvents: Bool
+    /// The time of the first event, in the events' clock (ms); trace time 0.
+    public private(set) var startTime: Double?
+    /// The trace time of the last line, in ms: later lines never go back in time.
+    public private(set) var lastTime: Double = 0
+
+    /// Creates a formatter for a scroll view at `origin` in the window.
+    public init(origin: CGPoint = .zero, writesHoldEvents: Bool = false) {
+        self.origin = origin
+        self.writesHoldEvents = writesHoldEvents
+    }
+
+    /// The setup line for `setup` with the given viewport size in points.
+    public static func setupLine(_ setup: TraceSetupDescription, viewport: CGSize) -> String {
+        var written = setup.setup
+        written.viewport = viewport
+        return setupLine(written)
+    }
+
+    /// The setup line for `setup`, which `TraceParser` reads back as `setup` (its `line`
+    /// aside): sizes and frame rate, then only what differs from the format's defaults.
+    public static func setupLine(_ setup: TraceSetup) -> String {
+        var out = JSONObjectWriter(numbers: .exact)
+        out.string("kind", "setup")
+        out.size("viewport", setup.viewport)
+        out.size("content", setup.content)
+        out.number("frameRate", setup.frameRate)
+        let options = optionsObject(setup.options)
+        if !options.isEmpty { out.object("options", options) }
+        if !setup.buttons.isEmpty {
+            let buttons = setup.buttons.map { button in
+                var object = JSONObjectWriter(numbers: .exact)
+                object.string("id", button.id)
+                object.number("x", Double(button.frame.origin.x))
+                object.number("y", Double(button.frame.origin.y))
+                object.number("width", Double(button.frame.size.width))
+                object.number("height", Double(button.frame.size.height))
+                return object.json
+            }
+            out.raw("buttons", "[" + buttons.joined(separator: ",") + "]")
+        }
+        if setup.zoomable { out.bool("zoomable", true) }
+        var delegate = JSONObjectWriter(numbers: .exact)
+        if let target = setup.delegate.targetContentOffset { delegate.point("targetContentOffset", target) }
+        if !setup.delegate.shouldScrollToTop { delegate.bool("shouldScrollToTop", false) }
+        if !delegate.isEmpty { out.object("delegate", delegate) }
+        return out.json
+    }
+
+    /// The `options` object: every option that is set, in the spec's order.
+    private static func optionsObject(_ options: ScrollOptions) -> JSONObjectWriter {
+        var out = JSONObjectWriter(numbers: .exact)
+        for (name, value) in ScrollOptions.all {
+            switch value {
+            case .point(let path):
+                if let point = options[keyPath: path] { out.point(name, point) }
+            case .insets(let path):
+                if let inset = options[keyPath: path] {
+                    var object = JSONObjectWriter(numbers: .exact)
+                    object.number("top", Double(inset.top))
+                    object.number("left", Double(inset.left))
+                    object.number("bottom", Double(inset.bottom))
+                    object.number("right", Double(inset.right))
+                    out.object(name, object)
+                }
+            case .flag(let path):
+                if let flag = options[keyPath: path] { out.bool(name, flag) }
+            case .rate(let path):
+                switch options[keyPath: path] {
+                case .normal?: out.string(name, "normal")
+                case .fast?: out.string(name, "fast")
+                case .custom(let rate)?: out.number(name, rate)
+                case nil: break
+                }
+            case .scale(let path):
+                if let scale = options[keyPath: path] { out.number(name, scale) }
+            }
+        }
+        return out
+    }
+
+    /// The comment a recording ends with: where the live scroll view came to rest, as
+    /// `# live end: {"offset":{"x":…,"y":…},"zoomScale":…}`, for comparing with the `end`
+    /// line `scroll-replay` prints for the same file. A comment, so replays ignore it.
+    public static func endComment(_ state: TraceSetupDescription) -> String {
+        var out = JSONObjectWriter(numbers: .exact)
+        out.point("offset", state.contentOffset ?? .zero)
+        out.number("zoomScale", state.zoomScale ?? 1)
+        return "# live end: " + out.json
+    }
+
+    /// The line for `event`: a trace event line, or a `#` comment for input the format
+    /// cannot express (pointer leave, holds unless `writesHoldEvents`, odd key names).
+    public mutating func line(for event: InputEvent) -> String {
+        let start = startTime ?? event.time
+        if startTime == nil, event.time.isFinite { startTime = start }
+        var t = event.time.isFinite && start.isFinite ? event.time - start : lastTime
+        // Microsecond steps keep the subtraction's float dust out of the file; times never
+        // go back (enter/leave carry no timestamp and are stamped on arrival).
+        t = max((t * 1000).rounded() / 1000, lastTime)
+        lastTime = t
+        let origin = self.origin
+        func line(_ kind: String, _ fields: (inout JSONObjectWriter) -> Void = { _ in }) -> String {
+            var out = JSONObjectWriter(numbers: .exact)
+            out.string("kind", kind)
+            out.number("t", t)
+            fields(&out)
+            return out.json
+        }
+        func position(_ location: CGPoint, _ out: inout JSONObjectWriter) {
+            out.number("x", Double(location.x - origin.x))
+            out.number("y", Double(location.y - origin.y))
+        }
+        switch event.kind {
+        case .touchDown(let id, let location):
+            return line("touch.down") { $0.integer("id", id); position(location, &$0) }
+        case .touchMotion(let id, let location):
+            return line("touch.motion") { $0.integer("id", id); position(location, &$0) }
+        case .touchUp(let id):
+            return line("touch.up") { $0.integer("id", id) }
+        case .touchCancel:
+            return line("touch.cancel")
+        case .pointerEnter(let location), .pointerMotion(let location):
+            // Entering tells the scroll view where the pointer is, exactly as a motion does.
+            return line("pointer.motion") { position(location, &$0) }
+        case .pointerLeave:
+            // Leaving only forgets the hover position, which the next enter replaces before
+            // any press: nothing a replay would do differently.
+            return "# t=\(Self.number(t)) pointer.leave"
+        case .pointerButton(let button, let pressed):
+            return line("pointer.button") {
+                $0.string("button", button.rawValue)
+                $0.string("state", TraceNames.state(pressed))
+            }
+        case .pointerAxis(let source, let dx, let dy, let value120X, let value120Y):
+            return line("pointer.axis") {
+                $0.string("source", TraceNames.name(of: source))
+                $0.number("dx", Double(dx))
+                $0.number("dy", Double(dy))
+                if let value120X { $0.integer("value120x", value120X) }
+                if let value120Y { $0.integer("value120y", value120Y) }
+            }
+        case .axisStop(let axis):
+            return line("pointer.axis_stop") { $0.string("axis", axis.rawValue) }
+        case .pinch(let phase, let scale, let dx, let dy):
+            return line("pointer.pinch") {
+                $0.string("phase", phase.rawValue)
+                $0.number("scale", Double(scale))
+                $0.number("dx", Double(dx))
+                $0.number("dy", Double(dy))
+            }
+        case .hold(let phase):
+            let hold = line("pointer.hold") { $0.string("phase", phase.rawValue) }
+            return writesHoldEvents ? hold : "# " + hold
+        case .key(let name, let pressed, let modifiers):
+            guard TraceNames.isKeysymName(name) else {
+                return "# t=\(Self.number(t)) key with a name the trace format does not accept: \(Self.string(name))"
+            }
+            return line("key") {
+                $0.string("key", name)
+                $0.string("state", TraceNames.state(pressed))
+                let held = TraceNames.modifiers.filter { modifiers.contains($0.1) }.map(\.0)
+                if !held.isEmpty { $0.strings("modifiers", held) }
+            }
+        }
+    }
+
+    /// Whether `name` passes the trace format's keysym check: 1–64 ASCII letters, digits, `_`.
+    public static func isKeysymName(_ name: String) -> Bool { TraceNames.isKeysymName(name) }
+
+    /// A JSON number as recorded lines spell it (`JSONNumberStyle.exact`): integers without
+    /// a fraction, others in Swift's shortest round-trip form; non-finite values become 0.
+    public static func number(_ value: Double) -> String { JSONNumberStyle.exact.text(value) }
+
+    /// A JSON string with the characters JSON requires escaped.
+    public static func string(_ text: String) -> String { JSONObjectWriter.quoted(text) }
+}
