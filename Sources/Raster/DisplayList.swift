@@ -32,12 +32,57 @@ struct ContentPlacement: Equatable {
     var opaque: Bool
     /// The content's bounds in pixels of the source level: [floor, ceil) of the scaled bounds.
     var sourceExtent: PixelRect
+    /// Levels whose cached tiles may stand in, scaled, for sharp tiles not made yet (the level
+    /// the last zoom frames showed, then coarser ones), each with its source extent.
+    var standInLevels: [StandInLevel] = []
+    /// The visible cells (of the tile grid at `scale`) that this frame shows scaled from a
+    /// stand-in level instead of their sharp tile, with that level; set by the renderer.
+    var standIns: [CellIndex: Int] = [:]
 
     /// Device pixels per point of the tiles the content draws.
     var sourceScale: Double { sourceLevel.map(Renderer.levelScale) ?? scale }
 
     /// The content's extent in pixels at `s`: its own scale's or its source level's.
     func sourceExtentFor(scale s: Double) -> PixelRect { s == scale ? extent : sourceExtent }
+
+    /// Whether the two placements put the same content at the same place and scale, so that
+    /// only cells whose source changed differ between them.
+    func sameGeometry(_ other: ContentPlacement) -> Bool {
+        view == other.view && scale == other.scale && originX == other.originX && originY == other.originY &&
+            extent == other.extent && opaque == other.opaque
+    }
+
+    /// Where the pixels of `cell` come from: its sharp tile, or tiles of a level scaled.
+    func source(of cell: CellIndex) -> CellSource {
+        if transient, let sourceLevel { return .scaled(level: sourceLevel) }
+        return standIns[cell].map { .scaled(level: $0) } ?? .sharp
+    }
+
+    /// The placement that resamples level `level`'s tiles to this scale, as a zoom frame does.
+    func scaled(from level: StandInLevel) -> ContentPlacement {
+        ContentPlacement(view: view, scale: scale, originX: originX, originY: originY, extent: extent, sourceLevel: level.level,
+                         transient: true, opaque: opaque, sourceExtent: level.extent)
+    }
+}
+
+/// A cell of a content view's tile grid at its exact scale.
+struct CellIndex: Hashable {
+    var column: Int
+    var row: Int
+}
+
+/// Where a visible cell's pixels come from in one frame.
+enum CellSource: Equatable {
+    /// Its own tile at the exact scale.
+    case sharp
+    /// Tiles of a power-of-two level, resampled bilinearly (a zoom frame, or a stand-in).
+    case scaled(level: Int)
+}
+
+/// A level that may stand in for missing sharp tiles, and the content's extent in its pixels.
+struct StandInLevel: Equatable {
+    var level: Int
+    var extent: PixelRect
 }
 
 /// What an item draws.
@@ -78,8 +123,15 @@ extension Array where Element == DisplayItem {
         for item in self {
             if let before = oldByID[item.id] {
                 if before != item {
-                    region.add(before.bounds)
-                    region.add(item.bounds)
+                    if case .content(let a) = before.kind, case .content(let b) = item.kind, before.bounds == item.bounds,
+                       before.opaque == item.opaque, a.sameGeometry(b) {
+                        // Content in place (a zoom settling, stand-ins sharpening): only cells
+                        // whose source changed differ.
+                        region.formUnion(Self.changedCells(a, b, bounds: item.bounds))
+                    } else {
+                        region.add(before.bounds)
+                        region.add(item.bounds)
+                    }
                 }
             } else {
                 region.add(item.bounds)
@@ -87,6 +139,45 @@ extension Array where Element == DisplayItem {
         }
         for item in old where !newIDs.contains(item.id) { region.add(item.bounds) }
         return region
+    }
+
+    /// The device pixels of the visible cells whose source differs between `a` and `b`, two
+    /// placements of the same geometry shown within `bounds`. Changed cells are merged into
+    /// runs along each tile row, and equal runs of consecutive rows into one rect, so the
+    /// region stays small (all cells changed: the bounds, one rect).
+    static func changedCells(_ a: ContentPlacement, _ b: ContentPlacement, bounds: PixelRect) -> PixelRegion {
+        var rects: [PixelRect] = []
+        let visible = bounds.offsetBy(dx: -b.originX, dy: -b.originY).intersection(b.extent)
+        guard !visible.isEmpty else { return PixelRegion() }
+        let t = Renderer.tileSize
+        var open: [PixelRect] = []  // the previous row's runs, still growing downwards
+        for row in floorDiv(visible.y, t)...floorDiv(visible.maxY - 1, t) {
+            var runs: [PixelRect] = []
+            var run: PixelRect?
+            for column in floorDiv(visible.x, t)...floorDiv(visible.maxX - 1, t) {
+                let cell = CellIndex(column: column, row: row)
+                guard a.source(of: cell) != b.source(of: cell) else {
+                    if let r = run { runs.append(r) }
+                    run = nil
+                    continue
+                }
+                let r = PixelRect(x: column * t, y: row * t, width: t, height: t)
+                run = run.map { $0.union(r) } ?? r
+            }
+            if let r = run { runs.append(r) }
+            var next: [PixelRect] = []
+            for r in runs {
+                if let k = open.firstIndex(where: { $0.x == r.x && $0.width == r.width && $0.maxY == r.y }) {
+                    next.append(open.remove(at: k).union(r))
+                } else {
+                    next.append(r)
+                }
+            }
+            rects.append(contentsOf: open)
+            open = next
+        }
+        rects.append(contentsOf: open)
+        return PixelRegion(rects.map { $0.offsetBy(dx: b.originX, dy: b.originY).intersection(bounds) })
     }
 }
 
@@ -160,13 +251,14 @@ struct ListBuilder {
 
         if let content, !visible.isEmpty, Renderer.drawableScales.contains(scale) {
             let mode = renderer.placementMode(record, scale: scale)
-            var sourceExtent = extent
-            if let level = mode.level {
+            // The bounds in pixels of level `level`: [floor, ceil) of the scaled bounds.
+            func levelExtent(_ level: Int) -> PixelRect {
                 let ls = Renderer.levelScale(level)
                 let sx0 = clampToPixel((Double(b.minX) * ls).rounded(.down)), sx1 = clampToPixel((Double(b.maxX) * ls).rounded(.up))
                 let sy0 = clampToPixel((Double(b.minY) * ls).rounded(.down)), sy1 = clampToPixel((Double(b.maxY) * ls).rounded(.up))
-                sourceExtent = PixelRect(x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0)
+                return PixelRect(x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0)
             }
+            let sourceExtent = mode.level.map(levelExtent) ?? extent
             if !sourceExtent.isEmpty {
                 if let last = record.lastOrigin {
                     let dx = ox - last.x, dy = oy - last.y
@@ -174,9 +266,11 @@ struct ListBuilder {
                     if dx != 0 || dy != 0 { record.ahead = (dx < 0 ? 1 : dx > 0 ? -1 : 0, dy < 0 ? 1 : dy > 0 ? -1 : 0) }
                 }
                 record.lastOrigin = (ox, oy)
+                let standInLevels = mode.standIns.map { StandInLevel(level: $0, extent: levelExtent($0)) }.filter { !$0.extent.isEmpty }
                 let placement = ContentPlacement(view: record.serial, scale: scale, originX: ox, originY: oy, extent: extent,
                                                  sourceLevel: mode.level, transient: mode.transient,
-                                                 opaque: content.isOpaqueContent, sourceExtent: sourceExtent)
+                                                 opaque: content.isOpaqueContent, sourceExtent: sourceExtent,
+                                                 standInLevels: standInLevels)
                 items.append(DisplayItem(id: ItemID(view: record.serial, part: 1), kind: .content(placement),
                                          bounds: visible, opaque: content.isOpaqueContent))
                 contents[record.serial] = (content, record)

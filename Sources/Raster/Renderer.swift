@@ -77,6 +77,13 @@ public final class Renderer {
     public var parallelMinimumPixels = 500_000
     /// Threads used for drawing tiles and painting large frames (1 disables parallelism).
     public var workers = Parallel.cores
+    /// Most tiles a frame draws or resamples for content that has a stand-in: cached tiles of
+    /// another level (the one a zoom just showed, or a coarser one) that can be scaled in the
+    /// meantime. Cells over the budget show the stand-in, blurred, and sharpen in later frames
+    /// (`needsFollowUpFrame`), nearest the middle of the view first. Tiles without a stand-in
+    /// are always made, so nothing is ever left blank, and so is the first cell of a frame
+    /// (values below 1 count as 1). Unlimited by default.
+    public var maxTilesPerFrame = Int.max
 
     /// Most bytes of tile pixels the cache keeps (0 keeps nothing between frames).
     public var cacheBudget: Int {
@@ -89,8 +96,8 @@ public final class Renderer {
     public var cachedTileCount: Int { cache.count }
     /// Work counters.
     public var statistics = RenderStatistics()
-    /// True when the last frame showed provisional pixels (tiles scaled during a zoom): render
-    /// once more after the zoom settles to replace them with sharp ones.
+    /// True when the last frame showed provisional pixels (tiles scaled during a zoom, or
+    /// stand-ins for tiles over `maxTilesPerFrame`): render again to replace them with sharp ones.
     public private(set) var needsFollowUpFrame = false
     /// Number of the frame most recently rendered (0 before the first). A host stores it with
     /// each buffer it renders into, and later passes `bufferAge(holding:)` of that number.
@@ -142,8 +149,11 @@ public final class Renderer {
         let full = target.bounds
         var builder = ListBuilder(renderer: self, target: full)
         builder.visit(root)
-        let newItems = builder.items
+        var newItems = builder.items
         contents = builder.contents
+        // Which cells are sharp and which stand in is part of what the frame shows: decided
+        // before the damage is worked out.
+        var tiles = planCells(&newItems)
         var damage = builder.contentDamage
 
         if targetSize.map({ $0 != (target.width, target.height) }) ?? true {
@@ -166,7 +176,7 @@ public final class Renderer {
         }
         statistics.lastFramePaintedPixels = repaint.area
         if !repaint.isEmpty {
-            let tiles = prepareTiles(for: repaint)
+            prepareTiles(for: repaint, into: &tiles)
             paint(repaint, into: target, tiles: tiles)
         }
         planPrefetch()
@@ -189,6 +199,8 @@ public final class Renderer {
         var lastScale: Double?
         /// Level of the sharp tiles shown when the scale last settled.
         var level: Int?
+        /// Level whose tiles the last zoom frame scaled: the first stand-in once it settles.
+        var zoomLevel: Int?
         var lastOrigin: (x: Int, y: Int)?
         /// Direction content last scrolled towards, per axis (−1, 0, 1): where to prefetch.
         var ahead: (x: Int, y: Int) = (0, 0)
@@ -238,8 +250,10 @@ public final class Renderer {
         prefetchQueue.removeAll()
     }
 
-    /// Chooses how content at exact `scale` is drawn this frame, updating the zoom state.
-    func placementMode(_ r: ViewRecord, scale: Double) -> (level: Int?, transient: Bool) {
+    /// Chooses how content at exact `scale` is drawn this frame, updating the zoom state: the
+    /// level its pixels come from (nil: drawn at `scale` itself), whether they are scaled
+    /// afresh every frame (a zoom under way), and the levels that may stand in for missing tiles.
+    func placementMode(_ r: ViewRecord, scale: Double) -> (level: Int?, transient: Bool, standIns: [Int]) {
         let nearest = min(max(Int(log2(scale).rounded()), Self.levelRange.lowerBound), Self.levelRange.upperBound)
         defer { r.lastScale = scale }
         if let last = r.lastScale, last != scale {
@@ -251,12 +265,22 @@ public final class Renderer {
                 let ratio = scale / Self.levelScale(kept)
                 if ratio >= 0.5 && ratio <= 2 { level = kept }
             }
-            return Self.levelScale(level) == scale ? (nil, false) : (level, true)
+            if Self.levelScale(level) == scale { return (nil, false, r.zoomLevel.map { [$0] } ?? []) }
+            r.zoomLevel = level
+            return (level, true, [])
         }
         r.level = nearest
+        // Stand-ins: the level the zoom showed, then one and two levels coarser (a half and a
+        // quarter of the resolution).
+        var standIns: [Int] = []
+        for level in [r.zoomLevel, nearest - 1, nearest - 2] {
+            guard let level, Self.levelRange.contains(level), !standIns.contains(level) else { continue }
+            standIns.append(level)
+        }
         // Content at the output's own scale (not zoomed) is drawn at it, also when that scale is
         // fractional (1.5): resampled from a power-of-two level, lines and text would blur.
-        return Self.levelScale(nearest) == scale || scale == outputScale ? (nil, false) : (nearest, false)
+        let exact = Self.levelScale(nearest) == scale || scale == outputScale
+        return (exact ? nil : nearest, false, standIns)
     }
 
     // MARK: Tiles
@@ -270,9 +294,80 @@ public final class Renderer {
         var resampled: Bool
     }
 
-    /// Looks up or produces every tile the repaint needs, keyed for painting.
-    private func prepareTiles(for repaint: PixelRegion) -> [TileKey: Tile] {
+    /// Decides for every visible cell of settled content whether this frame shows its sharp
+    /// tile or scales a stand-in level's cached tiles: missing sharp tiles (with the source
+    /// tiles they are resampled from) are counted against `maxTilesPerFrame` nearest the
+    /// middle of each view first, and those over it that have a stand-in show it. Writes the stand-ins into the items' placements and returns the cached
+    /// tiles the cells use (made tiles follow in `prepareTiles`, for the repaint only: a cell
+    /// that stays sharp and undamaged is not drawn again, even if its tile was dropped).
+    private func planCells(_ items: inout [DisplayItem]) -> [TileKey: Tile] {
         var tiles: [TileKey: Tile] = [:]
+        var planned = Set<TileKey>()
+        // Tiles counted so far; the first cell is always made, however many tiles it costs,
+        // so that every frame sharpens something.
+        var spent = 0
+        let limit = max(maxTilesPerFrame, 1)
+
+        // Whether the tile is cached (and now held for the frame).
+        func cached(_ key: TileKey) -> Bool {
+            if tiles[key] != nil { return true }
+            guard let t = cache.lookup(key, frame: frame) else { return false }
+            tiles[key] = t
+            return true
+        }
+        // Whether the tile will be there: cached, or counted against the budget already.
+        func have(_ key: TileKey) -> Bool { planned.contains(key) || cached(key) }
+
+        for i in items.indices {
+            guard case .content(var p) = items[i].kind, !p.transient else { continue }
+            let visible = items[i].bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
+            guard !visible.isEmpty else { continue }
+            var missing = Self.cells(of: visible, view: p.view, scale: p.scale).filter { !have($0) }
+            guard !missing.isEmpty else { continue }
+            // Distances from the middle in doubled pixels, so that they stay integers.
+            let mx = 2 * visible.x + visible.width, my = 2 * visible.y + visible.height
+            func distance(_ k: TileKey) -> Int {
+                let t = Self.tileSize
+                let dx = (2 * k.column + 1) * t - mx, dy = (2 * k.row + 1) * t - my
+                return dx * dx + dy * dy
+            }
+            missing.sort { (distance($0), $0.row, $0.column) < (distance($1), $1.row, $1.column) }
+            for key in missing {
+                var sources: [TileKey] = []
+                if p.sourceLevel != nil {
+                    sources = sourceKeys(p, for: Self.tileRect(key).intersection(p.extent)).filter { !have($0) }
+                }
+                let cost = 1 + sources.count
+                if spent > 0, cost > limit - spent,
+                   let level = standIn(for: Self.tileRect(key).intersection(visible), p, cached: cached) {
+                    p.standIns[CellIndex(column: key.column, row: key.row)] = level
+                    continue
+                }
+                spent += cost
+                planned.formUnion(sources)
+                planned.insert(key)
+            }
+            if !p.standIns.isEmpty {
+                needsFollowUpFrame = true
+                items[i].kind = .content(p)
+            }
+        }
+        return tiles
+    }
+
+    /// The first of `p`'s stand-in levels whose tiles covering `rect` (the visible part of a
+    /// cell, content pixels) are all cached.
+    private func standIn(for rect: PixelRect, _ p: ContentPlacement, cached: (TileKey) -> Bool) -> Int? {
+        for level in p.standInLevels where Self.levelScale(level.level) != p.scale {
+            let keys = sourceKeys(p.scaled(from: level), for: rect)
+            if !keys.isEmpty, keys.allSatisfy(cached) { return level.level }
+        }
+        return nil
+    }
+
+    /// Looks up or produces every tile the repaint needs (sharp cells, and the level tiles zoom
+    /// frames scale), adding them to `tiles`; stand-in tiles are there already.
+    private func prepareTiles(for repaint: PixelRegion, into tiles: inout [TileKey: Tile]) {
         var drawJobs: [TileJob] = [], resampleJobs: [TileJob] = []
         var queued = Set<TileKey>()
 
@@ -292,13 +387,14 @@ public final class Renderer {
                 guard !visible.isEmpty else { continue }
                 if p.transient {
                     for key in sourceKeys(p, for: visible) { need(key, p, resampled: false, into: &drawJobs) }
-                } else {
-                    for key in Self.cells(of: visible, view: p.view, scale: p.scale) {
-                        if p.sourceLevel != nil {
-                            need(key, p, resampled: true, into: &resampleJobs)
-                        } else {
-                            need(key, p, resampled: false, into: &drawJobs)
-                        }
+                    continue
+                }
+                for key in Self.cells(of: visible, view: p.view, scale: p.scale)
+                where p.standIns[CellIndex(column: key.column, row: key.row)] == nil {
+                    if p.sourceLevel != nil {
+                        need(key, p, resampled: true, into: &resampleJobs)
+                    } else {
+                        need(key, p, resampled: false, into: &drawJobs)
                     }
                 }
             }
@@ -317,7 +413,6 @@ public final class Renderer {
             tiles[key] = tile
             cache.insert(key, tile, frame: frame)
         }
-        return tiles
     }
 
     /// Draws or resamples tiles, on several cores when the content allows it.
@@ -512,28 +607,47 @@ public final class Renderer {
                 return
             }
             // One band per tile row, written destination row by destination row. The tiles
-            // stay alive in `tiles` while their framebuffers are read.
+            // stay alive in `tiles` while their framebuffers are read. Stand-in cells are
+            // scaled from their level's tiles, exactly as a zoom frame scales them.
             let size = Renderer.tileSize
             for row in floorDiv(visible.y, size)...floorDiv(visible.maxY - 1, size) {
                 let y0 = max(visible.y, row * size), y1 = min(visible.maxY, (row + 1) * size)
                 var spans: [RowSpan] = []
+                var scaled: [(part: PixelRect, level: Int)] = []
                 for column in floorDiv(visible.x, size)...floorDiv(visible.maxX - 1, size) {
-                    guard let tile = tiles[TileKey(view: p.view, scale: p.scale, column: column, row: row)] else { continue }
                     let x0 = max(visible.x, column * size), x1 = min(visible.maxX, (column + 1) * size)
+                    if let level = p.standIns[CellIndex(column: column, row: row)] {
+                        scaled.append((PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), level))
+                        continue
+                    }
+                    guard let tile = tiles[TileKey(view: p.view, scale: p.scale, column: column, row: row)] else { continue }
                     spans.append(RowSpan(source: tile.pixels.framebuffer, sx: x0 - column * size, sy: y0 - row * size,
                                          dx: x0 + p.originX, width: x1 - x0, opaque: tile.isOpaque))
                 }
                 target.composeBand(spans, dy: y0 + p.originY, rows: y1 - y0)
+                for (part, level) in scaled {
+                    guard let standIn = p.standInLevels.first(where: { $0.level == level }) else { continue }
+                    Renderer.resample(p.scaled(from: standIn), output: part, sources: tiles, into: target,
+                                      at: (part.x + p.originX, part.y + p.originY), blend: !p.opaque)
+                }
             }
         }
     }
 
     // MARK: Prefetch
 
-    /// Queues the missing tiles one ring beyond each content view's visible tiles, on the
-    /// side it last scrolled towards (all sides before it first scrolls).
+    /// Queues the sharp tiles of cells shown by stand-ins, then the missing tiles one ring
+    /// beyond each content view's visible tiles, on the side it last scrolled towards (all
+    /// sides before it first scrolls).
     private func planPrefetch() {
         prefetchQueue.removeAll()
+        for item in items {
+            guard case .content(let p) = item.kind, let content = contents[p.view]?.content else { continue }
+            for cell in p.standIns.keys.sorted(by: { ($0.row, $0.column) < ($1.row, $1.column) }) {
+                let key = TileKey(view: p.view, scale: p.scale, column: cell.column, row: cell.row)
+                prefetchQueue.append(TileJob(key: key, placement: p, content: content, resampled: p.sourceLevel != nil))
+            }
+        }
         for item in items {
             guard case .content(let p) = item.kind, !p.transient, let (content, r) = contents[p.view] else { continue }
             let visible = item.bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)

@@ -1,0 +1,67 @@
+// The bilinear kernel against the arithmetic it promises, computed one channel at a time:
+// 7-bit weights, the two rows mixed and rounded first, then the two columns.
+import Foundation
+import Raster
+import Testing
+
+@Suite("Bilinear resampling")
+struct BilinearTests {
+    /// The left sample of output pixel `u` and the weight of its right neighbour, as the axis
+    /// documents them: pixel centres line up, weights in 1/128, clamped to the source's edges.
+    static func tap(_ u: Int, step: Double, lower: Int, upper: Int) -> (Int, UInt32) {
+        let s = (Double(u) + 0.5) * step - 0.5
+        let f = s.rounded(.down)
+        var i = Int(f), w = Int(((s - f) * 128).rounded())
+        if w == 128 { i += 1; w = 0 }
+        if i < lower || upper - lower < 2 { return (lower, 0) }
+        if i >= upper - 1 { return (upper - 2, 128) }
+        return (i, UInt32(w))
+    }
+
+    /// One output pixel by the textbook formula, channel by channel.
+    static func expected(_ src: [UInt32], width: Int, x: Int, y: Int, step: Double, srcWidth: Int, srcHeight: Int) -> UInt32 {
+        let (ix, wx) = tap(x, step: step, lower: 0, upper: srcWidth)
+        let (iy, wy) = tap(y, step: step, lower: 0, upper: srcHeight)
+        let x1 = min(ix + 1, srcWidth - 1), y1 = min(iy + 1, srcHeight - 1)
+        var out: UInt32 = 0
+        for shift: UInt32 in [0, 8, 16, 24] {
+            func c(_ px: Int, _ py: Int) -> UInt32 { (src[py * width + px] >> shift) & 0xFF }
+            let left = (c(ix, iy) * (128 - wy) + c(ix, y1) * wy + 64) >> 7
+            let right = (c(x1, iy) * (128 - wy) + c(x1, y1) * wy + 64) >> 7
+            out |= ((left * (128 - wx) + right * wx + 64) >> 7) << shift
+        }
+        return out
+    }
+
+    @Test("Every output pixel is the two-step weighted mix of its four samples, enlarging and shrinking",
+          arguments: [0.5, 0.37, 0.77, 1.0 / 1.3, 1.41, 1.9, 1.0])
+    func matchesFormula(step: Double) throws {
+        var rng = TestRandom(state: UInt64(step * 10_000))
+        // Widths that leave every remainder of the four-pixel vector steps.
+        for (sw, sh) in [(37, 23), (40, 9), (2, 5), (1, 4)] {
+            var src = [UInt32](repeating: 0, count: sw * sh)
+            for i in src.indices { src[i] = rng.pixel() }
+            let source = try #require(OwnedFramebuffer(width: sw, height: sh))
+            source.withFramebuffer { s in for y in 0..<sh { for x in 0..<sw { s[x, y] = src[y * sw + x] } } }
+            let ow = max(1, Int(Double(sw) / step)), oh = max(1, Int(Double(sh) / step))
+            let out = try #require(OwnedFramebuffer(width: ow, height: oh))
+            try source.withFramebuffer { s in try out.withFramebuffer { o in
+                try Resampler.resample(.bilinear, source: s, sourceOrigin: (0, 0),
+                                       xAxis: ResampleAxis(step: step, lower: 0, upper: sw)!,
+                                       yAxis: ResampleAxis(step: step, lower: 0, upper: sh)!,
+                                       output: PixelRect(x: 0, y: 0, width: ow, height: oh), into: o, at: (0, 0))
+            } }
+            let got = out.pixels
+            var wrong: [String] = []
+            for y in 0..<oh {
+                for x in 0..<ow where sw >= 2 {
+                    let e = Self.expected(src, width: sw, x: x, y: y, step: step, srcWidth: sw, srcHeight: sh)
+                    if got[y * ow + x] != e, wrong.count < 4 {
+                        wrong.append("\(sw)×\(sh) (\(x), \(y)): \(String(got[y * ow + x], radix: 16)) ≠ \(String(e, radix: 16))")
+                    }
+                }
+            }
+            #expect(wrong.isEmpty, "step \(step): \(wrong)")
+        }
+    }
+}

@@ -1,0 +1,141 @@
+// A frame makes at most `maxTilesPerFrame` sharp tiles when cached tiles of another level can
+// stand in: the rest show those scaled, exactly as the zoom frames showed them, and sharpen
+// over the next frames, nearest the middle first.
+import Foundation
+import Raster
+import ScrollKit
+import Testing
+
+@Suite("Renderer: tiles per frame")
+struct FrameBudgetTests {
+    static let under = Color(rgb: 0x336699).premultipliedARGB
+    static let width = 800, height = 600
+
+    /// The device rects of the visible cells of content placed at the origin: 256-pixel cells
+    /// clipped to the window.
+    static var cells: [PixelRect] {
+        var rects: [PixelRect] = []
+        for y in stride(from: 0, to: height, by: 256) {
+            for x in stride(from: 0, to: width, by: 256) {
+                rects.append(PixelRect(x: x, y: y, width: min(256, width - x), height: min(256, height - y)))
+            }
+        }
+        return rects
+    }
+
+    /// Whether every pixel of `rect` is the same in both framebuffers.
+    static func same(_ a: [UInt32], _ b: [UInt32], in rect: PixelRect) -> Bool {
+        for y in rect.y..<rect.maxY {
+            for x in rect.x..<rect.maxX where a[y * width + x] != b[y * width + x] { return false }
+        }
+        return true
+    }
+
+    static func reference(_ scene: Scene1, zoom: Double, level: Double) throws -> [UInt32] {
+        try referenceFrame(content: scene.content, contentSize: scene.content.bounds.size, scale: zoom, level: level,
+                           origin: (0, 0), clip: PixelRect(x: 0, y: 0, width: width, height: height), width: width,
+                           height: height, under: under).pixels
+    }
+
+    @Test("A settling zoom sharpens a few cells per frame, the middle first; the others keep the zoom's scaled pixels")
+    func settleSpreadOverFrames() throws {
+        let scene = Scene1(viewport: CGSize(width: Self.width, height: Self.height), contentSize: CGSize(width: 1400, height: 1000))
+        let renderer = Renderer()
+        renderer.maxTilesPerFrame = 4
+        let fb = try #require(OwnedFramebuffer(width: Self.width, height: Self.height))
+        renderer.render(scene.root, into: fb, bufferAge: 0)
+        // Zooming out to 0.7 scales the level-1 (scale 1) tiles; once it holds, sharp tiles are
+        // box-filtered from level ½, which the scaled ones visibly differ from.
+        for zoom in [0.9, 0.8, 0.7] {
+            scene.zoom(CGFloat(zoom))
+            renderer.render(scene.root, into: fb, bufferAge: 1)
+        }
+        let zoomed = fb.pixels
+        let sharp = try Self.reference(scene, zoom: 0.7, level: 0.5)
+        let cells = Self.cells
+        #expect(cells.allSatisfy { !Self.same(zoomed, sharp, in: $0) }, "the scaled and the sharp frames must differ in every cell")
+
+        var sharpCells = Set<PixelRect>()
+        var frames = 0
+        repeat {
+            let made = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled
+            let damage = renderer.render(scene.root, into: fb, bufferAge: 1)
+            frames += 1
+            let madeNow = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled - made
+            let pixels = fb.pixels
+            var nowSharp = Set<PixelRect>()
+            for cell in cells {
+                if Self.same(pixels, sharp, in: cell) {
+                    nowSharp.insert(cell)
+                } else {
+                    #expect(Self.same(pixels, zoomed, in: cell), "frame \(frames): cell \(cell) is neither sharp nor the zoom's pixels")
+                }
+            }
+            #expect(sharpCells.isSubset(of: nowSharp), "a sharp cell went back to scaled")
+            let newlySharp = nowSharp.subtracting(sharpCells)
+            #expect(!newlySharp.isEmpty, "frame \(frames) sharpened nothing")
+            // Each cell costs its resampled tile and the level-½ tiles it needs that are not
+            // made yet: a few cells fit the budget of 4, the first cell always does.
+            #expect(madeNow <= 4 || newlySharp.count == 1, "frame \(frames) made \(madeNow) tiles for \(newlySharp.count) cells")
+            // Only the cells that sharpened changed.
+            let region = PixelRegion(damage)
+            #expect(region.area == newlySharp.reduce(0) { $0 + $1.area } &&
+                    newlySharp.allSatisfy { c in region.contains(x: c.x, y: c.y) && region.contains(x: c.maxX - 1, y: c.maxY - 1) },
+                    "frame \(frames): damage \(damage) for \(newlySharp)")
+            if frames == 1 {
+                // The middle cell (256…512, 256…512) holds the window's centre (400, 300).
+                #expect(newlySharp.contains(PixelRect(x: 256, y: 256, width: 256, height: 256)), "the middle sharpens first")
+                #expect(renderer.needsFollowUpFrame)
+            }
+            sharpCells = nowSharp
+        } while renderer.needsFollowUpFrame && frames < 20
+        #expect(frames > 1 && frames < 12, "settled in \(frames) frames")
+        #expect(sharpCells.count == cells.count)
+        #expect(fb.pixels == sharp, "the settled frame equals the whole content resampled once")
+        // Settled: the next frame paints nothing.
+        #expect(renderer.render(scene.root, into: fb, bufferAge: 1).isEmpty)
+    }
+
+    @Test("Tiles with no stand-in are all made at once, whatever the budget: nothing is left blank")
+    func noStandInNoCap() throws {
+        let scene = Scene1(viewport: CGSize(width: Self.width, height: Self.height), contentSize: CGSize(width: 1400, height: 1000))
+        let renderer = Renderer()
+        renderer.maxTilesPerFrame = 1
+        let fb = try #require(OwnedFramebuffer(width: Self.width, height: Self.height))
+        scene.scroller.bounds.origin = CGPoint(x: 300, y: 200)
+        renderer.render(scene.root, into: fb, bufferAge: 0)
+        #expect(renderer.statistics.tilesDrawn == 4 * 4, "columns 1…4, rows 0…3")
+        #expect(!renderer.needsFollowUpFrame)
+        let expected = try referenceFrame(content: scene.content, contentSize: scene.content.bounds.size, scale: 1, level: 1,
+                                          origin: (-300, -200), clip: PixelRect(x: 0, y: 0, width: Self.width, height: Self.height),
+                                          width: Self.width, height: Self.height, under: Self.under)
+        #expect(firstDifference(fb, expected) == nil, "\(firstDifference(fb, expected) ?? "")")
+    }
+
+    @Test("Prefetch makes the stand-in cells' sharp tiles first: the next frame is sharp without drawing")
+    func prefetchSharpensStandIns() throws {
+        let scene = Scene1(viewport: CGSize(width: Self.width, height: Self.height), contentSize: CGSize(width: 1400, height: 1000))
+        let renderer = Renderer()
+        renderer.maxTilesPerFrame = 2
+        let fb = try #require(OwnedFramebuffer(width: Self.width, height: Self.height))
+        renderer.render(scene.root, into: fb, bufferAge: 0)
+        for zoom in [1.2, 1.4, 1.6] {
+            scene.zoom(CGFloat(zoom))
+            renderer.render(scene.root, into: fb, bufferAge: 1)
+        }
+        // Settling at 1.6 (level 2): the middle cell is made, the others stand in.
+        renderer.render(scene.root, into: fb, bufferAge: 1)
+        #expect(renderer.needsFollowUpFrame)
+        #expect(renderer.hasPrefetchWork)
+        let sharp = try Self.reference(scene, zoom: 1.6, level: 2)
+        let standIns = Self.cells.filter { !Self.same(fb.pixels, sharp, in: $0) }.count
+        #expect(standIns > 0)
+        // Exactly the stand-in cells first (each draws its missing level-2 tiles on the way).
+        #expect(renderer.prefetch(maxTiles: standIns) == standIns)
+        let made = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled
+        renderer.render(scene.root, into: fb, bufferAge: 1)
+        #expect(renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled == made, "everything was prefetched")
+        #expect(!renderer.needsFollowUpFrame)
+        #expect(fb.pixels == sharp)
+    }
+}
