@@ -45,11 +45,11 @@ let package = Package(
         .target(name: "Replay", dependencies: ["ScrollKit", "Raster", "TraceFormat"]),
 
         .executableTarget(name: "image-viewer", dependencies: [
-            "Wayland", "Pictures", "Raster", "ScrollKit", "Replay", "Gallery",
+            "Wayland", "Pictures", "Raster", "ScrollKit", "Replay", "Gallery", "TraceFormat",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "scroll-replay", dependencies: [
-            "Replay", "ScrollKit",
+            "Replay", "ScrollKit", "TraceFormat",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "raster-bench", dependencies: ["Raster", "ScrollKit", "CPixman"]),
@@ -68,6 +68,6 @@ let package = Package(
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport", "TraceFormat"], exclude: ["Traces"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Pictures", "Raster", "ScrollKit", "Replay", "TestSupport"]),
-        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Raster"]),
+        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Raster", "Pictures", "Gallery", "ScrollKit"]),
     ]
 )

@@ -2,6 +2,7 @@
 // answers as the trace's setup asks (target override, scroll-to-top refusal).
 import Foundation
 import ScrollKit
+import TraceFormat
 
 /// Records `ScrollViewDelegate` calls as `ReplayRecord`s, in call order.
 public final class RecordingDelegate: ScrollViewDelegate {

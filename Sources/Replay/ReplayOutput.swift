@@ -7,7 +7,7 @@
 import Foundation
 // Replay's public API speaks in the trace's types (Trace, TraceParser, TraceError), so code
 // that imports Replay sees them without importing TraceFormat as well.
-@_exported import TraceFormat
+import TraceFormat
 
 /// Formats `ReplayRecord`s as single JSON lines (no trailing newline).
 public enum ReplayOutput {

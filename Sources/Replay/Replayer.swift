@@ -2,6 +2,7 @@
 // the delegate saw: the offscreen twin of the live window's event loop.
 import Foundation
 import ScrollKit
+import TraceFormat
 
 /// How a replay ended.
 public struct ReplayResult: Equatable, Sendable {

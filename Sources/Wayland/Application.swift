@@ -3,6 +3,7 @@
 import Foundation
 import Raster
 import ScrollKit
+import TraceFormat
 
 /// The live host of a `Scene`: a Wayland connection with one toplevel window.
 public final class Application {

@@ -5,7 +5,7 @@ import Glibc
 import ScrollKit
 // Recording's public API (`Application.record(to:setup:)`) takes the trace format's
 // `TraceSetupDescription`, so code that imports Wayland sees it without another import.
-@_exported import TraceFormat
+import TraceFormat
 
 /// Why a recording could not be written; `description` is the one-line message users see.
 public enum RecordingError: Error, Equatable, CustomStringConvertible, LocalizedError {

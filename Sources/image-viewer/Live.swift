@@ -4,9 +4,10 @@ import Dispatch
 import Foundation
 import Gallery
 import Glibc
-import ScrollKit
 import Raster
+import ScrollKit
 import Synchronization
+import TraceFormat
 import Wayland
 
 extension ImageViewer {

@@ -6,6 +6,7 @@ import Gallery
 import Raster
 import Replay
 import ScrollKit
+import TraceFormat
 
 extension ImageViewer {
     /// Drives the scene from a trace's input on the simulated display, as the live window would.

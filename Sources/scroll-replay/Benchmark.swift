@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import Replay
+import TraceFormat
 
 /// Parses and replays one trace several times and prints the median timings.
 struct Benchmark {

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import Replay
+import TraceFormat
 
 @main
 struct ScrollReplay: ParsableCommand {

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 import Replay
+import TraceFormat
 
 /// The built tool; the tests fail (not skip) when it is missing, since `swift test` builds it.
 private func tool() throws -> URL {

@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 import Replay
+import TraceFormat
 
 /// The trace files beside this test, found through #filePath (no bundled resources).
 enum Traces {

@@ -3,6 +3,7 @@
 import Foundation
 import ScrollKit
 import Testing
+import TraceFormat
 @testable import Replay
 
 private let setupLine = #"{"kind":"setup","viewport":{"width":400,"height":600},"content":{"width":400,"height":3000}}"#

@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 import Replay
+import TraceFormat
 
 /// A replay's lines (delegate calls and control events) and its final line.
 private struct Replayed {

@@ -3,6 +3,7 @@
 import Foundation
 import ScrollKit
 import Testing
+import TraceFormat
 @testable import Wayland
 
 /// Reads a trace event line back as the format defines it (spec/trace-format.md), so every
