@@ -38,6 +38,10 @@ public final class PictureView: View, TiledContent {
     /// The picture to draw at `scale` device pixels per full-image pixel: the preview when
     /// it has at least that many pixels per image pixel, else what is shown.
     public func source(forScale scale: Double) -> Picture? {
+        Self.source(picture: picture, preview: preview, scale: scale)
+    }
+
+    private static func source(picture: Picture?, preview: Picture?, scale: Double) -> Picture? {
         if let preview, preview.fullWidth > 0, scale <= Double(preview.width) / Double(preview.fullWidth) {
             return preview
         }
@@ -46,7 +50,22 @@ public final class PictureView: View, TiledContent {
 
     /// Draws content pixels `rect` of the picture at `scale` device pixels per image pixel.
     public func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
-        guard scale > 0, scale.isFinite, let source = source(forScale: scale), source.fullWidth > 0 else { return }
+        Self.draw(picture: picture, preview: preview, rect, scale: scale, into: target)
+    }
+
+    /// The pictures shown now, which are immutable: the renderer may draw tiles of them ahead
+    /// of need on another thread while this view moves on to other pictures.
+    public func concurrentDrawing() -> TileDrawing? {
+        guard picture != nil else { return nil }
+        let (picture, preview) = (picture, preview)
+        return TileDrawing { rect, scale, target in
+            PictureView.draw(picture: picture, preview: preview, rect, scale: scale, into: target)
+        }
+    }
+
+    private static func draw(picture: Picture?, preview: Picture?, _ rect: PixelRect, scale: Double, into target: Framebuffer) {
+        guard scale > 0, scale.isFinite, let source = source(picture: picture, preview: preview, scale: scale),
+              source.fullWidth > 0 else { return }
         // A preview has fewer pixels for the same extent: `ratio` of its pixels per image
         // pixel, so `scale / ratio` device pixels per preview pixel cover the same bounds.
         let ratio = Double(source.width) / Double(source.fullWidth)

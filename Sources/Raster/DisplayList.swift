@@ -11,7 +11,7 @@ struct ItemID: Hashable {
 }
 
 /// How a tiled content view is placed in a frame.
-struct ContentPlacement: Equatable {
+struct ContentPlacement: Equatable, Sendable {
     /// The renderer's serial for the view (tile keys).
     var view: UInt64
     /// Exact device pixels per point.
@@ -66,7 +66,7 @@ struct ContentPlacement: Equatable {
 }
 
 /// A cell of a content view's tile grid at its exact scale.
-struct CellIndex: Hashable {
+struct CellIndex: Hashable, Sendable {
     var column: Int
     var row: Int
 }
@@ -80,7 +80,7 @@ enum CellSource: Equatable {
 }
 
 /// A level that may stand in for missing sharp tiles, and the content's extent in its pixels.
-struct StandInLevel: Equatable {
+struct StandInLevel: Equatable, Sendable {
     var level: Int
     var extent: PixelRect
 }
@@ -181,6 +181,15 @@ extension Array where Element == DisplayItem {
     }
 }
 
+/// Tiled content placed just outside the target, which the renderer may prefetch.
+struct NearbyContent {
+    /// Where and how its tiles would be drawn (settled, as if it were on screen).
+    var placement: ContentPlacement
+    var content: any TiledContent
+    /// The device pixels of the content inside the reach around the target.
+    var reachable: PixelRect
+}
+
 /// Walks the view tree once per frame, building the display list and collecting the damage
 /// that content invalidations (`setNeedsDisplay`) cause.
 struct ListBuilder {
@@ -191,6 +200,9 @@ struct ListBuilder {
     private(set) var contentDamage = PixelRegion()
     /// The tiled content views listed, by serial.
     private(set) var contents: [UInt64: (content: any TiledContent, record: Renderer.ViewRecord)] = [:]
+    /// Tiled content just outside the target (within `reach`), which a scroll may bring in next:
+    /// where its tiles would go, for prefetching. Not drawn.
+    private(set) var nearby: [NearbyContent] = []
 
     init(renderer: Renderer, target: PixelRect) {
         self.renderer = renderer
@@ -199,16 +211,22 @@ struct ListBuilder {
                                  opaque: renderer.clearColor >> 24 == 255))
     }
 
-    /// Lists `root` and its visible descendants, the root placed at the window's origin.
+    /// Lists `root` and its visible descendants, the root placed at the window's origin, and
+    /// notes the content views within one window's width and height of it.
     mutating func visit(_ root: View) {
         let s = renderer.outputScale
         guard s.isFinite, s > 0 else { return }
-        visit(root, parentScale: s, parentX: 0, parentY: 0, clip: target)
+        let reach = PixelRect(x: target.x - target.width, y: target.y - target.height, width: 3 * target.width,
+                              height: 3 * target.height)
+        visit(root, parentScale: s, parentX: 0, parentY: 0, clip: target, reach: reach)
     }
 
     /// `parentScale`, `parentX`, `parentY`: device = parentScale · p + parent offset for a
     /// point p in the superview's bounds coordinates.
-    private mutating func visit(_ view: View, parentScale: Double, parentX: Double, parentY: Double, clip: PixelRect) {
+    /// `reach` is the clip grown beyond the target (by the target's size, at each clipping
+    /// ancestor): views inside it but outside `clip` are visited for `nearby` only.
+    private mutating func visit(_ view: View, parentScale: Double, parentX: Double, parentY: Double, clip: PixelRect,
+                                reach: PixelRect) {
         guard !view.isHidden else { return }
         let ts = Double(view.transformScale)
         let frameOrigin = view.frame.origin, b = view.bounds.standardized
@@ -225,6 +243,7 @@ struct ListBuilder {
         let extent = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
         let rect = extent.offsetBy(dx: ox, dy: oy)
         let visible = rect.intersection(clip)
+        let reachable = rect.intersection(reach)
         let record = renderer.record(for: view)
         let content = view as? any TiledContent
 
@@ -249,21 +268,35 @@ struct ListBuilder {
             }
         }
 
+        // The bounds in pixels of level `level`: [floor, ceil) of the scaled bounds.
+        func levelExtent(_ level: Int) -> PixelRect {
+            let ls = Renderer.levelScale(level)
+            let sx0 = clampToPixel((Double(b.minX) * ls).rounded(.down)), sx1 = clampToPixel((Double(b.maxX) * ls).rounded(.up))
+            let sy0 = clampToPixel((Double(b.minY) * ls).rounded(.down)), sy1 = clampToPixel((Double(b.maxY) * ls).rounded(.up))
+            return PixelRect(x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0)
+        }
+
+        if let content, visible.isEmpty, !reachable.isEmpty, Renderer.drawableScales.contains(scale) {
+            // Off screen, nothing animates that anyone sees: the scale counts as settled.
+            let level = renderer.offscreenLevel(record, scale: scale)
+            let sourceExtent = level.map(levelExtent) ?? extent
+            if !sourceExtent.isEmpty {
+                let placement = ContentPlacement(view: record.serial, scale: scale, originX: ox, originY: oy, extent: extent,
+                                                 sourceLevel: level, transient: false, opaque: content.isOpaqueContent,
+                                                 sourceExtent: sourceExtent)
+                nearby.append(NearbyContent(placement: placement, content: content, reachable: reachable))
+            }
+        }
+
         if let content, !visible.isEmpty, Renderer.drawableScales.contains(scale) {
             let mode = renderer.placementMode(record, scale: scale)
-            // The bounds in pixels of level `level`: [floor, ceil) of the scaled bounds.
-            func levelExtent(_ level: Int) -> PixelRect {
-                let ls = Renderer.levelScale(level)
-                let sx0 = clampToPixel((Double(b.minX) * ls).rounded(.down)), sx1 = clampToPixel((Double(b.maxX) * ls).rounded(.up))
-                let sy0 = clampToPixel((Double(b.minY) * ls).rounded(.down)), sy1 = clampToPixel((Double(b.maxY) * ls).rounded(.up))
-                return PixelRect(x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0)
-            }
             let sourceExtent = mode.level.map(levelExtent) ?? extent
             if !sourceExtent.isEmpty {
                 if let last = record.lastOrigin {
                     let dx = ox - last.x, dy = oy - last.y
                     // Content moving up means scrolling down: the next tiles are below.
                     if dx != 0 || dy != 0 { record.ahead = (dx < 0 ? 1 : dx > 0 ? -1 : 0, dy < 0 ? 1 : dy > 0 ? -1 : 0) }
+                    record.motion = (abs(dx), abs(dy))
                 }
                 record.lastOrigin = (ox, oy)
                 let standInLevels = mode.standIns.map { StandInLevel(level: $0, extent: levelExtent($0)) }.filter { !$0.extent.isEmpty }
@@ -278,9 +311,14 @@ struct ListBuilder {
         }
 
         let childClip = view.clipsToBounds ? visible : clip
-        if view.clipsToBounds && childClip.isEmpty { return }
+        // What a clipping view (a scroll view) shows next lies outside its bounds: its reach
+        // for subviews is its rect grown like the window's.
+        let grown = PixelRect(x: rect.x - target.width, y: rect.y - target.height, width: rect.width + 2 * target.width,
+                              height: rect.height + 2 * target.height)
+        let childReach = view.clipsToBounds ? grown.intersection(reach) : reach
+        if view.clipsToBounds && childClip.isEmpty && childReach.isEmpty { return }
         for sub in view.subviews {
-            visit(sub, parentScale: scale, parentX: tx, parentY: ty, clip: childClip)
+            visit(sub, parentScale: scale, parentX: tx, parentY: ty, clip: childClip, reach: childReach)
         }
 
         if let source = view as? any ScrollIndicatorSource {

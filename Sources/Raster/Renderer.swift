@@ -114,6 +114,25 @@ public final class Renderer {
     /// Whether `prefetch(maxTiles:)` has tiles to draw.
     public var hasPrefetchWork: Bool { !prefetchQueue.isEmpty }
 
+    /// Draw tiles ahead of need on a background thread between frames (content that offers
+    /// a `concurrentDrawing`), instead of waiting for the host to call `prefetch`: tiles it
+    /// finishes join the cache when the next frame starts, and count in
+    /// `statistics.tilesPrefetched` only. Off by default, so that tile counts stay exact in
+    /// tests; `ViewScene` turns it on.
+    public var prefetchesInBackground = false {
+        didSet {
+            guard prefetchesInBackground != oldValue else { return }
+            if !prefetchesInBackground { worker?.submit([]) }
+        }
+    }
+
+    /// Waits until the background prefetch has drawn everything planned after the last frame
+    /// (or `timeout` seconds passed); true when it has. For tests and benchmarks.
+    @discardableResult
+    public func waitForBackgroundPrefetch(timeout: Double) -> Bool {
+        worker?.waitUntilIdle(timeout: timeout) ?? true
+    }
+
     private let cache: TileCache
     private var records: [ObjectIdentifier: ViewRecord] = [:]
     private var nextSerial: UInt64 = 1
@@ -124,11 +143,20 @@ public final class Renderer {
     private var history: [PixelRegion] = []
     private var targetSize: (width: Int, height: Int)?
     private var prefetchQueue: [TileJob] = []
+    /// Content just outside the window in the last frame (see `ListBuilder.nearby`).
+    private var nearby: [NearbyContent] = []
+    /// The background prefetcher, made when first needed.
+    private var worker: PrefetchWorker?
+    /// Content generation by view serial: bumped whenever the view's tiles are dropped, so
+    /// that tiles drawn in the background from an older drawing are not adopted.
+    private var generations: [UInt64: UInt64] = [:]
 
     /// Creates a renderer whose tile cache keeps at most `cacheBudget` bytes.
     public init(cacheBudget: Int = Renderer.defaultBudget) {
         cache = TileCache(budget: max(cacheBudget, 0))
     }
+
+    deinit { worker?.stop() }
 
     /// Device pixels per point of zoom level `level`.
     static func levelScale(_ level: Int) -> Double { Double(sign: .plus, exponent: level, significand: 1) }
@@ -145,12 +173,16 @@ public final class Renderer {
         frame &+= 1
         statistics.frames += 1
         needsFollowUpFrame = false
+        worker?.pause()
         purgeDeadViews()
         let full = target.bounds
         var builder = ListBuilder(renderer: self, target: full)
         builder.visit(root)
         var newItems = builder.items
         contents = builder.contents
+        nearby = builder.nearby
+        // After the visit, which dropped the tiles of changed content.
+        adoptPrefetched()
         // Which cells are sharp and which stand in is part of what the frame shows: decided
         // before the damage is worked out.
         var tiles = planCells(&newItems)
@@ -204,6 +236,8 @@ public final class Renderer {
         var lastOrigin: (x: Int, y: Int)?
         /// Direction content last scrolled towards, per axis (−1, 0, 1): where to prefetch.
         var ahead: (x: Int, y: Int) = (0, 0)
+        /// Device pixels the content moved by in the last frame, per axis: how far to prefetch.
+        var motion: (x: Int, y: Int) = (0, 0)
 
         init(view: View, serial: UInt64) {
             self.view = view
@@ -216,14 +250,19 @@ public final class Renderer {
         if let r = records[id], r.view === view { return r }
         let r = ViewRecord(view: view, serial: nextSerial)
         nextSerial += 1
-        if let stale = records[id] { dropTiles(of: stale.serial) }
+        if let stale = records[id] {
+            dropTiles(of: stale.serial)
+            generations[stale.serial] = nil
+        }
         records[id] = r
+        generations[r.serial] = 0
         return r
     }
 
     private func purgeDeadViews() {
         for (id, r) in records where r.view == nil {
             dropTiles(of: r.serial)
+            generations[r.serial] = nil
             records[id] = nil
         }
     }
@@ -231,6 +270,7 @@ public final class Renderer {
     private func dropTiles(of serial: UInt64) {
         cache.removeAll { $0.view == serial }
         prefetchQueue.removeAll { $0.key.view == serial }
+        generations[serial]? &+= 1
     }
 
     /// Drops cached tiles of `serial` that show any point of `rect` (bounds coordinates; nil
@@ -248,6 +288,7 @@ public final class Renderer {
             return Double(rect.maxX) > x0 && Double(rect.minX) < x1 && Double(rect.maxY) > y0 && Double(rect.minY) < y1
         }
         prefetchQueue.removeAll()
+        generations[serial]? &+= 1
     }
 
     /// Chooses how content at exact `scale` is drawn this frame, updating the zoom state: the
@@ -281,6 +322,15 @@ public final class Renderer {
         // fractional (1.5): resampled from a power-of-two level, lines and text would blur.
         let exact = Self.levelScale(nearest) == scale || scale == outputScale
         return (exact ? nil : nearest, false, standIns)
+    }
+
+    /// The level content off screen is drawn from (nil: at `scale` itself), as if its scale
+    /// had settled: a scale changed while nobody saw it is no zoom to animate.
+    func offscreenLevel(_ r: ViewRecord, scale: Double) -> Int? {
+        let nearest = min(max(Int(log2(scale).rounded()), Self.levelRange.lowerBound), Self.levelRange.upperBound)
+        r.lastScale = scale
+        r.level = nearest
+        return Self.levelScale(nearest) == scale || scale == outputScale ? nil : nearest
     }
 
     // MARK: Tiles
@@ -432,22 +482,31 @@ public final class Renderer {
 
     /// Produces one tile: pure with respect to the renderer (safe on any thread).
     private static func makeTile(_ job: TileJob, sources: [TileKey: Tile]) -> Tile {
+        makeTile(key: job.key, placement: job.placement, resampled: job.resampled, sources: sources) { rect, scale, fb in
+            job.content.draw(rect, scale: scale, into: fb)
+        }
+    }
+
+    /// Produces the tile `key` of `placement`: resampled from `sources`, or drawn by `draw`
+    /// (the content's drawing). Pure with respect to the renderer (safe on any thread when
+    /// `draw` is).
+    static func makeTile(key: TileKey, placement p: ContentPlacement, resampled: Bool, sources: [TileKey: Tile],
+                         draw: (PixelRect, Double, Framebuffer) -> Void) -> Tile {
         let owned = OwnedFramebuffer(width: tileSize, height: tileSize)!
-        let cell = tileRect(job.key)
+        let cell = tileRect(key)
         let opaque = owned.withFramebuffer { fb in
             let valid: PixelRect
-            if job.resampled {
-                let p = job.placement
+            if resampled {
                 valid = cell.intersection(p.extent)
                 resample(p, output: valid, sources: sources, into: fb, at: (valid.x - cell.x, valid.y - cell.y), blend: false)
             } else {
-                job.content.draw(cell, scale: job.key.scale, into: fb)
-                valid = cell.intersection(job.placement.sourceExtentFor(scale: job.key.scale))
+                draw(cell, key.scale, fb)
+                valid = cell.intersection(p.sourceExtentFor(scale: key.scale))
             }
             let local = valid.offsetBy(dx: -cell.x, dy: -cell.y)
             // Content that promises opacity is taken at its word (blits stay inside `valid`);
             // other tiles are scanned, so opaque photos in translucent views still copy.
-            return !local.isEmpty && (job.placement.opaque || fb.isOpaque(in: local))
+            return !local.isEmpty && (p.opaque || fb.isOpaque(in: local))
         }
         return Tile(pixels: owned, isOpaque: opaque)
     }
@@ -636,37 +695,119 @@ public final class Renderer {
 
     // MARK: Prefetch
 
-    /// Queues the sharp tiles of cells shown by stand-ins, then the missing tiles one ring
-    /// beyond each content view's visible tiles, on the side it last scrolled towards (all
-    /// sides before it first scrolls).
+    /// Frames of motion the prefetch ring looks ahead: 8 (133 ms at 60 Hz, decision: about the
+    /// time a fling takes to cross a tile at speed), so it holds the tiles the last frame's
+    /// motion would reveal by then.
+    static let prefetchLookaheadFrames = 8
+    /// Deepest prefetch ring, in tiles: 4 (decision; 4 rows of a 1080p window are 44 tiles).
+    static let maxPrefetchRings = 4
+
+    /// Queues, in order: the sharp tiles of cells shown by stand-ins; the missing tiles in
+    /// rings beyond each content view's visible tiles, on the side it last scrolled towards
+    /// (all sides, one ring, before it first scrolls), as many rings as the last frame's motion
+    /// covers in `prefetchLookaheadFrames` frames; then the tiles of content just outside the
+    /// window (a pager's next page), nearest the window first. With `prefetchesInBackground`
+    /// the queue goes to the background worker, else it waits for `prefetch`.
     private func planPrefetch() {
-        prefetchQueue.removeAll()
+        var jobs: [TileJob] = []
+        var queued = Set<TileKey>()
+        func add(_ key: TileKey, _ p: ContentPlacement, _ content: any TiledContent) {
+            guard !cache.contains(key), queued.insert(key).inserted else { return }
+            jobs.append(TileJob(key: key, placement: p, content: content, resampled: p.sourceLevel != nil))
+        }
+        let t = Self.tileSize
         for item in items {
             guard case .content(let p) = item.kind, let content = contents[p.view]?.content else { continue }
             for cell in p.standIns.keys.sorted(by: { ($0.row, $0.column) < ($1.row, $1.column) }) {
-                let key = TileKey(view: p.view, scale: p.scale, column: cell.column, row: cell.row)
-                prefetchQueue.append(TileJob(key: key, placement: p, content: content, resampled: p.sourceLevel != nil))
+                add(TileKey(view: p.view, scale: p.scale, column: cell.column, row: cell.row), p, content)
             }
         }
         for item in items {
             guard case .content(let p) = item.kind, !p.transient, let (content, r) = contents[p.view] else { continue }
             let visible = item.bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
             guard !visible.isEmpty else { continue }
-            let t = Self.tileSize
             let c0 = floorDiv(visible.x, t), c1 = floorDiv(visible.maxX - 1, t)
             let r0 = floorDiv(visible.y, t), r1 = floorDiv(visible.maxY - 1, t)
+            func rings(_ motion: Int) -> Int {
+                min(max(1, (motion * Self.prefetchLookaheadFrames + t - 1) / t), Self.maxPrefetchRings)
+            }
             let all = r.ahead == (0, 0)
-            // The visible tiles grown by one on the side(s) ahead, kept inside the content.
-            let cLo = max(c0 - (all || r.ahead.x < 0 ? 1 : 0), floorDiv(p.extent.x, t))
-            let cHi = min(c1 + (all || r.ahead.x > 0 ? 1 : 0), floorDiv(p.extent.maxX - 1, t))
-            let rLo = max(r0 - (all || r.ahead.y < 0 ? 1 : 0), floorDiv(p.extent.y, t))
-            let rHi = min(r1 + (all || r.ahead.y > 0 ? 1 : 0), floorDiv(p.extent.maxY - 1, t))
+            let across = rings(r.motion.x), down = rings(r.motion.y)
+            // The visible tiles grown on the side(s) ahead, kept inside the content.
+            let cLo = max(c0 - (all ? 1 : r.ahead.x < 0 ? across : 0), floorDiv(p.extent.x, t))
+            let cHi = min(c1 + (all ? 1 : r.ahead.x > 0 ? across : 0), floorDiv(p.extent.maxX - 1, t))
+            let rLo = max(r0 - (all ? 1 : r.ahead.y < 0 ? down : 0), floorDiv(p.extent.y, t))
+            let rHi = min(r1 + (all ? 1 : r.ahead.y > 0 ? down : 0), floorDiv(p.extent.maxY - 1, t))
+            guard cLo <= cHi, rLo <= rHi else { continue }
+            // Nearest ring first: the tiles the motion reaches soonest.
+            var ring: [(distance: Int, row: Int, column: Int)] = []
             for row in rLo...rHi {
                 for column in cLo...cHi where !(r0...r1).contains(row) || !(c0...c1).contains(column) {
-                    let key = TileKey(view: p.view, scale: p.scale, column: column, row: row)
-                    if cache.contains(key) { continue }
-                    prefetchQueue.append(TileJob(key: key, placement: p, content: content, resampled: p.sourceLevel != nil))
+                    let dx = column < c0 ? c0 - column : column > c1 ? column - c1 : 0
+                    let dy = row < r0 ? r0 - row : row > r1 ? row - r1 : 0
+                    ring.append((max(dx, dy), row, column))
                 }
+            }
+            ring.sort { ($0.distance, $0.row, $0.column) < ($1.distance, $1.row, $1.column) }
+            for cell in ring { add(TileKey(view: p.view, scale: p.scale, column: cell.column, row: cell.row), p, content) }
+        }
+        // Content outside the window, by its distance from it, each cell nearest the window first.
+        let window = targetSize.map { PixelRect(x: 0, y: 0, width: $0.width, height: $0.height) } ?? .zero
+        func gap(_ r: PixelRect) -> Int {
+            let dx = max(window.x - r.maxX, r.x - window.maxX, 0), dy = max(window.y - r.maxY, r.y - window.maxY, 0)
+            return max(dx, dy)
+        }
+        for n in nearby.sorted(by: { gap($0.reachable) < gap($1.reachable) }) {
+            let p = n.placement
+            let area = n.reachable.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
+            let cells = Self.cells(of: area, view: p.view, scale: p.scale)
+                .map { (gap(Self.tileRect($0).offsetBy(dx: p.originX, dy: p.originY)), $0) }
+                .sorted { ($0.0, $0.1.row, $0.1.column) < ($1.0, $1.1.row, $1.1.column) }
+            for (_, key) in cells { add(key, p, n.content) }
+        }
+        if prefetchesInBackground {
+            prefetchQueue.removeAll()
+            submitToWorker(jobs)
+        } else {
+            prefetchQueue = jobs
+        }
+    }
+
+    /// Hands the jobs whose content can draw on any thread to the background worker, as many
+    /// as fit the cache without evicting what the last frame used.
+    private func submitToWorker(_ jobs: [TileJob]) {
+        var spare = cache.spareBytes(protectFrom: frame) / (Self.tileSize * Self.tileSize * 4)
+        var drawings: [UInt64: TileDrawing?] = [:]
+        var work: [PrefetchJob] = []
+        for job in jobs {
+            guard spare > 0 else { break }
+            let view = job.key.view
+            if drawings[view] == nil { drawings[view] = .some(job.content.concurrentDrawing()) }
+            guard let drawing = drawings[view] ?? nil, let generation = generations[view] else { continue }
+            var sources: [TileKey: Tile] = [:], missing: [TileKey] = []
+            if job.resampled {
+                for key in sourceKeys(job.placement, for: Self.tileRect(job.key).intersection(job.placement.extent)) {
+                    if let tile = cache.peek(key) { sources[key] = tile } else { missing.append(key) }
+                }
+            }
+            spare -= 1 + missing.count
+            work.append(PrefetchJob(key: job.key, placement: job.placement, resampled: job.resampled, drawing: drawing,
+                                    sources: sources, missingSources: missing, generation: generation))
+        }
+        if worker == nil && work.isEmpty { return }
+        if worker == nil { worker = PrefetchWorker() }
+        worker?.submit(work)
+    }
+
+    /// Puts the tiles the background worker finished into the cache, below the tiles the last
+    /// frame used and never pushing them out; tiles of content changed since are dropped.
+    private func adoptPrefetched() {
+        guard let worker else { return }
+        let last = frame &- 1
+        for result in worker.takeResults() {
+            guard generations[result.key.view] == result.generation, !cache.contains(result.key) else { continue }
+            if cache.insert(result.key, result.tile, frame: max(last, 1) - 1, protectFrom: last) {
+                statistics.tilesPrefetched += 1
             }
         }
     }

@@ -145,6 +145,16 @@ public enum TestCard {
 public final class TestCardView: View, TiledContent {
     /// Draws content pixels: pixel (x, y) at `scale` shows the card's point (⌊x/scale⌋, ⌊y/scale⌋).
     public func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
+        Self.drawCard(rect, scale: scale, into: target)
+    }
+
+    /// The card never changes: any thread may draw it.
+    public func concurrentDrawing() -> TileDrawing? {
+        TileDrawing { rect, scale, target in TestCardView.drawCard(rect, scale: scale, into: target) }
+    }
+
+    /// `draw`, without a view.
+    static func drawCard(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
         guard scale > 0, scale.isFinite else { return }
         if scale == 1 {
             TestCard.draw(into: target, rect: target.bounds, offsetX: rect.x, offsetY: rect.y)

@@ -73,6 +73,9 @@ final class TileCache {
     /// Whether a tile is kept, without counting as a use.
     func contains(_ key: TileKey) -> Bool { index[key] != nil }
 
+    /// The tile for `key`, without counting as a use.
+    func peek(_ key: TileKey) -> Tile? { index[key].flatMap { nodes[$0]?.tile } }
+
     /// The tile for `key`, marked as used in frame `frame`.
     func lookup(_ key: TileKey, frame: UInt64) -> Tile? {
         guard let i = index[key], var node = nodes[i] else { return nil }
@@ -108,6 +111,17 @@ final class TileCache {
             i = node.newer
         }
         return free >= extra
+    }
+
+    /// Bytes that could be stored after evicting only tiles last used before `protectFrom`.
+    func spareBytes(protectFrom: UInt64) -> Int {
+        var spare = budget - bytes
+        var i = oldest
+        while i >= 0, let node = nodes[i], node.lastUse < protectFrom {
+            spare += node.tile.bytes
+            i = node.newer
+        }
+        return max(spare, 0)
     }
 
     /// Drops the tile for `key`, if kept.

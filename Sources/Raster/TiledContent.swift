@@ -27,6 +27,13 @@ public protocol TiledContent: View {
     /// True when `draw` may run on several threads at once for different rectangles (it
     /// only reads immutable state); the renderer then draws missing tiles on both cores.
     var drawsConcurrently: Bool { get }
+
+    /// The content as it is now, as a drawing any thread may run while the view itself goes
+    /// on changing (it holds the immutable data `draw` reads, not the view): the renderer draws
+    /// tiles ahead of need with it on a background thread between frames. Its pixels must be
+    /// those `draw` gives until the view calls `setNeedsDisplay`. Nil keeps all drawing on the
+    /// renderer's thread.
+    func concurrentDrawing() -> TileDrawing?
 }
 
 extension TiledContent {
@@ -34,4 +41,19 @@ extension TiledContent {
     public var isOpaqueContent: Bool { false }
     /// Drawing stays on the calling thread unless the content says otherwise.
     public var drawsConcurrently: Bool { false }
+    /// No background drawing unless the content offers it.
+    public func concurrentDrawing() -> TileDrawing? { nil }
+}
+
+/// A snapshot of tiled content that draws on any thread: the same contract as
+/// `TiledContent.draw` (content pixels `rect` at `scale` into a target of `rect`'s size that
+/// starts transparent).
+public struct TileDrawing: Sendable {
+    /// Draws content pixels `rect` at `scale` into the target.
+    public let draw: @Sendable (_ rect: PixelRect, _ scale: Double, _ target: Framebuffer) -> Void
+
+    /// Wraps a drawing function.
+    public init(_ draw: @escaping @Sendable (_ rect: PixelRect, _ scale: Double, _ target: Framebuffer) -> Void) {
+        self.draw = draw
+    }
 }

@@ -30,6 +30,8 @@ public final class ViewScene: Scene {
         self.root = root
         renderer = Renderer(cacheBudget: cacheBudget)
         renderer.maxTilesPerFrame = Self.tilesPerFrame
+        // Between frames a host waits for the compositor: tiles ahead are drawn meanwhile.
+        renderer.prefetchesInBackground = true
         root.onNeedsFrame = { [unowned self] in
             self.needsRender = true
             self.onNeedsFrame?()

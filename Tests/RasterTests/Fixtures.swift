@@ -34,10 +34,20 @@ final class PatternView: View, TiledContent {
 
     func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
         lock.withLock { log.append((rect, scale)) }
+        Self.fill(rect, scale: scale, alpha: opaque ? 255 : translucentAlpha, into: target)
+    }
+
+    /// When `concurrent`, the pattern as a drawing for the background prefetcher (not logged).
+    func concurrentDrawing() -> TileDrawing? {
+        guard concurrent else { return nil }
         let alpha = opaque ? 255 : translucentAlpha
+        return TileDrawing { rect, scale, target in PatternView.fill(rect, scale: scale, alpha: alpha, into: target) }
+    }
+
+    static func fill(_ rect: PixelRect, scale: Double, alpha: UInt32, into target: Framebuffer) {
         for y in 0..<min(rect.height, target.height) {
             for x in 0..<min(rect.width, target.width) {
-                target[x, y] = Self.pixel(x: rect.x + x, y: rect.y + y, scale: scale, alpha: alpha)
+                target[x, y] = pixel(x: rect.x + x, y: rect.y + y, scale: scale, alpha: alpha)
             }
         }
     }

@@ -98,14 +98,15 @@ struct RendererTests {
         #expect(ring.count == 16)
 
         // Scrolling down one tile: the new row was prefetched, nothing is drawn for the frame;
-        // the ring ahead is the row below only.
+        // the rings ahead are below only, as deep as a tile a frame reaches in 8 frames (at
+        // most 4 rows), the nearest row first.
         scene.scroller.bounds.origin = CGPoint(x: 300, y: 556)
         let before = renderer.statistics.tilesDrawn
         renderer.render(scene.root, into: fb, bufferAge: 1)
         #expect(renderer.statistics.tilesDrawn == before)
-        #expect(renderer.prefetch(maxTiles: 100) == 3)
-        let last3 = renderer.statistics.drawnKeys.suffix(3).map { [$0.column, $0.row] }
-        #expect(Set(last3) == [[1, 5], [2, 5], [3, 5]])
+        #expect(renderer.prefetch(maxTiles: 100) == 12)
+        let last12 = renderer.statistics.drawnKeys.suffix(12).map { [$0.column, $0.row] }
+        #expect(last12 == [[1, 5], [2, 5], [3, 5], [1, 6], [2, 6], [3, 6], [1, 7], [2, 7], [3, 7], [1, 8], [2, 8], [3, 8]])
         #expect(scene.content.drawn.count == renderer.statistics.tilesDrawn)
     }
 
