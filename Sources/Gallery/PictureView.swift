@@ -24,15 +24,38 @@ public final class PictureView: View, TiledContent {
 
     /// Shows `picture` (a preview or the full image of the same file, which keeps the preview)
     /// and drops the cached tiles of the old one; nil shows nothing and forgets the preview.
+    /// The full image after its preview is a refinement: tiles at scales the preview still
+    /// draws stay, the others are redrawn a few per frame while the old ones go on showing.
     public func show(_ picture: Picture?) {
         guard picture !== self.picture else { return }
+        let old = self.picture
         if let picture, picture.isPreview {
             preview = picture
         } else if picture == nil {
             preview = nil
         }
         self.picture = picture
-        setNeedsDisplay()
+        if let old, old.isPreview, old === preview, let picture, !picture.isPreview,
+           picture.fullWidth == old.fullWidth, picture.fullHeight == old.fullHeight, old.fullWidth > 0 {
+            // `source(forScale:)` keeps drawing from the preview up to its own scale.
+            let kept = Double(old.width) / Double(old.fullWidth)
+            refinement = min(refinement ?? kept, kept)
+            setNeedsComposite()
+        } else {
+            refinement = nil
+            setNeedsDisplay()
+        }
+    }
+
+    /// The scale up to which the last refinement left the pixels unchanged, until the
+    /// renderer takes it.
+    private var refinement: Double?
+
+    /// Once after the full picture replaced its preview: the preview's scale, up to which
+    /// tiles are unchanged (see `TiledContent.takeRefinement`).
+    public func takeRefinement() -> Double? {
+        defer { refinement = nil }
+        return refinement
     }
 
     /// The picture to draw at `scale` device pixels per full-image pixel: the preview when

@@ -260,6 +260,10 @@ struct ListBuilder {
             }
         }
 
+        if let content, let unchangedUpTo = content.takeRefinement() {
+            renderer.refine(serial: record.serial, keepingUpTo: unchangedUpTo)
+        }
+
         if let color = view.backgroundColor, !visible.isEmpty {
             let pixel = color.premultipliedARGB
             if pixel != 0 {

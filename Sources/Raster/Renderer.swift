@@ -150,6 +150,12 @@ public final class Renderer {
     /// Content generation by view serial: bumped whenever the view's tiles are dropped, so
     /// that tiles drawn in the background from an older drawing are not adopted.
     private var generations: [UInt64: UInt64] = [:]
+    /// Cached tiles of refined content that are out of date (`TiledContent.takeRefinement`):
+    /// shown as they are until a frame's budget or the prefetcher makes them again, never
+    /// used to make other tiles.
+    private var stale = Set<TileKey>()
+    /// Stale tiles replaced since the last frame (by prefetch): their cells changed.
+    private var refreshed = Set<TileKey>()
 
     /// Creates a renderer whose tile cache keeps at most `cacheBudget` bytes.
     public init(cacheBudget: Int = Renderer.defaultBudget) {
@@ -183,10 +189,12 @@ public final class Renderer {
         nearby = builder.nearby
         // After the visit, which dropped the tiles of changed content.
         adoptPrefetched()
+        if !stale.isEmpty { stale = stale.filter(cache.contains) }
         // Which cells are sharp and which stand in is part of what the frame shows: decided
         // before the damage is worked out.
-        var tiles = planCells(&newItems)
+        var (tiles, remade) = planCells(&newItems)
         var damage = builder.contentDamage
+        damage.formUnion(remade)
 
         if targetSize.map({ $0 != (target.width, target.height) }) ?? true {
             targetSize = (target.width, target.height)
@@ -291,6 +299,22 @@ public final class Renderer {
         generations[serial]? &+= 1
     }
 
+    /// Marks the cached tiles of `serial` made from pixels above scale `unchangedUpTo` as
+    /// stale: the content was refined (`TiledContent.takeRefinement`).
+    func refine(serial: UInt64, keepingUpTo unchangedUpTo: Double) {
+        stale.formUnion(cache.keys { $0.view == serial && drawnScale(ofTile: $0.scale) > unchangedUpTo })
+        prefetchQueue.removeAll { $0.key.view == serial }
+        generations[serial]? &+= 1
+    }
+
+    /// The scale of the pixels a tile at scale `k` is made from: its own for power-of-two
+    /// levels and the output scale (drawn directly), else its nearest level's.
+    func drawnScale(ofTile k: Double) -> Double {
+        if k == outputScale { return k }
+        let nearest = min(max(Int(log2(k).rounded()), Self.levelRange.lowerBound), Self.levelRange.upperBound)
+        return Self.levelScale(nearest)
+    }
+
     /// Chooses how content at exact `scale` is drawn this frame, updating the zoom state: the
     /// level its pixels come from (nil: drawn at `scale` itself), whether they are scaled
     /// afresh every frame (a zoom under way), and the levels that may stand in for missing tiles.
@@ -347,21 +371,26 @@ public final class Renderer {
     /// Decides for every visible cell of settled content whether this frame shows its sharp
     /// tile or scales a stand-in level's cached tiles: missing sharp tiles (with the source
     /// tiles they are resampled from) are counted against `maxTilesPerFrame` nearest the
-    /// middle of each view first, and those over it that have a stand-in show it. Writes the stand-ins into the items' placements and returns the cached
-    /// tiles the cells use (made tiles follow in `prepareTiles`, for the repaint only: a cell
-    /// that stays sharp and undamaged is not drawn again, even if its tile was dropped).
-    private func planCells(_ items: inout [DisplayItem]) -> [TileKey: Tile] {
+    /// middle of each view first, and those over it that have a stand-in show it; stale tiles
+    /// over it go on showing as they are. Writes the stand-ins into the items' placements and
+    /// returns the cached tiles the cells use (made tiles follow in `prepareTiles`, for the
+    /// repaint only: a cell that stays sharp and undamaged is not drawn again, even if its tile
+    /// was dropped), with the device pixels of the cells whose stale tiles are made again this
+    /// frame or were by prefetch.
+    private func planCells(_ items: inout [DisplayItem]) -> (tiles: [TileKey: Tile], remade: PixelRegion) {
         var tiles: [TileKey: Tile] = [:]
+        var remade = PixelRegion()
+        defer { refreshed.removeAll() }
         var planned = Set<TileKey>()
         // Tiles counted so far; the first cell is always made, however many tiles it costs,
         // so that every frame sharpens something.
         var spent = 0
         let limit = max(maxTilesPerFrame, 1)
 
-        // Whether the tile is cached (and now held for the frame).
+        // Whether the tile is cached and up to date (and now held for the frame).
         func cached(_ key: TileKey) -> Bool {
             if tiles[key] != nil { return true }
-            guard let t = cache.lookup(key, frame: frame) else { return false }
+            guard !stale.contains(key), let t = cache.lookup(key, frame: frame) else { return false }
             tiles[key] = t
             return true
         }
@@ -372,7 +401,12 @@ public final class Renderer {
             guard case .content(var p) = items[i].kind, !p.transient else { continue }
             let visible = items[i].bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
             guard !visible.isEmpty else { continue }
+            // The device pixels of a cell, where it shows.
+            func shown(_ key: TileKey) -> PixelRect {
+                Self.tileRect(key).intersection(visible).offsetBy(dx: p.originX, dy: p.originY)
+            }
             var missing = Self.cells(of: visible, view: p.view, scale: p.scale).filter { !have($0) }
+            for key in refreshed where key.view == p.view && key.scale == p.scale { remade.add(shown(key)) }
             guard !missing.isEmpty else { continue }
             // Distances from the middle in doubled pixels, so that they stay integers.
             let mx = 2 * visible.x + visible.width, my = 2 * visible.y + visible.height
@@ -388,21 +422,30 @@ public final class Renderer {
                     sources = sourceKeys(p, for: Self.tileRect(key).intersection(p.extent)).filter { !have($0) }
                 }
                 let cost = 1 + sources.count
-                if spent > 0, cost > limit - spent,
-                   let level = standIn(for: Self.tileRect(key).intersection(visible), p, cached: cached) {
-                    p.standIns[CellIndex(column: key.column, row: key.row)] = level
-                    continue
+                let isStale = stale.contains(key)
+                if spent > 0, cost > limit - spent {
+                    if isStale, let old = cache.lookup(key, frame: frame) {
+                        // Out of date but right where it is: shown until it is made again.
+                        tiles[key] = old
+                        needsFollowUpFrame = true
+                        continue
+                    }
+                    if let level = standIn(for: Self.tileRect(key).intersection(visible), p, cached: cached) {
+                        p.standIns[CellIndex(column: key.column, row: key.row)] = level
+                        continue
+                    }
                 }
                 spent += cost
                 planned.formUnion(sources)
                 planned.insert(key)
+                if isStale { remade.add(shown(key)) }
             }
             if !p.standIns.isEmpty {
                 needsFollowUpFrame = true
                 items[i].kind = .content(p)
             }
         }
-        return tiles
+        return (tiles, remade)
     }
 
     /// The first of `p`'s stand-in levels whose tiles covering `rect` (the visible part of a
@@ -421,10 +464,11 @@ public final class Renderer {
         var drawJobs: [TileJob] = [], resampleJobs: [TileJob] = []
         var queued = Set<TileKey>()
 
-        // Uses the cached tile, or queues it to be made.
+        // Uses the cached tile (a stale one only if the plan chose to show it), or queues it
+        // to be made.
         func need(_ key: TileKey, _ p: ContentPlacement, resampled: Bool, into jobs: inout [TileJob]) {
             if tiles[key] != nil || queued.contains(key) { return }
-            if let t = cache.lookup(key, frame: frame) { tiles[key] = t; return }
+            if !stale.contains(key), let t = cache.lookup(key, frame: frame) { tiles[key] = t; return }
             guard let content = contents[p.view]?.content else { return }
             queued.insert(key)
             jobs.append(TileJob(key: key, placement: p, content: content, resampled: resampled))
@@ -458,10 +502,12 @@ public final class Renderer {
         for (key, tile) in produce(drawJobs, using: tiles) {
             tiles[key] = tile
             cache.insert(key, tile, frame: frame)
+            stale.remove(key)
         }
         for (key, tile) in produce(resampleJobs, using: tiles) {
             tiles[key] = tile
             cache.insert(key, tile, frame: frame)
+            stale.remove(key)
         }
     }
 
@@ -712,7 +758,7 @@ public final class Renderer {
         var jobs: [TileJob] = []
         var queued = Set<TileKey>()
         func add(_ key: TileKey, _ p: ContentPlacement, _ content: any TiledContent) {
-            guard !cache.contains(key), queued.insert(key).inserted else { return }
+            guard !cache.contains(key) || stale.contains(key), queued.insert(key).inserted else { return }
             jobs.append(TileJob(key: key, placement: p, content: content, resampled: p.sourceLevel != nil))
         }
         let t = Self.tileSize
@@ -721,6 +767,10 @@ public final class Renderer {
             for cell in p.standIns.keys.sorted(by: { ($0.row, $0.column) < ($1.row, $1.column) }) {
                 add(TileKey(view: p.view, scale: p.scale, column: cell.column, row: cell.row), p, content)
             }
+            // Visible stale tiles of settled content.
+            let visible = item.bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
+            guard !p.transient, !stale.isEmpty, !visible.isEmpty else { continue }
+            for key in Self.cells(of: visible, view: p.view, scale: p.scale) where stale.contains(key) { add(key, p, content) }
         }
         for item in items {
             guard case .content(let p) = item.kind, !p.transient, let (content, r) = contents[p.view] else { continue }
@@ -787,7 +837,7 @@ public final class Renderer {
             var sources: [TileKey: Tile] = [:], missing: [TileKey] = []
             if job.resampled {
                 for key in sourceKeys(job.placement, for: Self.tileRect(job.key).intersection(job.placement.extent)) {
-                    if let tile = cache.peek(key) { sources[key] = tile } else { missing.append(key) }
+                    if !stale.contains(key), let tile = cache.peek(key) { sources[key] = tile } else { missing.append(key) }
                 }
             }
             spare -= 1 + missing.count
@@ -805,9 +855,14 @@ public final class Renderer {
         guard let worker else { return }
         let last = frame &- 1
         for result in worker.takeResults() {
-            guard generations[result.key.view] == result.generation, !cache.contains(result.key) else { continue }
+            let replacing = stale.contains(result.key)
+            guard generations[result.key.view] == result.generation, !cache.contains(result.key) || replacing else { continue }
             if cache.insert(result.key, result.tile, frame: max(last, 1) - 1, protectFrom: last) {
                 statistics.tilesPrefetched += 1
+                if replacing {
+                    stale.remove(result.key)
+                    refreshed.insert(result.key)
+                }
             }
         }
     }
@@ -831,7 +886,8 @@ public final class Renderer {
         let tileBytes = Self.tileSize * Self.tileSize * 4
         while made < maxTiles, !prefetchQueue.isEmpty {
             let job = prefetchQueue.removeFirst()
-            if cache.contains(job.key) { continue }
+            let replacing = stale.contains(job.key)
+            if cache.contains(job.key) && !replacing { continue }
             // Only what fits without evicting the visible tiles is worth drawing.
             guard cache.canFit(tileBytes, protectFrom: frame) else {
                 prefetchQueue.removeAll()
@@ -841,11 +897,12 @@ public final class Renderer {
             if job.resampled {
                 let need = sourceKeys(job.placement, for: Self.tileRect(job.key).intersection(job.placement.extent))
                 for key in need {
-                    if let t = cache.lookup(key, frame: frame) { sources[key] = t; continue }
+                    if !stale.contains(key), let t = cache.lookup(key, frame: frame) { sources[key] = t; continue }
                     let src = TileJob(key: key, placement: job.placement, content: job.content, resampled: false)
                     let t = Self.makeTile(src, sources: [:])
                     statistics.recordDrawn(key)
                     cache.insert(key, t, frame: max(frame, 1) - 1, protectFrom: frame)
+                    stale.remove(key)
                     sources[key] = t
                 }
             }
@@ -858,6 +915,9 @@ public final class Renderer {
             // Prefetched tiles rank below the visible ones, and never push them out.
             if !cache.insert(job.key, tile, frame: max(frame, 1) - 1, protectFrom: frame) {
                 prefetchQueue.removeAll()
+            } else if replacing {
+                stale.remove(job.key)
+                refreshed.insert(job.key)
             }
         }
         return made

@@ -124,6 +124,9 @@ final class TileCache {
         return max(spare, 0)
     }
 
+    /// The keys of the kept tiles that match.
+    func keys(where predicate: (TileKey) -> Bool) -> [TileKey] { index.keys.filter(predicate) }
+
     /// Drops the tile for `key`, if kept.
     func remove(_ key: TileKey) {
         guard let i = index.removeValue(forKey: key), let node = nodes[i] else { return }

@@ -34,6 +34,14 @@ public protocol TiledContent: View {
     /// those `draw` gives until the view calls `setNeedsDisplay`. Nil keeps all drawing on the
     /// renderer's thread.
     func concurrentDrawing() -> TileDrawing?
+
+    /// After the content was replaced by a finer rendition of itself (a full picture after
+    /// its preview), the scale (device pixels per point) up to which its pixels stayed the
+    /// same, returned once and then forgotten; nil when nothing was refined. The renderer
+    /// keeps showing the tiles it drew before and redraws those above that scale a few per
+    /// frame. Ask for the frame with `setNeedsComposite`; any other change of the content
+    /// calls `setNeedsDisplay` instead.
+    func takeRefinement() -> Double?
 }
 
 extension TiledContent {
@@ -43,6 +51,8 @@ extension TiledContent {
     public var drawsConcurrently: Bool { false }
     /// No background drawing unless the content offers it.
     public func concurrentDrawing() -> TileDrawing? { nil }
+    /// Content is never refined unless it says so.
+    public func takeRefinement() -> Double? { nil }
 }
 
 /// A snapshot of tiled content that draws on any thread: the same contract as
