@@ -38,6 +38,9 @@ struct ContentPlacement: Equatable, Sendable {
     /// The visible cells (of the tile grid at `scale`) that this frame shows scaled from a
     /// stand-in level instead of their sharp tile, with that level; set by the renderer.
     var standIns: [CellIndex: Int] = [:]
+    /// While a zoom is under way, the level sharp tiles will be made from once the scale holds
+    /// (worth prefetching), with its extent.
+    var settlingLevel: StandInLevel?
 
     /// Device pixels per point of the tiles the content draws.
     var sourceScale: Double { sourceLevel.map(Renderer.levelScale) ?? scale }
@@ -304,10 +307,14 @@ struct ListBuilder {
                 }
                 record.lastOrigin = (ox, oy)
                 let standInLevels = mode.standIns.map { StandInLevel(level: $0, extent: levelExtent($0)) }.filter { !$0.extent.isEmpty }
-                let placement = ContentPlacement(view: record.serial, scale: scale, originX: ox, originY: oy, extent: extent,
+                var placement = ContentPlacement(view: record.serial, scale: scale, originX: ox, originY: oy, extent: extent,
                                                  sourceLevel: mode.level, transient: mode.transient,
                                                  opaque: content.isOpaqueContent, sourceExtent: sourceExtent,
                                                  standInLevels: standInLevels)
+                if mode.transient, scale != renderer.outputScale {
+                    let settled = renderer.settledLevel(scale: scale)
+                    placement.settlingLevel = StandInLevel(level: settled, extent: levelExtent(settled))
+                }
                 items.append(DisplayItem(id: ItemID(view: record.serial, part: 1), kind: .content(placement),
                                          bounds: visible, opaque: content.isOpaqueContent))
                 contents[record.serial] = (content, record)

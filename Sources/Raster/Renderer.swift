@@ -307,6 +307,11 @@ public final class Renderer {
         generations[serial]? &+= 1
     }
 
+    /// The power-of-two level nearest `scale`, within `levelRange`.
+    func settledLevel(scale: Double) -> Int {
+        min(max(Int(log2(scale).rounded()), Self.levelRange.lowerBound), Self.levelRange.upperBound)
+    }
+
     /// The scale of the pixels a tile at scale `k` is made from: its own for power-of-two
     /// levels and the output scale (drawn directly), else its nearest level's.
     func drawnScale(ofTile k: Double) -> Double {
@@ -609,9 +614,15 @@ public final class Renderer {
                          at: (x: Int, y: Int), blend: Bool) {
         guard !output.isEmpty, let (ax, ay) = axes(p) else { return }
         let src = sourceRect(p, for: output)
-        guard !src.isEmpty, let gathered = OwnedFramebuffer(width: src.width, height: src.height) else { return }
+        guard !src.isEmpty else { return }
+        let keys = cells(of: src, view: p.view, scale: p.sourceScale)
+        // Every pixel is copied from a tile when all are there: no need to clear them first
+        // (a frame of a zoom gathers about as many pixels as it shows).
+        let complete = keys.allSatisfy { sources[$0] != nil }
+        guard let gathered = complete ? OwnedFramebuffer(uninitializedWidth: src.width, height: src.height)
+            : OwnedFramebuffer(width: src.width, height: src.height) else { return }
         gathered.withFramebuffer { g in
-            for key in cells(of: src, view: p.view, scale: p.sourceScale) {
+            for key in keys {
                 guard let tile = sources[key] else { continue }
                 let cell = tileRect(key)
                 let part = cell.intersection(src)
@@ -771,6 +782,37 @@ public final class Renderer {
             let visible = item.bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
             guard !p.transient, !stale.isEmpty, !visible.isEmpty else { continue }
             for key in Self.cells(of: visible, view: p.view, scale: p.scale) where stale.contains(key) { add(key, p, content) }
+        }
+        // A zoom under way: the tiles of the level the scale will settle on (its sharp tiles'
+        // sources, and what the zoom switches to once the scale has doubled or halved), then
+        // the zoom's own level one tile around what shows (what zooming out reveals); each
+        // from the middle out.
+        for item in items {
+            guard case .content(let p) = item.kind, p.transient, let content = contents[p.view]?.content else { continue }
+            let visible = item.bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
+            guard !visible.isEmpty else { continue }
+            let grown = PixelRect(x: visible.x - t, y: visible.y - t, width: visible.width + 2 * t, height: visible.height + 2 * t)
+                .intersection(p.extent)
+            var passes: [(ContentPlacement, PixelRect)] = []
+            if let settling = p.settlingLevel, settling.level != p.sourceLevel, !settling.extent.isEmpty {
+                passes.append((p.scaled(from: settling), visible))
+            }
+            passes.append((p, grown))
+            for (source, area) in passes {
+                let rect = Self.sourceRect(source, for: area)
+                let mx = 2 * rect.x + rect.width, my = 2 * rect.y + rect.height
+                let keys = Self.cells(of: rect, view: p.view, scale: source.sourceScale).sorted { a, b in
+                    func d(_ k: TileKey) -> Int {
+                        let dx = (2 * k.column + 1) * t - mx, dy = (2 * k.row + 1) * t - my
+                        return dx * dx + dy * dy
+                    }
+                    return (d(a), a.row, a.column) < (d(b), b.row, b.column)
+                }
+                for key in keys where !cache.contains(key) || stale.contains(key) {
+                    guard queued.insert(key).inserted else { continue }
+                    jobs.append(TileJob(key: key, placement: source, content: content, resampled: false))
+                }
+            }
         }
         for item in items {
             guard case .content(let p) = item.kind, !p.transient, let (content, r) = contents[p.view] else { continue }

@@ -46,6 +46,30 @@ struct PrefetchTests {
         #expect(drawn.prefix(7).allSatisfy { $0[0] == 12 || $0[1] == 12 }, "the nearest ring first: \(drawn.prefix(7))")
     }
 
+    @Test("During a zoom, the level the scale will settle on is prefetched: the settled frame draws no tile")
+    func zoomPrefetchesSettlingLevel() throws {
+        let scene = Scene1(viewport: CGSize(width: 600, height: 500), contentSize: CGSize(width: 2000, height: 2000))
+        let renderer = Renderer()
+        let fb = try #require(OwnedFramebuffer(width: 600, height: 500))
+        renderer.render(scene.root, into: fb, bufferAge: 0)
+        renderer.prefetch(maxTiles: 1000)
+        // Zooming in to 1.7: level-1 (scale 1) tiles are scaled; it settles on level 2.
+        for zoom in [1.2, 1.45, 1.7] {
+            scene.zoom(CGFloat(zoom))
+            renderer.render(scene.root, into: fb, bufferAge: 1)
+            renderer.prefetch(maxTiles: 1000)
+        }
+        #expect(scene.content.drawn.contains { $0.scale == 2 }, "level-2 tiles were prefetched during the zoom")
+        let drawn = renderer.statistics.tilesDrawn
+        renderer.render(scene.root, into: fb, bufferAge: 1)
+        #expect(renderer.statistics.tilesDrawn == drawn, "the settled frame only resampled")
+        #expect(!renderer.needsFollowUpFrame)
+        let expected = try referenceFrame(content: scene.content, contentSize: scene.content.bounds.size, scale: 1.7, level: 2,
+                                          origin: (0, 0), clip: PixelRect(x: 0, y: 0, width: 600, height: 500), width: 600,
+                                          height: 500, under: Self.under)
+        #expect(firstDifference(fb, expected) == nil, "\(firstDifference(fb, expected) ?? "")")
+    }
+
     /// A window showing page 0 of two side by side in a clipping pager (a gallery's layout).
     struct Pages {
         let root: View
