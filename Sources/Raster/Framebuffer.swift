@@ -94,6 +94,16 @@ public final class OwnedFramebuffer: @unchecked Sendable {
         framebuffer = Framebuffer(base: storage, width: width, height: height, stride: width)
     }
 
+    /// Allocates a framebuffer whose pixels are left as they happen to be, for a caller that
+    /// writes every one of them before reading any; nil as for `init(width:height:)`.
+    init?(uninitializedWidth width: Int, height: Int) {
+        guard width >= 0, height >= 0, width.multipliedReportingOverflow(by: height).overflow == false,
+              width * height <= Self.maxPixels else { return nil }
+        count = max(width * height, 1)
+        storage = .allocate(capacity: count)
+        framebuffer = Framebuffer(base: storage, width: width, height: height, stride: width)
+    }
+
     deinit { storage.deallocate() }
 
     /// A copy of the pixels row by row (for tests and screenshots).
