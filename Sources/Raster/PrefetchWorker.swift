@@ -1,6 +1,9 @@
 // Tiles drawn ahead of need on a thread of the renderer's own, while its host waits for the
 // next frame: the idle time between frames of a fling, on the core the frame leaves free.
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A tile to draw in the background, with everything it needs captured as immutable values.
 struct PrefetchJob: Sendable {
@@ -58,7 +61,7 @@ final class PrefetchWorker: @unchecked Sendable {
             started = true
             let thread = Thread { [self] in run() }
             thread.name = "tile prefetch"
-            // Below the frame loop: prefetching is for idle time.
+            // Below the frame loop: prefetching is for idle time (see `niceness`).
             thread.qualityOfService = .utility
             thread.start()
         }
@@ -101,7 +104,14 @@ final class PrefetchWorker: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Niceness of the worker thread: 10, whose scheduler weight (110 against 1024 for the
+    /// default 0, Linux's CFS table) leaves a frame's threads about nine tenths of a shared
+    /// core; the worker is meant to use the time frames leave idle, not to slow them.
+    static let niceness: Int32 = 10
+
     private func run() {
+        // On Linux niceness belongs to each thread: "who" 0 is this thread alone (setpriority(2)).
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
         var seenPlan = 0
         while true {
             condition.lock()

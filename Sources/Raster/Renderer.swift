@@ -156,6 +156,10 @@ public final class Renderer {
     private var stale = Set<TileKey>()
     /// Stale tiles replaced since the last frame (by prefetch): their cells changed.
     private var refreshed = Set<TileKey>()
+    /// Views refined during this frame's visit.
+    private var justRefined = Set<UInt64>()
+    /// The tiles handed to the background worker after the last frame.
+    private var submittedKeys = Set<TileKey>()
 
     /// Creates a renderer whose tile cache keeps at most `cacheBudget` bytes.
     public init(cacheBudget: Int = Renderer.defaultBudget) {
@@ -303,6 +307,7 @@ public final class Renderer {
     /// stale: the content was refined (`TiledContent.takeRefinement`).
     func refine(serial: UInt64, keepingUpTo unchangedUpTo: Double) {
         stale.formUnion(cache.keys { $0.view == serial && drawnScale(ofTile: $0.scale) > unchangedUpTo })
+        justRefined.insert(serial)
         prefetchQueue.removeAll { $0.key.view == serial }
         generations[serial]? &+= 1
     }
@@ -385,7 +390,10 @@ public final class Renderer {
     private func planCells(_ items: inout [DisplayItem]) -> (tiles: [TileKey: Tile], remade: PixelRegion) {
         var tiles: [TileKey: Tile] = [:]
         var remade = PixelRegion()
-        defer { refreshed.removeAll() }
+        defer {
+            refreshed.removeAll()
+            justRefined.removeAll()
+        }
         var planned = Set<TileKey>()
         // Tiles counted so far; the first cell is always made, however many tiles it costs,
         // so that every frame sharpens something.
@@ -413,6 +421,11 @@ public final class Renderer {
             var missing = Self.cells(of: visible, view: p.view, scale: p.scale).filter { !have($0) }
             for key in refreshed where key.view == p.view && key.scale == p.scale { remade.add(shown(key)) }
             guard !missing.isEmpty else { continue }
+            // Stale tiles look right, only less detailed: with a background worker they are
+            // left to it when it has them queued (or the content was refined just now and can
+            // be drawn there), and the frames meanwhile only adopt what it finishes.
+            let workerDraws = prefetchesInBackground && !stale.isEmpty &&
+                (justRefined.contains(p.view) ? contents[p.view]?.content.concurrentDrawing() != nil : true)
             // Distances from the middle in doubled pixels, so that they stay integers.
             let mx = 2 * visible.x + visible.width, my = 2 * visible.y + visible.height
             func distance(_ k: TileKey) -> Int {
@@ -428,6 +441,12 @@ public final class Renderer {
                 }
                 let cost = 1 + sources.count
                 let isStale = stale.contains(key)
+                if isStale, workerDraws, justRefined.contains(p.view) || submittedKeys.contains(key),
+                   let old = cache.lookup(key, frame: frame) {
+                    tiles[key] = old
+                    needsFollowUpFrame = true
+                    continue
+                }
                 if spent > 0, cost > limit - spent {
                     if isStale, let old = cache.lookup(key, frame: frame) {
                         // Out of date but right where it is: shown until it is made again.
@@ -871,6 +890,8 @@ public final class Renderer {
         var spare = cache.spareBytes(protectFrom: frame) / (Self.tileSize * Self.tileSize * 4)
         var drawings: [UInt64: TileDrawing?] = [:]
         var work: [PrefetchJob] = []
+        var submitted = Set<TileKey>()
+        defer { submittedKeys = submitted }
         for job in jobs {
             guard spare > 0 else { break }
             let view = job.key.view
@@ -883,6 +904,7 @@ public final class Renderer {
                 }
             }
             spare -= 1 + missing.count
+            submitted.insert(job.key)
             work.append(PrefetchJob(key: job.key, placement: job.placement, resampled: job.resampled, drawing: drawing,
                                     sources: sources, missingSources: missing, generation: generation))
         }

@@ -32,6 +32,18 @@ final class RefiningView: View, TiledContent {
         }
     }
 
+    /// The content as it is now, for the background worker.
+    func concurrentDrawing() -> TileDrawing? {
+        let (version, sharpFrom) = (version, sharpFrom)
+        return TileDrawing { rect, scale, target in
+            for y in 0..<min(rect.height, target.height) {
+                for x in 0..<min(rect.width, target.width) {
+                    target[x, y] = RefiningView.pixel(x: rect.x + x, y: rect.y + y, scale: scale, version: version, sharpFrom: sharpFrom)
+                }
+            }
+        }
+    }
+
     func refine() {
         version += 1
         pending = sharpFrom
@@ -123,6 +135,30 @@ struct RefinementTests {
         #expect(renderer.statistics.tilesDrawn == drawn)
         #expect(!renderer.needsFollowUpFrame)
         #expect(fb.pixels == Self.expected(version: 1, sharpFrom: 1))
+    }
+
+    @Test("With the background worker the stale tiles are left to it: frames draw none, then show its tiles")
+    func backgroundReplacesStale() throws {
+        let content = RefiningView(frame: CGRect(x: 0, y: 0, width: 2000, height: 2000), sharpFrom: 0.5)
+        let root = Self.window(content)
+        let renderer = Renderer()
+        renderer.maxTilesPerFrame = 4
+        renderer.prefetchesInBackground = true
+        let fb = try #require(OwnedFramebuffer(width: Self.width, height: Self.height))
+        renderer.render(root, into: fb, bufferAge: 0)
+        #expect(renderer.waitForBackgroundPrefetch(timeout: 20))
+        content.refine()
+        let drawn = renderer.statistics.tilesDrawn
+        #expect(renderer.render(root, into: fb, bufferAge: 1).isEmpty, "nothing changed yet")
+        #expect(renderer.statistics.tilesDrawn == drawn)
+        #expect(renderer.needsFollowUpFrame, "frames go on until the worker's tiles are shown")
+        #expect(fb.pixels == Self.expected(version: 0, sharpFrom: 0.5))
+        #expect(renderer.waitForBackgroundPrefetch(timeout: 20))
+        let damage = renderer.render(root, into: fb, bufferAge: 1)
+        #expect(renderer.statistics.tilesDrawn == drawn)
+        #expect(PixelRegion(damage).area == Self.width * Self.height)
+        #expect(fb.pixels == Self.expected(version: 1, sharpFrom: 0.5))
+        #expect(!renderer.needsFollowUpFrame)
     }
 
     @Test("Prefetch replaces the stale tiles; the frame after shows them without drawing")
