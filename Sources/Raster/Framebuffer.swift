@@ -111,3 +111,28 @@ public final class OwnedFramebuffer: @unchecked Sendable {
         Array(UnsafeBufferPointer(start: storage, count: framebuffer.width * framebuffer.height))
     }
 }
+
+/// Pixel memory kept between frames for one piece of a frame's painting to gather resampling
+/// sources into: a zoom frame gathers about a screenful, and fresh allocations of that size
+/// come from the kernel as pages to fault in and clear (measured with perf: page faults and
+/// clearing took ~5% of an offscreen zoom run).
+final class ScratchPixels: @unchecked Sendable {
+    private var storage: UnsafeMutablePointer<UInt32>?
+    private var capacity = 0
+
+    /// A framebuffer of `width`×`height` pixels in this memory, grown as needed; its pixels
+    /// are whatever was left there. Valid until the next call; one thread at a time.
+    func framebuffer(width: Int, height: Int) -> Framebuffer? {
+        guard width >= 0, height >= 0, width.multipliedReportingOverflow(by: height).overflow == false,
+              width * height <= OwnedFramebuffer.maxPixels else { return nil }
+        let needed = max(width * height, 1)
+        if needed > capacity {
+            storage?.deallocate()
+            storage = .allocate(capacity: needed)
+            capacity = needed
+        }
+        return Framebuffer(base: storage!, width: width, height: height, stride: width)
+    }
+
+    deinit { storage?.deallocate() }
+}

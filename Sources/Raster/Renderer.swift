@@ -145,6 +145,8 @@ public final class Renderer {
     private var prefetchQueue: [TileJob] = []
     /// Content just outside the window in the last frame (see `ListBuilder.nearby`).
     private var nearby: [NearbyContent] = []
+    /// Memory the painting of a frame's pieces gathers resampling sources into.
+    private var scratches: [ScratchPixels] = []
     /// The background prefetcher, made when first needed.
     private var worker: PrefetchWorker?
     /// Content generation by view serial: bumped whenever the view's tiles are dropped, so
@@ -628,9 +630,10 @@ public final class Renderer {
     }
 
     /// Resamples content pixels `output` of `p` from its source tiles into `target` at `at`,
-    /// writing (`blend` false) or drawing over (`blend` true).
+    /// writing (`blend` false) or drawing over (`blend` true); the sources are gathered into
+    /// `scratch` when one is given.
     static func resample(_ p: ContentPlacement, output: PixelRect, sources: [TileKey: Tile], into target: Framebuffer,
-                         at: (x: Int, y: Int), blend: Bool) {
+                         at: (x: Int, y: Int), blend: Bool, scratch: ScratchPixels? = nil) {
         guard !output.isEmpty, let (ax, ay) = axes(p) else { return }
         let src = sourceRect(p, for: output)
         guard !src.isEmpty else { return }
@@ -638,9 +641,11 @@ public final class Renderer {
         // Every pixel is copied from a tile when all are there: no need to clear them first
         // (a frame of a zoom gathers about as many pixels as it shows).
         let complete = keys.allSatisfy { sources[$0] != nil }
-        guard let gathered = complete ? OwnedFramebuffer(uninitializedWidth: src.width, height: src.height)
-            : OwnedFramebuffer(width: src.width, height: src.height) else { return }
-        gathered.withFramebuffer { g in
+        let owned = complete && scratch != nil ? nil
+            : complete ? OwnedFramebuffer(uninitializedWidth: src.width, height: src.height)
+            : OwnedFramebuffer(width: src.width, height: src.height)
+        guard let g = owned?.framebuffer ?? scratch?.framebuffer(width: src.width, height: src.height) else { return }
+        withExtendedLifetime(owned) {
             for key in keys {
                 guard let tile = sources[key] else { continue }
                 let cell = tileRect(key)
@@ -685,9 +690,11 @@ public final class Renderer {
                 }
             }
         }
-        let painter = Painter(items: list, tiles: tiles, target: target)
+        // One scratch memory per piece, kept for later frames.
+        while scratches.count < pieces.count { scratches.append(ScratchPixels()) }
+        let painters = pieces.indices.map { Painter(items: list, tiles: tiles, target: target, scratch: scratches[$0]) }
         Parallel.forEach(pieces.count, workers: parallel ? workers : 1) { i in
-            painter.paint(pieces[i], upTo: list.count, depth: 0)
+            painters[i].paint(pieces[i], upTo: list.count, depth: 0)
         }
     }
 
@@ -697,6 +704,8 @@ public final class Renderer {
         let items: [DisplayItem]
         let tiles: [TileKey: Tile]
         let target: Framebuffer
+        /// Memory for resampling sources, this painter's alone.
+        let scratch: ScratchPixels
 
         /// Paints items `0..<n` clipped to `rect`, skipping what an opaque item hides.
         func paint(_ rect: PixelRect, upTo n: Int, depth: Int) {
@@ -736,7 +745,7 @@ public final class Renderer {
                     let h = min(Renderer.transientBand, visible.maxY - y)
                     let band = PixelRect(x: visible.x, y: y, width: visible.width, height: h)
                     Renderer.resample(p, output: band, sources: tiles, into: target,
-                                      at: (band.x + p.originX, band.y + p.originY), blend: !p.opaque)
+                                      at: (band.x + p.originX, band.y + p.originY), blend: !p.opaque, scratch: scratch)
                     y += h
                 }
                 return
@@ -763,7 +772,7 @@ public final class Renderer {
                 for (part, level) in scaled {
                     guard let standIn = p.standInLevels.first(where: { $0.level == level }) else { continue }
                     Renderer.resample(p.scaled(from: standIn), output: part, sources: tiles, into: target,
-                                      at: (part.x + p.originX, part.y + p.originY), blend: !p.opaque)
+                                      at: (part.x + p.originX, part.y + p.originY), blend: !p.opaque, scratch: scratch)
                 }
             }
         }
