@@ -48,6 +48,21 @@ public enum Parallel {
     static func forEach(_ count: Int, workers: Int, _ body: (Int) -> Void) {
         _ = map(count, workers: workers, body)
     }
+
+    /// `body(i)` for every i in 0..<count, each index taken by whichever thread is free next
+    /// (Dispatch hands out the iterations one by one), so that a thread slowed by another
+    /// process does not hold up the rest; one thread when `workers` ≤ 1.
+    static func forEachBalanced(_ count: Int, workers: Int, _ body: (Int) -> Void) {
+        guard count > 0 else { return }
+        if workers <= 1 || count == 1 {
+            for i in 0..<count { body(i) }
+            return
+        }
+        withoutActuallyEscaping(body) { work in
+            let job = UnsafeSendable(work)
+            DispatchQueue.concurrentPerform(iterations: count) { job.value($0) }
+        }
+    }
 }
 
 /// Carries a value into concurrently running closures when the caller guarantees that the

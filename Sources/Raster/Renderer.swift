@@ -56,6 +56,10 @@ public final class Renderer {
     static let occlusionDepth = 8
     /// Output rows resampled at once while zooming, bounding the gathered source pixels.
     static let transientBand = 64
+    /// Bands a large repaint is cut into per thread: 4 (decision: enough for threads that come
+    /// free at different times to share the rest; each band of a 1080p frame still spans
+    /// about 135 rows).
+    static let bandsPerWorker = 4
 
     /// Device pixels per point of the output (the Wayland buffer scale, possibly fractional).
     /// A change repaints the whole next frame at the new scale, drawn sharp at once: tiles are
@@ -681,9 +685,11 @@ public final class Renderer {
         var pieces = repaint.rects
         let parallel = workers > 1 && repaint.area >= parallelMinimumPixels
         if parallel {
-            // Horizontal bands: each thread writes its own rows.
+            // Horizontal bands: each thread writes its own rows. Four per thread, handed out
+            // as threads come free: on a machine shared with the compositor and other work, one
+            // band per thread left the frame waiting for whichever thread was held up.
             pieces = pieces.flatMap { r -> [PixelRect] in
-                let bands = min(workers, max(r.height, 1))
+                let bands = min(workers * Self.bandsPerWorker, max(r.height, 1))
                 return (0..<bands).map { b in
                     let y0 = r.y + r.height * b / bands, y1 = r.y + r.height * (b + 1) / bands
                     return PixelRect(x: r.x, y: y0, width: r.width, height: y1 - y0)
@@ -693,7 +699,7 @@ public final class Renderer {
         // One scratch memory per piece, kept for later frames.
         while scratches.count < pieces.count { scratches.append(ScratchPixels()) }
         let painters = pieces.indices.map { Painter(items: list, tiles: tiles, target: target, scratch: scratches[$0]) }
-        Parallel.forEach(pieces.count, workers: parallel ? workers : 1) { i in
+        Parallel.forEachBalanced(pieces.count, workers: parallel ? workers : 1) { i in
             painters[i].paint(pieces[i], upTo: list.count, depth: 0)
         }
     }
