@@ -28,6 +28,16 @@ final class GroupProcess {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
+        // The child inherits the signal mask of the thread that starts it, and a test's thread
+        // blocks SIGTERM (measured in /proc/PID/status of children: SigBlk bit 15 set, SIGTERM
+        // pending), so `stop` could only ever end KWin by SIGKILL after its grace. Unblocked
+        // around the spawn, the compositor gets SIGTERM and shuts down as it means to.
+        var termination = sigset_t(), previous = sigset_t()
+        sigemptyset(&termination)
+        sigaddset(&termination, SIGTERM)
+        sigaddset(&termination, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &termination, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
         guard getpgid(process.processIdentifier) == process.processIdentifier || !process.isRunning else {
             process.terminate()
@@ -226,7 +236,13 @@ final class SwayNestedInKWin {
         // /usr/bin/kwin_wayland carries a file capability this container refuses; a plain copy
         // runs, and it must keep the name kwin_wayland for KWin's built-in platform plugin.
         let kwinBinary = bin.appendingPathComponent("kwin_wayland")
-        try fm.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: kwinBinary.path)
+        // Copied by cp(1), not in this process: a child another test spawns meanwhile would
+        // inherit the copy's open write descriptor and keep it, and starting the copy then
+        // fails with ETXTBSY ("Text file busy", seen with live suites running in parallel).
+        let copy = try runProcess(URL(fileURLWithPath: "/bin/cp"), ["/usr/bin/kwin_wayland", kwinBinary.path])
+        guard copy.status == 0 else {
+            throw HarnessError(description: "cannot copy /usr/bin/kwin_wayland: \(copy.stderr)")
+        }
         kwinSocket = runtime.appendingPathComponent("kwin-0").path
         let environment = [
             "PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_RUNTIME_DIR": runtime.path,
