@@ -1,0 +1,143 @@
+// One wl-inject kept connected for a whole test, and the waits of the viewer's live tests: on
+// screenshots of any compositor grim can capture, and on a client's output (when its lines
+// arrive, when it has gone quiet).
+import Foundation
+import Glibc
+import TestSupport
+
+/// A `wl-inject --stdin` connected for a whole test: injected devices vanish when the
+/// injector exits, and input sent while a client re-binds its seat can be lost, so a test
+/// starts one before the viewer and keeps it.
+final class Injector {
+    let process: ClientProcess
+
+    /// Starts the injector with `options` (`--extent`, `--backend`) and waits until it is connected.
+    init(environment: [String: String], options: [String]) throws {
+        process = try ClientProcess("wl-inject", ["--stdin"] + options, environment: environment)
+        try sync()
+    }
+
+    deinit { stop() }
+
+    /// Sends `commands`, one line each, then waits until the compositor has handled them.
+    func run(_ commands: [String], timeout: Double = 20) throws {
+        for command in commands { process.send(command) }
+        try sync(timeout: timeout)
+    }
+
+    /// Round-trips through the injector: returns once every command sent before has run.
+    /// Each `sync` prints one more "ok", so this waits for a new one, not an earlier one.
+    func sync(timeout: Double = 20) throws {
+        let before = process.stdout.lines.filter { $0 == "ok" }.count
+        process.send("sync")
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.stdout.lines.filter({ $0 == "ok" }).count <= before {
+            guard Date() < deadline, process.process.isRunning else {
+                throw HarnessError(description: "wl-inject did not answer sync; stderr: \(process.stderr.lines.suffix(10))")
+            }
+            usleep(10_000)
+        }
+    }
+
+    /// Ends the injector (its devices vanish). SIGKILL, not SIGTERM: a child started from a
+    /// test's thread inherits that thread's signal mask, in which SIGTERM is blocked (measured:
+    /// /proc/PID/status of a wl-inject started by a test showed SigBlk with bit 15 set and
+    /// SIGTERM pending), so SIGTERM would cost ClientProcess's 2 s wait; the injector has
+    /// nothing to clean up, the compositor removes its devices when the connection drops.
+    func stop() {
+        if process.process.isRunning { kill(process.process.processIdentifier, SIGKILL) }
+        process.terminate()
+    }
+}
+
+/// Takes screenshots with `take` until `check` finds nothing wrong or `timeout` seconds pass;
+/// returns the last problems (empty when the screen became right) and the last screenshot.
+func awaitShot(timeout: Double = 5, interval: Double = 0.1, _ take: () throws -> Screenshot,
+               _ check: (Screenshot) -> [String]) throws -> (problems: [String], shot: Screenshot) {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        let shot = try take()
+        let problems = check(shot)
+        if problems.isEmpty || Date() >= deadline { return (problems, shot) }
+        usleep(useconds_t(interval * 1_000_000))
+    }
+}
+
+/// A screenshot of the compositor reached through `environment`, taken by grim (wlroots'
+/// screencopy: sway and cage).
+func grimScreenshot(environment: [String: String]) throws -> Screenshot {
+    let result = try runProcess(URL(fileURLWithPath: "/usr/bin/grim"), ["-t", "ppm", "-"], environment: environment)
+    guard result.status == 0 else {
+        throw HarnessError(description: "grim failed (status \(result.status)): \(result.stderr)")
+    }
+    return try Screenshot(ppm: result.stdoutData)
+}
+
+/// Times the lines a process writes as they arrive: a thread of its own polls the collector
+/// every 2 ms, so the times hold while the test is busy taking screenshots.
+final class LineTimer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stamped: [(time: Date, line: String)] = []
+    private var running = true
+
+    /// Starts timing the lines `collector` gets from now on.
+    init(_ collector: LineCollector) {
+        let start = collector.lines.count
+        Thread.detachNewThread { [self] in
+            var seen = start
+            while true {
+                lock.lock()
+                let keepGoing = running
+                lock.unlock()
+                guard keepGoing else { return }
+                let lines = collector.lines
+                if lines.count > seen {
+                    let now = Date()
+                    lock.lock()
+                    stamped += lines[seen...].map { (now, $0) }
+                    lock.unlock()
+                    seen = lines.count
+                }
+                usleep(2_000)
+            }
+        }
+    }
+
+    deinit { stop() }
+
+    /// The lines so far with the time each arrived.
+    var lines: [(time: Date, line: String)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stamped
+    }
+
+    /// Stops the polling thread.
+    func stop() {
+        lock.lock()
+        running = false
+        lock.unlock()
+    }
+}
+
+/// Waits until `process` has written nothing for `quiet` seconds. A viewer run with --stats
+/// writes a line per committed frame and commits nothing while idle, so this returns once
+/// an animation has ended; throws after `timeout` seconds of steady output. The default,
+/// 0.6 s, outlasts the 500 ms a scroll view waits before fading its indicators
+/// (ScrollIndicator.hideDelay), so the fade's frames are waited for too.
+func awaitQuiet(_ process: ClientProcess, quiet: Double = 0.6, timeout: Double = 10) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    var count = process.stderr.lines.count + process.stdout.lines.count
+    var changed = Date()
+    while Date().timeIntervalSince(changed) < quiet {
+        guard Date() < deadline else {
+            throw HarnessError(description: "\(process.name) kept writing for \(timeout) s; last lines: \(process.stderr.lines.suffix(3))")
+        }
+        usleep(10_000)
+        let now = process.stderr.lines.count + process.stdout.lines.count
+        if now != count {
+            count = now
+            changed = Date()
+        }
+    }
+}

@@ -1,0 +1,93 @@
+// Starts weston headless for one live test, with the shell a test names (kiosk-shell for the
+// viewer's kiosk runs): a private runtime dir and socket, teardown by process group.
+import Foundation
+import Glibc
+
+/// weston 10 on its headless backend in a private folder.
+///
+/// weston runs as root too, so it runs as whoever runs the tests. Without input devices
+/// nothing resets its idle timer, so the output is never allowed to sleep (`--idle-time=0`);
+/// otherwise frame callbacks stop after 300 s (NOTES.md).
+final class WestonHeadless {
+    /// A weston shell plugin.
+    enum Shell: String {
+        case kiosk = "kiosk-shell.so"
+        case desktop = "desktop-shell.so"
+    }
+
+    let folder: URL
+    let runtimeDir: URL
+    /// Absolute socket path, usable as WAYLAND_DISPLAY.
+    let socket: String
+    let width: Int, height: Int
+    private let process: GroupProcess
+    private let logFile: URL
+
+    /// Starts weston with one headless output of `width`×`height` and `shell`; with `pixman`,
+    /// the pixman renderer and `--debug` (weston-screenshooter needs both). Throws with
+    /// weston's log when it does not create its socket within `timeout` seconds.
+    init(width: Int = 800, height: Int = 600, shell: Shell = .kiosk, pixman: Bool = false, timeout: Double = 15) throws {
+        let fm = FileManager.default
+        guard fm.isExecutableFile(atPath: "/usr/bin/weston") else {
+            throw HarnessError(description: "weston is not installed (Scripts/install-deps.sh installs it)")
+        }
+        self.width = width
+        self.height = height
+        folder = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("scrollkit-weston-\(getpid())-\(UUID().uuidString.prefix(8))")
+        runtimeDir = folder.appendingPathComponent("runtime")
+        try fm.createDirectory(at: runtimeDir, withIntermediateDirectories: true)
+        chmod(folder.path, 0o755)
+        chmod(runtimeDir.path, 0o700)
+        logFile = folder.appendingPathComponent("weston.log")
+        let socketName = "wayland-weston"
+        var arguments = ["--backend=headless-backend.so", "--shell=\(shell.rawValue)", "--width=\(width)", "--height=\(height)",
+                         "--socket=\(socketName)", "--idle-time=0", "--no-config", "--log=\(logFile.path)"]
+        if pixman { arguments += ["--use-pixman", "--debug"] }
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.path, "XDG_RUNTIME_DIR": runtimeDir.path]
+        process = try GroupProcess(executable: "/usr/bin/weston", arguments: arguments, environment: environment,
+                                   log: folder.appendingPathComponent("weston.out"))
+        let path = runtimeDir.appendingPathComponent(socketName).path
+        let deadline = Date().addingTimeInterval(timeout)
+        while !fm.fileExists(atPath: path) {
+            guard process.isRunning, Date() < deadline else {
+                let log = Self.read(logFile) + process.log
+                process.stop()
+                throw HarnessError(description: "weston did not start (no socket within \(timeout) s); its log:\n\(log.suffix(4000))")
+            }
+            usleep(50_000)
+        }
+        socket = path
+    }
+
+    deinit { stop() }
+
+    private var stopped = false
+
+    /// Ends weston, then removes the folder.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        process.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Whether weston still runs.
+    var isRunning: Bool { process.isRunning }
+
+    /// weston's log so far (its --log file, then anything it wrote on stdout and stderr).
+    var log: String { Self.read(logFile) + process.log }
+
+    /// The environment a client needs to reach this compositor.
+    var clientEnvironment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["WAYLAND_DISPLAY"] = socket
+        env["XDG_RUNTIME_DIR"] = runtimeDir.path
+        env.removeValue(forKey: "WAYLAND_SOCKET")
+        return env
+    }
+
+    private static func read(_ url: URL) -> String {
+        (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }
+}
