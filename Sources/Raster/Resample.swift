@@ -174,7 +174,7 @@ public enum Resampler {
                     if narrow {
                         bilinearRowNarrow(r0, r1, wy, off.baseAddress!, wts.baseAddress!, out, n)
                     } else {
-                        bilinearRow(r0, r1, wy, off.baseAddress!, wts.baseAddress!, out, n)
+                        bilinearRow(r0, r1, wy, off.baseAddress!, wts.baseAddress!, wts.baseAddress! + n, out, n)
                     }
                 }
             }
@@ -186,12 +186,12 @@ public enum Resampler {
     /// 8-bit channels and 7-bit weights never carry into a neighbour; vertical, then horizontal.
     @inline(__always)
     private static func bilinearRow(_ r0: UnsafeRawPointer, _ r1: UnsafeRawPointer, _ wy: UInt16,
-                                    _ off: UnsafePointer<Int>, _ wts: UnsafePointer<UInt32>,
+                                    _ off: UnsafePointer<Int>, _ left: UnsafePointer<UInt32>, _ right: UnsafePointer<UInt32>,
                                     _ out: UnsafeMutablePointer<UInt32>, _ n: Int) {
         let wyv = SIMD8<UInt16>(repeating: wy), iwyv = SIMD8<UInt16>(repeating: 128 - wy)
         let round = SIMD8<UInt16>(repeating: 64)
         let mask = SIMD4<UInt32>(repeating: 0x00FF_00FF)
-        let wl = UnsafeRawPointer(wts), wr = UnsafeRawPointer(wts + n)
+        let wl = UnsafeRawPointer(left), wr = UnsafeRawPointer(right)
         @inline(__always) func gather(_ r: UnsafeRawPointer, _ o: SIMD4<Int>, _ d: Int) -> SIMD4<UInt32> {
             SIMD4<UInt32>(r.load(fromByteOffset: o[0] + d, as: UInt32.self),
                           r.load(fromByteOffset: o[1] + d, as: UInt32.self),
@@ -224,7 +224,7 @@ public enum Resampler {
             out[i] = bilinearPixel(r0.load(fromByteOffset: off[i], as: UInt32.self),
                                    r0.load(fromByteOffset: off[i] + 4, as: UInt32.self),
                                    r1.load(fromByteOffset: off[i], as: UInt32.self),
-                                   r1.load(fromByteOffset: off[i] + 4, as: UInt32.self), wy, wts[n + i] & 0xFFFF)
+                                   r1.load(fromByteOffset: off[i] + 4, as: UInt32.self), wy, right[i] & 0xFFFF)
             i += 1
         }
     }
@@ -249,6 +249,73 @@ public enum Resampler {
                                           _ out: UnsafeMutablePointer<UInt32>, _ n: Int) {
         let a = r0.load(as: UInt32.self), b = r1.load(as: UInt32.self)
         for i in 0..<n { out[i] = bilinearPixel(a, a, b, b, wy, wts[n + i] & 0xFFFF) }
+    }
+
+    /// Bilinear resampling straight from a grid of equal square tiles, without gathering them
+    /// into one source first: the same pixels as `resample(.bilinear, …)` over the grid's
+    /// pixels. Each output row is cut into runs whose left samples lie in one tile column;
+    /// a pixel whose two samples straddle two tiles is mixed on its own. `tile(column, row)`
+    /// gives the tile at that grid position (global source pixel (x, y) is pixel
+    /// (x − column·size, y − row·size) of tile (x / size, y / size)); every tile the taps read
+    /// must exist, and the source must be at least two pixels wide (`xAxis.upper − lower ≥ 2`).
+    public static func bilinear(tiles tile: (Int, Int) -> Framebuffer, tileSize size: Int, xAxis: ResampleAxis, yAxis: ResampleAxis,
+                         output: PixelRect, into target: Framebuffer, at: (x: Int, y: Int)) {
+        let n = output.width
+        guard n > 0, output.height > 0, xAxis.upper - xAxis.lower >= 2,
+              target.bounds.contains(PixelRect(x: at.x, y: at.y, width: n, height: output.height)) else { return }
+        // Offsets of left samples within their tile's row, weights as in `bilinear`, and the
+        // runs of columns sharing a tile column (a straddling pixel is a run of its own, -1).
+        var offsets = [Int](repeating: 0, count: n)
+        var weights = [UInt32](repeating: 0, count: 2 * n)
+        var runs: [(start: Int, count: Int, column: Int, straddles: Bool)] = []
+        for i in 0..<n {
+            let (index, w) = xAxis.bilinearTap(output.x + i)
+            let column = floorDivide(index, size), within = index - column * size
+            offsets[i] = within * 4
+            weights[i] = lanes(128 - w)
+            weights[n + i] = lanes(w)
+            let straddles = within == size - 1
+            if let last = runs.last, !straddles, !last.straddles, last.column == column {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append((i, 1, column, straddles))
+            }
+        }
+        offsets.withUnsafeBufferPointer { off in
+            weights.withUnsafeBufferPointer { wts in
+                let left = wts.baseAddress!, right = wts.baseAddress! + n
+                for row in 0..<output.height {
+                    let (yi, wy) = yAxis.bilinearTap(output.y + row)
+                    let y1 = min(yi + 1, yAxis.upper - 1)
+                    let tr0 = floorDivide(yi, size), tr1 = floorDivide(y1, size)
+                    let out = target.pointer(x: at.x, y: at.y + row)
+                    for run in runs {
+                        let a = tile(run.column, tr0), b = tile(run.column, tr1)
+                        let r0 = UnsafeRawPointer(a.pointer(x: 0, y: yi - tr0 * size))
+                        let r1 = UnsafeRawPointer(b.pointer(x: 0, y: y1 - tr1 * size))
+                        if run.straddles {
+                            // The right samples are the first column of the next tile.
+                            let c = tile(run.column + 1, tr0), d = tile(run.column + 1, tr1)
+                            let i = run.start
+                            out[i] = bilinearPixel(r0.load(fromByteOffset: off[i], as: UInt32.self),
+                                                   c.pointer(x: 0, y: yi - tr0 * size).pointee,
+                                                   r1.load(fromByteOffset: off[i], as: UInt32.self),
+                                                   d.pointer(x: 0, y: y1 - tr1 * size).pointee, wy, right[i] & 0xFFFF)
+                            continue
+                        }
+                        bilinearRow(r0, r1, wy, off.baseAddress! + run.start, left + run.start, right + run.start,
+                                    out + run.start, run.count)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Floor division (rounds toward −∞).
+    @inline(__always)
+    private static func floorDivide(_ a: Int, _ b: Int) -> Int {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
     /// Most source pixels per output pixel and axis on the vectorised box path: a step of at

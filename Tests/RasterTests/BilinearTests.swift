@@ -64,4 +64,45 @@ struct BilinearTests {
             #expect(wrong.isEmpty, "step \(step): \(wrong)")
         }
     }
+
+    @Test("Straight from a grid of tiles: the same pixels as from the whole source, wherever the output starts",
+          arguments: [0.5, 0.37, 0.77, 1.41, 1.9, 1.0])
+    func fromTiles(step: Double) throws {
+        var rng = TestRandom(state: UInt64(step * 777))
+        // 16-pixel tiles, so that many pixels straddle two; the source spans 5×4 tiles, the
+        // last column and row partly.
+        let size = 16, sw = 73, sh = 58
+        var src = [UInt32](repeating: 0, count: sw * sh)
+        for i in src.indices { src[i] = rng.pixel() }
+        let whole = try #require(OwnedFramebuffer(width: sw, height: sh))
+        whole.withFramebuffer { w in for y in 0..<sh { for x in 0..<sw { w[x, y] = src[y * sw + x] } } }
+        var tiles: [[OwnedFramebuffer]] = []
+        for row in 0..<((sh + size - 1) / size) {
+            tiles.append((0..<((sw + size - 1) / size)).map { column in
+                let t = OwnedFramebuffer(width: size, height: size)!
+                t.withFramebuffer { fb in
+                    for y in 0..<size { for x in 0..<size where column * size + x < sw && row * size + y < sh {
+                        fb[x, y] = src[(row * size + y) * sw + column * size + x]
+                    } }
+                }
+                return t
+            })
+        }
+        let ax = ResampleAxis(step: step, lower: 0, upper: sw)!, ay = ResampleAxis(step: step, lower: 0, upper: sh)!
+        let ow = Int(Double(sw) / step), oh = Int(Double(sh) / step)
+        for _ in 0..<10 {
+            let x = Int(rng.next() % UInt64(ow)), y = Int(rng.next() % UInt64(oh))
+            let rect = PixelRect(x: x, y: y, width: 1 + Int(rng.next() % UInt64(ow - x)), height: 1 + Int(rng.next() % UInt64(oh - y)))
+            let expected = try #require(OwnedFramebuffer(width: rect.width, height: rect.height))
+            let got = try #require(OwnedFramebuffer(width: rect.width, height: rect.height))
+            try whole.withFramebuffer { w in try expected.withFramebuffer { e in
+                try Resampler.resample(.bilinear, source: w, sourceOrigin: (0, 0), xAxis: ax, yAxis: ay, output: rect, into: e, at: (0, 0))
+            } }
+            got.withFramebuffer { g in
+                Resampler.bilinear(tiles: { tiles[$1][$0].framebuffer }, tileSize: size, xAxis: ax, yAxis: ay, output: rect,
+                                   into: g, at: (0, 0))
+            }
+            #expect(got.pixels == expected.pixels, "step \(step) rect \(rect)")
+        }
+    }
 }
