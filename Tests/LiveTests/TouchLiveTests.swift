@@ -68,24 +68,25 @@ struct TouchLiveTests {
         touch.send("sync")
         try touch.waitForStdout(timeout: 20) { $0 == "ok" }
         let points = [(5, 5), (150, 150), (420, 333), (799, 599), (61, 507), (333, 77)]
-        // Successive screenshots while it glides: the offset keeps growing past the swipe (300).
-        var offsets: [Int] = []
-        for _ in 0..<4 {
-            let shot = try session.sway.screenshot()
-            if let o = cardOffset(shot, size: (800, 600), xs: 0...0, ys: 250...3000, points: points) { offsets.append(o.1) }
-            usleep(120_000)
-        }
-        #expect(offsets.count >= 3, "screens matched the card at \(offsets)")
-        #expect(offsets == offsets.sorted() && Set(offsets).count >= 2, "no momentum after the lift: offsets \(offsets)")
-        #expect((offsets.last ?? 0) > 300, "the fling did not carry the content past the swipe: \(offsets)")
-        // It comes to rest: two screenshots 400 ms apart agree.
+        // It comes to rest: two screenshots 400 ms apart agree. (A screenshot of KWin-nested
+        // sway takes 1–3 s on a loaded machine, longer than some glides: the motion itself is
+        // judged by where it ends.)
         var settled = false
+        var rest: Screenshot?
         for _ in 0..<20 where !settled {
             let a = try session.sway.screenshot()
             usleep(400_000)
             let b = try session.sway.screenshot()
             settled = (0..<40).allSatisfy { i in a.pixel(i * 19, i * 14) == b.pixel(i * 19, i * 14) }
+            rest = b
         }
         #expect(settled, "the content never came to rest")
+        usleep(1_000_000)  // the scroll indicators fade (500 ms, then 300 ms)
+        rest = try session.sway.screenshot()
+        // The finger moved the content 300 pt (less the slop). The 3.75 pt/ms release at
+        // 0.998/ms friction carries it about 1 870 pt further (v / |ln d|): resting beyond
+        // twice the finger's travel is momentum, not the drag.
+        let offset = rest.flatMap { cardOffset($0, size: (800, 600), xs: 0...0, ys: 250...4000, points: points) }
+        #expect((offset?.1 ?? 0) > 600, "the fling did not carry the content past the swipe: rests at \(String(describing: offset))")
     }
 }

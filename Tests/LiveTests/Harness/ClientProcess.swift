@@ -70,7 +70,7 @@ final class ClientProcess {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = stdinPipe
-        try process.run()
+        try runWithTerminationSignals(process)
         stdout.drain(out.fileHandleForReading)
         stderr.drain(err.fileHandleForReading)
     }

@@ -28,17 +28,7 @@ final class GroupProcess {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
-        // The child inherits the signal mask of the thread that starts it, and a test's thread
-        // blocks SIGTERM (measured in /proc/PID/status of children: SigBlk bit 15 set, SIGTERM
-        // pending), so `stop` could only ever end KWin by SIGKILL after its grace. Unblocked
-        // around the spawn, the compositor gets SIGTERM and shuts down as it means to.
-        var termination = sigset_t(), previous = sigset_t()
-        sigemptyset(&termination)
-        sigaddset(&termination, SIGTERM)
-        sigaddset(&termination, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &termination, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        try process.run()
+        try runWithTerminationSignals(process)
         guard getpgid(process.processIdentifier) == process.processIdentifier || !process.isRunning else {
             process.terminate()
             throw HarnessError(description: "\(executable) did not start in a process group of its own")
@@ -63,6 +53,21 @@ final class GroupProcess {
     }
 
     var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+}
+
+/// Starts `process` so that it can be ended with SIGTERM or SIGINT. The child inherits the
+/// signal mask of the thread that starts it, and a test's thread blocks SIGTERM (measured in
+/// /proc/PID/status of children: SigBlk bit 15 set, SIGTERM pending), so a compositor or the
+/// viewer could only ever be ended by SIGKILL after a grace period. Unblocked around the
+/// spawn, they get SIGTERM and shut down as they mean to.
+func runWithTerminationSignals(_ process: Process) throws {
+    var termination = sigset_t(), previous = sigset_t()
+    sigemptyset(&termination)
+    sigaddset(&termination, SIGTERM)
+    sigaddset(&termination, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &termination, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    try process.run()
 }
 
 /// sway 1.7 headless (wlroots, pixman renderer) in a private folder.

@@ -39,13 +39,8 @@ final class Injector {
         }
     }
 
-    /// Ends the injector (its devices vanish). SIGKILL, not SIGTERM: a child started from a
-    /// test's thread inherits that thread's signal mask, in which SIGTERM is blocked (measured:
-    /// /proc/PID/status of a wl-inject started by a test showed SigBlk with bit 15 set and
-    /// SIGTERM pending), so SIGTERM would cost ClientProcess's 2 s wait; the injector has
-    /// nothing to clean up, the compositor removes its devices when the connection drops.
+    /// Ends the injector (its devices vanish when its connection drops).
     func stop() {
-        if process.process.isRunning { kill(process.process.processIdentifier, SIGKILL) }
         process.terminate()
     }
 }
