@@ -87,66 +87,6 @@ private func protocolLines(_ viewer: ClientProcess, _ words: String...) -> [Stri
     viewer.stderr.lines.filter { line in words.allSatisfy { line.contains($0) } }
 }
 
-/// KWin 5.27 on a virtual output of `width`×`height` pixels at `scale` (KWin's own option),
-/// for clients that need what only KWin offers here: wp_fractional_scale_v1. KWin cannot be
-/// screenshotted here (no wlr-screencopy), so its tests read the client's own figures.
-private final class KWinVirtual {
-    let folder: URL
-    let socket: String
-    private let process: GroupProcess
-
-    init(width: Int, height: Int, scale: String, timeout: Double = 20) throws {
-        let fm = FileManager.default
-        guard fm.isExecutableFile(atPath: "/usr/bin/kwin_wayland") else {
-            throw HarnessError(description: "kwin_wayland is not installed (Scripts/install-deps.sh installs kwin-wayland)")
-        }
-        folder = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("scrollkit-kwin-hidpi-\(getpid())-\(UUID().uuidString.prefix(8))")
-        let runtime = folder.appendingPathComponent("runtime"), home = folder.appendingPathComponent("home")
-        let bin = folder.appendingPathComponent("bin")
-        for dir in [runtime, home, bin] { try fm.createDirectory(at: dir, withIntermediateDirectories: true) }
-        chmod(runtime.path, 0o700)
-        // As SwayNestedInKWin: a plain copy named kwin_wayland, since the installed binary's
-        // file capability is refused here.
-        let binary = bin.appendingPathComponent("kwin_wayland")
-        try fm.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: binary.path)
-        socket = runtime.appendingPathComponent("kwin-0").path
-        let environment = ["PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_RUNTIME_DIR": runtime.path, "KWIN_COMPOSE": "Q"]
-        process = try GroupProcess(executable: binary.path,
-                                   arguments: ["--virtual", "--width", "\(width)", "--height", "\(height)", "--scale", scale,
-                                               "--socket", "kwin-0", "--no-lockscreen", "--no-global-shortcuts",
-                                               "--no-kactivities"],
-                                   environment: environment, log: folder.appendingPathComponent("kwin.log"))
-        let deadline = Date().addingTimeInterval(timeout)
-        while !fm.fileExists(atPath: socket) {
-            guard process.isRunning, Date() < deadline else {
-                let log = process.log
-                process.stop()
-                throw HarnessError(description: "KWin did not start (no socket within \(timeout) s); its log:\n\(log.suffix(4000))")
-            }
-            usleep(50_000)
-        }
-    }
-
-    deinit { stop() }
-
-    private var stopped = false
-
-    func stop() {
-        guard !stopped else { return }
-        stopped = true
-        process.stop(grace: 4)
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    var clientEnvironment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["WAYLAND_DISPLAY"] = socket
-        env.removeValue(forKey: "WAYLAND_SOCKET")
-        return env
-    }
-}
-
 @Suite("HiDPI: output scales under sway and KWin", .serialized, .timeLimit(.minutes(3)))
 struct HiDPILiveTests {
     /// sway with one 1280×720 output at scale 2 (640×360 points), and the viewer in it with

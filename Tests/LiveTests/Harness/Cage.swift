@@ -33,19 +33,13 @@ final class CageHeadless {
         guard fm.isExecutableFile(atPath: "/usr/bin/cage") else {
             throw HarnessError(description: "cage is not installed (Scripts/install-deps.sh installs it)")
         }
-        folder = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("scrollkit-cage-\(getpid())-\(UUID().uuidString.prefix(8))")
-        runtimeDir = folder.appendingPathComponent("runtime")
-        let home = folder.appendingPathComponent("home")
-        try fm.createDirectory(at: runtimeDir, withIntermediateDirectories: true)
-        try fm.createDirectory(at: home, withIntermediateDirectories: true)
-        chmod(folder.path, 0o755)
-        chmod(runtimeDir.path, 0o700)
         // cage refuses root, like sway: run it as the same unprivileged uid.
+        let folders = try PrivateFolders(prefix: "scrollkit-cage", owner: SwayHeadless.swayUID)
+        folder = folders.folder
+        runtimeDir = folders.runtimeDir
+        let home = folders.home
         let asRoot = getuid() == 0
         if asRoot {
-            chown(runtimeDir.path, SwayHeadless.swayUID, SwayHeadless.swayUID)
-            chown(home.path, SwayHeadless.swayUID, SwayHeadless.swayUID)
             // wlroots sets up Xwayland's socket folder at start and aborts when /tmp/.X11-unix is
             // owned by someone else. Made by root, sticky and world-writable, it is what every
             // X-capable system has, and any uid may use it.

@@ -70,6 +70,30 @@ func runWithTerminationSignals(_ process: Process) throws {
     try process.run()
 }
 
+/// A compositor's private folder under the temporary directory: a runtime dir (mode 0700)
+/// and a home, both owned by `owner` when the tests run as root (sway and cage refuse root).
+struct PrivateFolders {
+    let folder: URL
+    let runtimeDir: URL
+    let home: URL
+
+    init(prefix: String, owner: UInt32?) throws {
+        folder = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("\(prefix)-\(getpid())-\(UUID().uuidString.prefix(8))")
+        runtimeDir = folder.appendingPathComponent("runtime")
+        home = folder.appendingPathComponent("home")
+        let fm = FileManager.default
+        try fm.createDirectory(at: runtimeDir, withIntermediateDirectories: true)
+        try fm.createDirectory(at: home, withIntermediateDirectories: true)
+        chmod(folder.path, 0o755)
+        chmod(runtimeDir.path, 0o700)
+        if let owner, getuid() == 0 {
+            chown(runtimeDir.path, owner, owner)
+            chown(home.path, owner, owner)
+        }
+    }
+}
+
 /// sway 1.7 headless (wlroots, pixman renderer) in a private folder.
 final class SwayHeadless {
     /// Unprivileged uid sway runs as when the tests run as root (sway refuses root).
@@ -90,20 +114,11 @@ final class SwayHeadless {
         }
         self.width = width
         self.height = height
-        folder = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("scrollkit-live-\(getpid())-\(UUID().uuidString.prefix(8))")
-        runtimeDir = folder.appendingPathComponent("runtime")
-        let home = folder.appendingPathComponent("home")
-        let fm = FileManager.default
-        try fm.createDirectory(at: runtimeDir, withIntermediateDirectories: true)
-        try fm.createDirectory(at: home, withIntermediateDirectories: true)
-        chmod(folder.path, 0o755)
-        chmod(runtimeDir.path, 0o700)
+        let folders = try PrivateFolders(prefix: "scrollkit-live", owner: SwayHeadless.swayUID)
+        folder = folders.folder
+        runtimeDir = folders.runtimeDir
+        let home = folders.home
         let asRoot = getuid() == 0
-        if asRoot {
-            chown(runtimeDir.path, SwayHeadless.swayUID, SwayHeadless.swayUID)
-            chown(home.path, SwayHeadless.swayUID, SwayHeadless.swayUID)
-        }
         let config = folder.appendingPathComponent("sway.config")
         let output = parentSocket == nil ? "HEADLESS-1" : "WL-1"
         try """
@@ -215,29 +230,27 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
     return (r.status, r.stdout + r.stderr)
 }
 
-/// KWin 5.27 with a virtual output, and sway nested in it: KWin's fake input is the only
-/// touch source here, and sway turns KWin's wl_touch into a touch device of its own
-/// (NOTES.md). Clients run under the nested sway; touch is injected into KWin.
-final class SwayNestedInKWin {
+/// KWin 5.27 on a virtual output of `width`×`height` pixels (at KWin's own `scale`, if
+/// given), with fake input allowed: what only KWin offers here is touch injection and
+/// wp_fractional_scale_v1. It cannot be screenshotted (no wlr-screencopy).
+final class KWinVirtual {
     let folder: URL
-    /// KWin's socket (absolute), for the touch injector.
-    let kwinSocket: String
-    /// The nested sway, for clients, screenshots and pointer/keyboard injection.
-    let sway: SwayHeadless
-    private let kwin: GroupProcess
+    /// The runtime dir holding the socket.
+    let runtimeDir: URL
+    /// KWin's socket (absolute), usable as WAYLAND_DISPLAY.
+    let socket: String
+    private let process: GroupProcess
 
-    init(width: Int = 800, height: Int = 600, timeout: Double = 20) throws {
+    init(width: Int, height: Int, scale: String? = nil, timeout: Double = 20) throws {
         let fm = FileManager.default
         guard fm.isExecutableFile(atPath: "/usr/bin/kwin_wayland") else {
             throw HarnessError(description: "kwin_wayland is not installed (Scripts/install-deps.sh installs kwin-wayland)")
         }
-        folder = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("scrollkit-kwin-\(getpid())-\(UUID().uuidString.prefix(8))")
-        let runtime = folder.appendingPathComponent("runtime"), home = folder.appendingPathComponent("home")
+        let folders = try PrivateFolders(prefix: "scrollkit-kwin", owner: nil)
+        folder = folders.folder
+        runtimeDir = folders.runtimeDir
         let bin = folder.appendingPathComponent("bin")
-        for dir in [runtime, home, bin] { try fm.createDirectory(at: dir, withIntermediateDirectories: true) }
-        chmod(folder.path, 0o755)
-        chmod(runtime.path, 0o700)
+        try fm.createDirectory(at: bin, withIntermediateDirectories: true)
         // /usr/bin/kwin_wayland carries a file capability this container refuses; a plain copy
         // runs, and it must keep the name kwin_wayland for KWin's built-in platform plugin.
         let kwinBinary = bin.appendingPathComponent("kwin_wayland")
@@ -248,29 +261,67 @@ final class SwayNestedInKWin {
         guard copy.status == 0 else {
             throw HarnessError(description: "cannot copy /usr/bin/kwin_wayland: \(copy.stderr)")
         }
-        kwinSocket = runtime.appendingPathComponent("kwin-0").path
+        socket = runtimeDir.appendingPathComponent("kwin-0").path
         let environment = [
-            "PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_RUNTIME_DIR": runtime.path,
+            "PATH": "/usr/bin:/bin", "HOME": folders.home.path, "XDG_RUNTIME_DIR": runtimeDir.path,
             "KWIN_COMPOSE": "Q", "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1",  // without it no fake input
         ]
-        kwin = try GroupProcess(executable: kwinBinary.path,
-                                arguments: ["--virtual", "--width", "\(width)", "--height", "\(height)", "--socket", "kwin-0",
-                                            "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities"],
-                                environment: environment, log: folder.appendingPathComponent("kwin.log"))
+        var arguments = ["--virtual", "--width", "\(width)", "--height", "\(height)", "--socket", "kwin-0",
+                         "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities"]
+        if let scale { arguments += ["--scale", scale] }
+        process = try GroupProcess(executable: kwinBinary.path, arguments: arguments, environment: environment,
+                                   log: folder.appendingPathComponent("kwin.log"))
         let deadline = Date().addingTimeInterval(timeout)
-        while !fm.fileExists(atPath: kwinSocket) {
-            guard kwin.isRunning, Date() < deadline else {
-                let log = kwin.log
-                kwin.stop()
+        while !fm.fileExists(atPath: socket) {
+            guard process.isRunning, Date() < deadline else {
+                let log = process.log
+                process.stop()
+                try? fm.removeItem(at: folder)
                 throw HarnessError(description: "KWin did not start (no socket within \(timeout) s); its log:\n\(log.suffix(4000))")
             }
             usleep(50_000)
         }
+    }
+
+    deinit { stop() }
+
+    private var stopped = false
+
+    /// Ends KWin, then removes the folder.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        process.stop(grace: 4)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// KWin's log so far.
+    var log: String { process.log }
+
+    /// The environment for a client of KWin itself.
+    var clientEnvironment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["WAYLAND_DISPLAY"] = socket
+        env.removeValue(forKey: "WAYLAND_SOCKET")
+        return env
+    }
+}
+
+/// sway nested in a virtual KWin: KWin's fake touch becomes sway's touch.
+final class SwayNestedInKWin {
+    /// KWin's socket (absolute), for the touch injector.
+    var kwinSocket: String { kwin.socket }
+    /// The nested sway, for clients, screenshots and pointer/keyboard injection.
+    let sway: SwayHeadless
+    private let kwin: KWinVirtual
+
+    init(width: Int = 800, height: Int = 600, timeout: Double = 20) throws {
+        kwin = try KWinVirtual(width: width, height: height, timeout: timeout)
         // sway runs as an unprivileged uid and must reach KWin's socket.
-        chmod(runtime.path, 0o711)
-        chmod(kwinSocket, 0o777)
+        chmod(kwin.runtimeDir.path, 0o711)
+        chmod(kwin.socket, 0o777)
         do {
-            sway = try SwayHeadless(width: width, height: height, parentSocket: kwinSocket, timeout: timeout)
+            sway = try SwayHeadless(width: width, height: height, parentSocket: kwin.socket, timeout: timeout)
         } catch {
             kwin.stop()
             throw HarnessError(description: "\(error)\nKWin's log:\n\(kwin.log.suffix(2000))")
@@ -281,22 +332,16 @@ final class SwayNestedInKWin {
 
     private var stopped = false
 
-    /// Ends sway, then KWin, then removes the folder.
+    /// Ends sway, then KWin (which removes its folder).
     func stop() {
         guard !stopped else { return }
         stopped = true
         sway.stop()
-        kwin.stop(grace: 4)
-        try? FileManager.default.removeItem(at: folder)
+        kwin.stop()
     }
 
     /// The environment for a client of KWin itself (the touch injector).
-    var kwinClientEnvironment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["WAYLAND_DISPLAY"] = kwinSocket
-        env.removeValue(forKey: "WAYLAND_SOCKET")
-        return env
-    }
+    var kwinClientEnvironment: [String: String] { kwin.clientEnvironment }
 
     /// Waits until sway has made KWin's touch into a touch device of its own.
     func waitForTouchDevice(timeout: Double = 10) throws {

@@ -33,18 +33,15 @@ final class WestonHeadless {
         }
         self.width = width
         self.height = height
-        folder = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("scrollkit-weston-\(getpid())-\(UUID().uuidString.prefix(8))")
-        runtimeDir = folder.appendingPathComponent("runtime")
-        try fm.createDirectory(at: runtimeDir, withIntermediateDirectories: true)
-        chmod(folder.path, 0o755)
-        chmod(runtimeDir.path, 0o700)
+        let folders = try PrivateFolders(prefix: "scrollkit-weston", owner: nil)
+        folder = folders.folder
+        runtimeDir = folders.runtimeDir
         logFile = folder.appendingPathComponent("weston.log")
         let socketName = "wayland-weston"
         var arguments = ["--backend=headless-backend.so", "--shell=\(shell.rawValue)", "--width=\(width)", "--height=\(height)",
                          "--socket=\(socketName)", "--idle-time=0", "--no-config", "--log=\(logFile.path)"]
         if pixman { arguments += ["--use-pixman", "--debug"] }
-        let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.path, "XDG_RUNTIME_DIR": runtimeDir.path]
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": folders.home.path, "XDG_RUNTIME_DIR": runtimeDir.path]
         process = try GroupProcess(executable: "/usr/bin/weston", arguments: arguments, environment: environment,
                                    log: folder.appendingPathComponent("weston.out"))
         let path = runtimeDir.appendingPathComponent(socketName).path
