@@ -58,9 +58,13 @@ public struct FrameStatsRecorder: Sendable {
     }
 
     /// The line for one frame: `{"event":"frame","ms":…,"renderMs":…,"tiles":…,"width":…,"height":…}`,
-    /// `ms` since process start, `tiles` drawn or resampled for this frame.
-    public static func frameLine(ms: Double, renderMs: Double, tiles: Int, width: Int, height: Int) -> String {
-        #"{"event":"frame","ms":\#(Int(ms.rounded())),"renderMs":\#(decimal(renderMs)),"tiles":\#(tiles),"width":\#(width),"height":\#(height)}"#
+    /// `ms` since process start, `tiles` drawn or resampled for this frame; `answerMs` follows
+    /// when the frame answered a frame callback: ms from the callback's arrival to the commit.
+    public static func frameLine(ms: Double, renderMs: Double, tiles: Int, width: Int, height: Int,
+                                 answerMs: Double? = nil) -> String {
+        var line = #"{"event":"frame","ms":\#(Int(ms.rounded())),"renderMs":\#(decimal(renderMs)),"tiles":\#(tiles),"width":\#(width),"height":\#(height)"#
+        if let answerMs { line += #","answerMs":\#(decimal(answerMs))"# }
+        return line + "}"
     }
 
     /// The first line: `{"event":"first-frame","ms":…,"width":…,"height":…}`, `ms` from

@@ -16,8 +16,12 @@ public struct FrameStatistics: Sendable {
     public internal(set) var callbacksRequested = 0
     /// Monotonic ms of the first commit with content, nil before it.
     public internal(set) var firstCommitTime: Double?
-    /// Milliseconds spent in `Scene.render`, per committed frame.
-    public internal(set) var renderMilliseconds: [Double] = []
+    /// Milliseconds spent in `Scene.render` for the last committed frame (only the last is
+    /// kept: a kiosk animating for weeks would otherwise grow a list by 60 entries a second).
+    public internal(set) var lastRenderMilliseconds = 0.0
+    /// For the last committed frame: how long after the frame callback it answers it was
+    /// committed, in ms; nil when it answered none (the first frame, a configure, a wake-up).
+    public internal(set) var lastAnswerMilliseconds: Double?
     /// Buffers created over the window's life (reuse keeps this small).
     public internal(set) var buffersCreated = 0
     /// Frame callbacks answered with a commit (the frames of an animation).
@@ -83,6 +87,9 @@ public final class Window {
     private var pendingSize: (width: Int, height: Int) = (0, 0)
     private var pendingFullscreen = false
     private var wakeTimer: Int?
+    /// Monotonic ms when the frame callback being handled arrived; nil outside its handling
+    /// and once a commit has answered it.
+    private var callbackArrival: Double?
     private let defaultSize: (width: Int, height: Int)
     /// An error from inside a C callback, rethrown by the event loop.
     private var failure: Error?
@@ -283,14 +290,9 @@ public final class Window {
             // The callback is delivered as the frame is done: local time is the frame clock,
             // the one input times are mapped onto.
             let arrival = monotonicMilliseconds()
-            let commits = statistics.callbacksRequested
+            callbackArrival = arrival
+            defer { callbackArrival = nil }
             try renderFrame(at: arrival)
-            if statistics.callbacksRequested > commits {
-                let answer = monotonicMilliseconds() - arrival
-                statistics.callbacksAnswered += 1
-                statistics.maxCallbackAnswerMilliseconds = max(statistics.maxCallbackAnswerMilliseconds, answer)
-                if answer > FrameStatistics.lateAnswerMilliseconds { statistics.lateCallbackAnswers += 1 }
-            }
         } catch {
             failure = error
         }
@@ -334,7 +336,7 @@ public final class Window {
         let start = monotonicMilliseconds()
         let damage = scene.render(into: buffer.framebuffer, bufferAge: age)
         let end = monotonicMilliseconds()
-        statistics.renderMilliseconds.append(end - start)
+        statistics.lastRenderMilliseconds = end - start
         wl_surface_attach(surface, buffer.proxy, 0, 0)
         commitScaleState()
         // Damage is in buffer pixels, whatever the scale: the renderer's rects as they are.
@@ -358,6 +360,16 @@ public final class Window {
         wl_callback_add_listener(callback, &Window.frameListener, Unmanaged.passUnretained(self).toOpaque())
         statistics.callbacksRequested += 1
         wl_surface_commit(surface)
+        // A commit made while a frame callback is handled answers it (at most once).
+        statistics.lastAnswerMilliseconds = nil
+        if let arrival = callbackArrival {
+            callbackArrival = nil
+            let answer = monotonicMilliseconds() - arrival
+            statistics.lastAnswerMilliseconds = answer
+            statistics.callbacksAnswered += 1
+            statistics.maxCallbackAnswerMilliseconds = max(statistics.maxCallbackAnswerMilliseconds, answer)
+            if answer > FrameStatistics.lateAnswerMilliseconds { statistics.lateCallbackAnswers += 1 }
+        }
         scheduler.committed()
     }
 

@@ -85,7 +85,8 @@ extension ImageViewer {
             var lastTiles = 0
             app.window.onFrameCommitted = { [unowned app] buffer, commitTime in
                 let tilesNow = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled
-                log.frameCommitted(at: commitTime, renderMs: app.window.statistics.renderMilliseconds.last ?? 0,
+                log.frameCommitted(at: commitTime, renderMs: app.window.statistics.lastRenderMilliseconds,
+                                   answerMs: app.window.statistics.lastAnswerMilliseconds,
                                    tiles: tilesNow - lastTiles, width: buffer.width, height: buffer.height,
                                    showsContent: gallery?.hasRenderedContent ?? true,
                                    cacheBytes: renderer.cacheBytes, cachedTiles: renderer.cachedTileCount,
@@ -125,7 +126,8 @@ final class StatsLog: Sendable {
     /// One committed frame. Lines start with the first frame showing content (`first-frame`),
     /// so that line comes first; earlier frames (the black window while the first picture
     /// decodes) count in the summary only.
-    func frameCommitted(at time: Double, renderMs: Double, tiles: Int, width: Int, height: Int, showsContent: Bool,
+    func frameCommitted(at time: Double, renderMs: Double, answerMs: Double?, tiles: Int, width: Int, height: Int,
+                        showsContent: Bool,
                         cacheBytes: Int, cachedTiles: Int, callbacks: FrameStatsRecorder.CallbackFigures) {
         var lines: [String] = []
         figures.withLock { f in
@@ -139,7 +141,7 @@ final class StatsLog: Sendable {
                 lines.append(FrameStatsRecorder.firstFrameLine(ms: time - launch, width: width, height: height))
             }
             lines.append(FrameStatsRecorder.frameLine(ms: time - launch, renderMs: renderMs, tiles: tiles,
-                                                      width: width, height: height))
+                                                      width: width, height: height, answerMs: answerMs))
         }
         for line in lines { emit(line) }
     }

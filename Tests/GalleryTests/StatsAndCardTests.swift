@@ -28,6 +28,9 @@ struct StatsAndCardTests {
         stats.record(renderMs: 3.25)
         let frame = FrameStatsRecorder.frameLine(ms: 812.4, renderMs: 3.256, tiles: 12, width: 800, height: 600)
         #expect(frame == #"{"event":"frame","ms":812,"renderMs":3.26,"tiles":12,"width":800,"height":600}"#)
+        let answering = FrameStatsRecorder.frameLine(ms: 830, renderMs: 3, tiles: 0, width: 800, height: 600,
+                                                     answerMs: 4.567)
+        #expect(answering == #"{"event":"frame","ms":830,"renderMs":3.00,"tiles":0,"width":800,"height":600,"answerMs":4.57}"#)
         #expect(FrameStatsRecorder.firstFrameLine(ms: 99.5, width: 1, height: 2)
                 == #"{"event":"first-frame","ms":100,"width":1,"height":2}"#)
         let summary = stats.summaryLine(peakMemoryKiB: 5120, cacheBytes: 262_144, cachedTiles: 1)
