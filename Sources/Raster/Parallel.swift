@@ -1,6 +1,7 @@
 // Splitting work across cores: a parallel map over indices, results collected in order.
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Runs independent pieces of work on several threads.
 public enum Parallel {
@@ -19,29 +20,28 @@ public enum Parallel {
 
     /// `body(i)` for every i in 0..<count, on up to `workers` threads, results in index order.
     /// `body` must be safe to run concurrently with itself for different indices.
-    static func map<T>(_ count: Int, workers: Int, _ body: (Int) -> T) -> [T] {
+    static func map<T: Sendable>(_ count: Int, workers: Int, _ body: (Int) -> T) -> [T] {
         guard count > 0 else { return [] }
         if workers <= 1 || count == 1 { return (0..<count).map(body) }
-        let slots = UnsafeMutablePointer<T?>.allocate(capacity: count)
-        slots.initialize(repeating: nil, count: count)
-        defer {
-            slots.deinitialize(count: count)
-            slots.deallocate()
-        }
-        let box = UnsafeSendable(slots)
+        let results = Mutex([T?](repeating: nil, count: count))
         let chunks = min(workers, count)
         withoutActuallyEscaping(body) { work in
             let job = UnsafeSendable(work)
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                // Interleaved indices balance uneven pieces (edge tiles, empty bands).
+                // Interleaved indices balance uneven pieces (edge tiles, empty bands); each
+                // thread keeps its results and stores them under the lock once, at the end.
+                var mine: [(Int, T)] = []
                 var i = chunk
                 while i < count {
-                    box.value[i] = job.value(i)
+                    mine.append((i, job.value(i)))
                     i += chunks
+                }
+                results.withLock { slots in
+                    for (index, value) in mine { slots[index] = value }
                 }
             }
         }
-        return (0..<count).map { slots[$0]! }
+        return results.withLock { $0.map { $0! } }
     }
 
     /// `body(i)` for every i in 0..<count, on up to `workers` threads.
