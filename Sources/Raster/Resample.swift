@@ -49,25 +49,47 @@ public struct ResampleAxis: Sendable, Equatable {
     /// The source pixels covered by output pixel `u` and their 8-bit area weights (summing
     /// to 256), clamped to the source.
     func boxTaps(_ u: Int) -> (first: Int, weights: [UInt16]) {
+        let count = boxSpan(u)
+        return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: count) { buffer in
+            let (first, folded) = boxTaps(u, into: buffer.baseAddress!)
+            return (first, Array(buffer[0..<folded]))
+        }
+    }
+
+    /// How many source pixels output pixel `u` overlaps before clamping: room enough for
+    /// its weights in `boxTaps(_:into:)`.
+    @inline(__always)
+    func boxSpan(_ u: Int) -> Int {
+        let start = Double(u) * step, end = Double(u + 1) * step
+        let i0 = Int(start.rounded(.down))
+        return max(i0 + 1, Int(end.rounded(.up))) - i0
+    }
+
+    /// `boxTaps(_:)` written into memory with room for `boxSpan(u)` weights: returns the first
+    /// source pixel and how many weights (consecutive source pixels) follow in `weights`.
+    @inline(__always)
+    func boxTaps(_ u: Int, into weights: UnsafeMutablePointer<UInt16>) -> (first: Int, count: Int) {
         let start = Double(u) * step, end = Double(u + 1) * step
         let i0 = Int(start.rounded(.down)), i1 = max(i0 + 1, Int(end.rounded(.up)))
-        var weights: [UInt16] = []
-        var previous = 0
+        // Clamp: samples outside the source fold onto its edge pixels (the clamped indices
+        // rise by 0 or 1 per sample, so a sample adds to the last weight or starts the next).
+        let first = min(max(i0, lower), upper - 1)
+        var count = 0, previous = 0
         for i in i0..<i1 {
             // Cumulative rounding makes the weights sum to exactly 256.
             let covered = (min(Double(i + 1), end) - start) / step
             let cumulative = Int((covered * Double(Self.boxOne)).rounded())
-            weights.append(UInt16(cumulative - previous))
+            let w = UInt16(cumulative - previous)
             previous = cumulative
+            let index = min(max(i, lower), upper - 1) - first
+            if index >= count {
+                weights[count] = w
+                count += 1
+            } else {
+                weights[index] += w
+            }
         }
-        // Clamp: samples outside the source fold onto its edge pixels.
-        let first = min(max(i0, lower), upper - 1)
-        var folded: [UInt16] = []
-        for (k, w) in weights.enumerated() {
-            let idx = min(max(i0 + k, lower), upper - 1) - first
-            if idx >= folded.count { folded.append(w) } else { folded[idx] += w }
-        }
-        return (first, folded)
+        return (first, count)
     }
 
     /// The source pixels (global, within the source) that output pixels `range` read, for
@@ -483,160 +505,202 @@ public enum Resampler {
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
-    /// Most source pixels per output pixel and axis on the vectorised box path: a step of at
-    /// most 2 (the renderer shrinks by at most half) overlaps at most 3 source pixels.
+    /// Most source pixels per output pixel and axis on the box path that reads three samples
+    /// per output pixel at once: a step of at most 2 (the renderer shrinks by at most half)
+    /// overlaps at most 3 source pixels.
     static let boxFastTaps = 3
 
+    /// The most source pixels any of output pixels `range` overlaps on `axis`.
+    private static func boxMostTaps(_ axis: ResampleAxis, _ range: Range<Int>) -> Int {
+        var most = 1
+        for u in range { most = max(most, axis.boxSpan(u)) }
+        return most
+    }
+
+    /// Box filtering: per output row, the source rows it covers are summed with their weights
+    /// into one filtered row (rounded to 8 bits), then each output pixel sums the filtered
+    /// pixels it covers. Per channel and pass: (Σ c·w + 128) >> 8, the weights summing to 256.
+    ///
+    /// The filtered row is kept as two planes of 16-bit lanes, 4 bytes a pixel each: blue and
+    /// red, green and alpha. The horizontal pass multiplies them as they are loaded, and their
+    /// sums join back into pixels with a shift and masks.
     private static func box(source: Framebuffer, sourceOrigin: (x: Int, y: Int), xAxis: ResampleAxis,
                             yAxis: ResampleAxis, output: PixelRect, target: Framebuffer, at: (x: Int, y: Int)) {
         let n = output.width
         let columns = xAxis.sourceRange(for: output.x..<output.maxX, bilinear: false)
         let width = columns.count
-        let taps = boxFastTaps
-        // Horizontal taps of every output column, padded to `taps` with zero weights: first
-        // column (relative to `columns`) and the weights splatted over two 16-bit lanes.
-        var first = [Int](repeating: 0, count: n)
-        var weights = [UInt32](repeating: 0, count: taps * n)
-        var xTaps: [(first: Int, weights: [UInt16])] = []
-        xTaps.reserveCapacity(n)
-        for i in 0..<n { xTaps.append(xAxis.boxTaps(output.x + i)) }
-        if xTaps.contains(where: { $0.weights.count > taps }) || yAxis.step > 2 {
-            return boxGeneral(source: source, sourceOrigin: sourceOrigin, xTaps: xTaps, columns: columns, yAxis: yAxis,
-                              output: output, target: target, at: at)
-        }
-        for (i, t) in xTaps.enumerated() {
-            first[i] = (t.first - columns.lowerBound) * 4
-            for (j, w) in t.weights.enumerated() { weights[j * n + i] = UInt32(w) &* 0x0001_0001 }
-        }
-        // One row of vertically filtered pixels, with `taps` spare pixels so that padded taps
-        // read inside the buffer.
-        var row = [UInt32](repeating: 0, count: width + taps)
         let x0 = columns.lowerBound - sourceOrigin.x
-        first.withUnsafeBufferPointer { off in
-            weights.withUnsafeBufferPointer { wts in
-                row.withUnsafeMutableBufferPointer { buf in
-                    let line = buf.baseAddress!
-                    for r in 0..<output.height {
-                        let (fy, wys) = yAxis.boxTaps(output.y + r)
-                        var rows: [UnsafePointer<UInt32>] = []
-                        var wy: [UInt16] = []
-                        for j in 0..<taps {
-                            let k = min(j, wys.count - 1)
-                            rows.append(UnsafePointer(source.pointer(x: x0, y: fy + k - sourceOrigin.y)))
-                            wy.append(j < wys.count ? wys[j] : 0)
-                        }
-                        boxVertical(rows[0], rows[1], rows[2], wy[0], wy[1], wy[2], line, width)
-                        boxHorizontal(UnsafeRawPointer(line), off.baseAddress!, wts.baseAddress!,
-                                      target.pointer(x: at.x, y: at.y + r), n)
+        let xMost = boxMostTaps(xAxis, output.x..<output.maxX), yMost = boxMostTaps(yAxis, output.y..<output.maxY)
+        let three = xMost <= boxFastTaps
+        // Weights per output pixel, zero-padded to 4 on the three-sample path (whose pixels read
+        // four samples at once).
+        let stride = three ? 4 : xMost
+        // Lent for the call, each part 16-aligned: x weights (2 bytes each), first samples
+        // (4 bytes a pixel) and steps between them (1 byte a pixel, and 4 more: read 4 at a
+        // time from one past the pixel), y weights (2 bytes each) and their rows (a pointer
+        // each), and the two planes of the filtered row (4 bytes a source column each, then
+        // `stride` zero pixels that the zero-weighted samples of the last pixels read).
+        let wBytes = (2 * stride * n + 15) / 16 * 16, oBytes = (4 * n + 15) / 16 * 16, sBytes = (n + 4 + 15) / 16 * 16
+        let ywBytes = (2 * yMost + 15) / 16 * 16, rBytes = (MemoryLayout<UnsafeRawPointer>.stride * yMost + 15) / 16 * 16
+        let planeBytes = (4 * (width + stride) + 15) / 16 * 16
+        withUnsafeTemporaryAllocation(byteCount: wBytes + oBytes + sBytes + ywBytes + rBytes + 2 * planeBytes, alignment: 16) { raw in
+            let base = raw.baseAddress!
+            let weights = base.bindMemory(to: UInt16.self, capacity: stride * n)
+            let firsts = (base + wBytes).bindMemory(to: Int32.self, capacity: n)
+            let steps = (base + wBytes + oBytes).bindMemory(to: UInt8.self, capacity: n + 4)
+            let yWeights = (base + wBytes + oBytes + sBytes).bindMemory(to: UInt16.self, capacity: yMost)
+            let rows = (base + wBytes + oBytes + sBytes + ywBytes).bindMemory(to: UnsafeRawPointer.self, capacity: yMost)
+            let rb = base + wBytes + oBytes + sBytes + ywBytes + rBytes, ag = rb + planeBytes
+            // Each row fills the planes' first 4·width bytes; the padding is set once.
+            (rb + 4 * width).initializeMemory(as: UInt8.self, repeating: 0, count: planeBytes - 4 * width)
+            (ag + 4 * width).initializeMemory(as: UInt8.self, repeating: 0, count: planeBytes - 4 * width)
+            steps.initialize(repeating: 0, count: n + 4)
+            for i in 0..<n {
+                let w = weights + stride * i
+                let (first, count) = xAxis.boxTaps(output.x + i, into: w)
+                (w + count).initialize(repeating: 0, count: stride - count)
+                firsts[i] = Int32(first - columns.lowerBound)
+                // At most `xMost` apart on the three-sample path (each pixel starts within the
+                // previous one's samples or just past them).
+                if three, i > 0 { steps[i] = UInt8(firsts[i] - firsts[i - 1]) }
+            }
+            for r in 0..<output.height {
+                let (fy, count) = yAxis.boxTaps(output.y + r, into: yWeights)
+                // Rows of zero weight add nothing: left out.
+                var m = 0
+                for j in 0..<count where yWeights[j] != 0 {
+                    rows[m] = UnsafeRawPointer(source.pointer(x: x0, y: fy + j - sourceOrigin.y))
+                    yWeights[m] = yWeights[j]
+                    m += 1
+                }
+                boxRows(rows, yWeights, m, rb, ag, 4 * width)
+                let out = UnsafeMutableRawPointer(target.pointer(x: at.x, y: at.y + r))
+                if three {
+                    boxColumnsThree(UnsafeRawPointer(rb), UnsafeRawPointer(ag), UnsafeRawPointer(weights), UnsafeRawPointer(steps),
+                                    firsts, out, n)
+                } else {
+                    for i in 0..<n {
+                        let x = 4 * Int(firsts[i])
+                        out.storeBytes(of: boxPixel(UnsafeRawPointer(rb + x), UnsafeRawPointer(ag + x), weights + stride * i, stride),
+                                       toByteOffset: 4 * i, as: UInt32.self)
                     }
                 }
             }
         }
     }
 
-    /// Splits four pixels into their (blue, red) and (green, alpha) channels, one per 16-bit lane.
+    /// One output pixel from the `count` filtered pixels from `rb` and `ag` on (4 bytes apart
+    /// in each plane) weighted by `w` (summing to 256), each channel rounded: (Σ c·w + 128) >> 8.
     @inline(__always)
-    private static func split(_ v: SIMD4<UInt32>) -> (SIMD8<UInt16>, SIMD8<UInt16>) {
-        let mask = SIMD4<UInt32>(repeating: 0x00FF_00FF)
-        return (unsafeBitCast(v & mask, to: SIMD8<UInt16>.self), unsafeBitCast((v &>> 8) & mask, to: SIMD8<UInt16>.self))
+    private static func boxPixel(_ rb: UnsafeRawPointer, _ ag: UnsafeRawPointer, _ w: UnsafePointer<UInt16>,
+                                 _ count: Int) -> UInt32 {
+        var x: UInt32 = 0x0080_0080, y: UInt32 = 0x0080_0080
+        for j in 0..<count {
+            let wj = UInt32(w[j])
+            x &+= rb.loadUnaligned(fromByteOffset: 4 &* j, as: UInt32.self) &* wj
+            y &+= ag.loadUnaligned(fromByteOffset: 4 &* j, as: UInt32.self) &* wj
+        }
+        return ((x >> 8) & 0x00FF_00FF) | (y & 0xFF00_FF00)
     }
 
-    /// Joins channel lanes holding sums scaled by 256 (plus rounding) back into pixels.
+    /// The vertical pass: `bytes` bytes (whole pixels) of the `m` rows `rows` weighted by
+    /// `weights` (summing to 256), each channel rounded back to 8 bits, into the planes `rb`
+    /// and `ag`. The channels are summed in 16-bit lanes: at most 255·256 + 128 < 2¹⁶.
     @inline(__always)
-    private static func join(_ rb: SIMD8<UInt16>, _ ag: SIMD8<UInt16>) -> SIMD4<UInt32> {
-        unsafeBitCast(rb &>> 8, to: SIMD4<UInt32>.self) | unsafeBitCast(ag & SIMD8<UInt16>(repeating: 0xFF00), to: SIMD4<UInt32>.self)
-    }
-
-    /// Weighted sum of three source rows (weights summing to 256; each lane ≤ 255·256 + 128).
-    @inline(__always)
-    private static func boxVertical(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, _ c: UnsafePointer<UInt32>,
-                                    _ wa: UInt16, _ wb: UInt16, _ wc: UInt16, _ out: UnsafeMutablePointer<UInt32>, _ n: Int) {
-        let va = SIMD8<UInt16>(repeating: wa), vb = SIMD8<UInt16>(repeating: wb), vc = SIMD8<UInt16>(repeating: wc)
-        let half = SIMD8<UInt16>(repeating: 128)
-        var i = 0
-        while i + 4 <= n {
-            let (ar, ag) = split(UnsafeRawPointer(a + i).loadUnaligned(as: SIMD4<UInt32>.self))
-            let (br, bg) = split(UnsafeRawPointer(b + i).loadUnaligned(as: SIMD4<UInt32>.self))
-            let (cr, cg) = split(UnsafeRawPointer(c + i).loadUnaligned(as: SIMD4<UInt32>.self))
-            let rb = ar &* va &+ br &* vb &+ cr &* vc &+ half
-            let gg = ag &* va &+ bg &* vb &+ cg &* vc &+ half
-            UnsafeMutableRawPointer(out + i).storeBytes(of: join(rb, gg), as: SIMD4<UInt32>.self)
-            i += 4
-        }
-        while i < n {
-            out[i] = boxPixel(a[i], b[i], c[i], UInt32(wa), UInt32(wb), UInt32(wc))
-            i += 1
-        }
-    }
-
-    /// Three horizontal taps per output pixel from a filtered row, four pixels per step.
-    @inline(__always)
-    private static func boxHorizontal(_ line: UnsafeRawPointer, _ off: UnsafePointer<Int>, _ wts: UnsafePointer<UInt32>,
-                                      _ out: UnsafeMutablePointer<UInt32>, _ n: Int) {
-        let half = SIMD8<UInt16>(repeating: 128)
-        let w0 = UnsafeRawPointer(wts), w1 = UnsafeRawPointer(wts + n), w2 = UnsafeRawPointer(wts + 2 * n)
-        @inline(__always) func gather(_ o: SIMD4<Int>, _ d: Int) -> SIMD4<UInt32> {
-            SIMD4<UInt32>(line.load(fromByteOffset: o[0] + d, as: UInt32.self), line.load(fromByteOffset: o[1] + d, as: UInt32.self),
-                          line.load(fromByteOffset: o[2] + d, as: UInt32.self), line.load(fromByteOffset: o[3] + d, as: UInt32.self))
-        }
-        var i = 0
-        while i + 4 <= n {
-            let o = UnsafeRawPointer(off + i).loadUnaligned(as: SIMD4<Int>.self)
-            let (ar, ag) = split(gather(o, 0)), (br, bg) = split(gather(o, 4)), (cr, cg) = split(gather(o, 8))
-            let wa = w0.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt16>.self)
-            let wb = w1.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt16>.self)
-            let wc = w2.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt16>.self)
-            let rb = ar &* wa &+ br &* wb &+ cr &* wc &+ half
-            let gg = ag &* wa &+ bg &* wb &+ cg &* wc &+ half
-            UnsafeMutableRawPointer(out + i).storeBytes(of: join(rb, gg), as: SIMD4<UInt32>.self)
-            i += 4
-        }
-        while i < n {
-            let o = off[i]
-            out[i] = boxPixel(line.load(fromByteOffset: o, as: UInt32.self), line.load(fromByteOffset: o + 4, as: UInt32.self),
-                              line.load(fromByteOffset: o + 8, as: UInt32.self),
-                              wts[i] & 0xFFFF, wts[n + i] & 0xFFFF, wts[2 * n + i] & 0xFFFF)
-            i += 1
-        }
-    }
-
-    /// The same arithmetic as the vector paths for one pixel.
-    @inline(__always)
-    private static func boxPixel(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ wa: UInt32, _ wb: UInt32, _ wc: UInt32) -> UInt32 {
-        let m: UInt32 = 0x00FF_00FF
-        let rb = (a & m) &* wa &+ (b & m) &* wb &+ (c & m) &* wc &+ 0x0080_0080
-        let ag = ((a >> 8) & m) &* wa &+ ((b >> 8) & m) &* wb &+ ((c >> 8) & m) &* wc &+ 0x0080_0080
-        return ((rb >> 8) & m) | (ag & ~m)
-    }
-
-    /// Any number of taps (steps above 2): the same arithmetic, one tap at a time.
-    private static func boxGeneral(source: Framebuffer, sourceOrigin: (x: Int, y: Int), xTaps: [(first: Int, weights: [UInt16])],
-                                   columns: Range<Int>, yAxis: ResampleAxis, output: PixelRect, target: Framebuffer,
-                                   at: (x: Int, y: Int)) {
-        let width = columns.count
-        let x0 = columns.lowerBound - sourceOrigin.x
-        var line = [UInt32](repeating: 0, count: width)
-        for r in 0..<output.height {
-            let (fy, wys) = yAxis.boxTaps(output.y + r)
-            for k in 0..<width {
-                var rb: UInt32 = 0x0080_0080, ag: UInt32 = 0x0080_0080
-                for (j, w) in wys.enumerated() {
-                    let p = source[x0 + k, fy + j - sourceOrigin.y]
-                    rb &+= (p & 0x00FF_00FF) &* UInt32(w)
-                    ag &+= ((p >> 8) & 0x00FF_00FF) &* UInt32(w)
+    private static func boxRows(_ rows: UnsafePointer<UnsafeRawPointer>, _ weights: UnsafePointer<UInt16>, _ m: Int,
+                                _ rb: UnsafeMutableRawPointer, _ ag: UnsafeMutableRawPointer, _ bytes: Int) {
+        // Up to three rows held in registers (`m` a constant once inlined), more from memory.
+        @inline(__always) func run(_ m: Int) {
+            let r0 = rows[0], r1 = m > 1 ? rows[1] : r0, r2 = m > 2 ? rows[2] : r0
+            let w0 = weights[0], w1 = m > 1 ? weights[1] : 0, w2 = m > 2 ? weights[2] : 0
+            let low = SIMD8<UInt16>(repeating: 0x00FF)
+            var k = 0
+            while k &+ 16 <= bytes {
+                var x = SIMD8<UInt16>(repeating: 128), y = x
+                @inline(__always) func add(_ r: UnsafeRawPointer, _ w: UInt16) {
+                    let v = r.loadUnaligned(fromByteOffset: k, as: SIMD8<UInt16>.self), ws = SIMD8(repeating: w)
+                    x &+= (v & low) &* ws
+                    y &+= (v &>> 8) &* ws
                 }
-                line[k] = ((rb >> 8) & 0x00FF_00FF) | (ag & 0xFF00_FF00)
-            }
-            let out = target.pointer(x: at.x, y: at.y + r)
-            for (i, t) in xTaps.enumerated() {
-                var rb: UInt32 = 0x0080_0080, ag: UInt32 = 0x0080_0080
-                for (j, w) in t.weights.enumerated() {
-                    let p = line[t.first - columns.lowerBound + j]
-                    rb &+= (p & 0x00FF_00FF) &* UInt32(w)
-                    ag &+= ((p >> 8) & 0x00FF_00FF) &* UInt32(w)
+                if m <= 3 {
+                    add(r0, w0)
+                    if m > 1 { add(r1, w1) }
+                    if m > 2 { add(r2, w2) }
+                } else {
+                    for j in 0..<m { add(rows[j], weights[j]) }
                 }
-                out[i] = ((rb >> 8) & 0x00FF_00FF) | (ag & 0xFF00_FF00)
+                rb.storeBytes(of: x &>> 8, toByteOffset: k, as: SIMD8<UInt16>.self)
+                ag.storeBytes(of: y &>> 8, toByteOffset: k, as: SIMD8<UInt16>.self)
+                k &+= 16
             }
+            while k < bytes {
+                let mask: UInt32 = 0x00FF_00FF
+                var x: UInt32 = 0x0080_0080, y: UInt32 = 0x0080_0080
+                for j in 0..<m {
+                    let c = rows[j].loadUnaligned(fromByteOffset: k, as: UInt32.self), wj = UInt32(weights[j])
+                    x &+= (c & mask) &* wj
+                    y &+= ((c >> 8) & mask) &* wj
+                }
+                rb.storeBytes(of: (x >> 8) & mask, toByteOffset: k, as: UInt32.self)
+                ag.storeBytes(of: (y >> 8) & mask, toByteOffset: k, as: UInt32.self)
+                k &+= 4
+            }
+        }
+        switch m {
+        case 1: run(1)
+        case 2: run(2)
+        case 3: run(3)
+        default: run(m)
+        }
+    }
+
+    /// The horizontal pass with at most three samples per output pixel: `n` output pixels from
+    /// the filtered row's planes `rb` and `ag`, each with four weights (the fourth zero) and
+    /// its first sample at pixel `firsts[i]`, or `steps[i]` pixels past the previous pixel's.
+    /// Four output pixels at a time: each loads its four samples at once (16 bytes a plane)
+    /// and weighs them, then the four pixels' products are summed together by transposing.
+    /// (The lanes never carry into each other: every partial sum is at most a channel's
+    /// total, < 2¹⁶, so 32- and 64-bit additions add the 16-bit lanes exactly.)
+    @inline(__always)
+    private static func boxColumnsThree(_ rb: UnsafeRawPointer, _ ag: UnsafeRawPointer, _ weights: UnsafeRawPointer,
+                                        _ steps: UnsafeRawPointer, _ firsts: UnsafePointer<Int32>,
+                                        _ out: UnsafeMutableRawPointer, _ n: Int) {
+        /// Each of `a`, `b`, `c`, `d` summed over its four 32-bit lanes: (Σa, Σb, Σc, Σd).
+        @inline(__always) func sums(_ a: SIMD8<UInt16>, _ b: SIMD8<UInt16>, _ c: SIMD8<UInt16>,
+                                    _ d: SIMD8<UInt16>) -> SIMD4<UInt32> {
+            @inline(__always) func halves(_ p: SIMD8<UInt16>, _ q: SIMD8<UInt16>) -> SIMD4<UInt32> {
+                let u = unsafeBitCast(p, to: SIMD2<UInt64>.self), v = unsafeBitCast(q, to: SIMD2<UInt64>.self)
+                // (p₀ + p₂, p₁ + p₃, q₀ + q₂, q₁ + q₃)
+                return unsafeBitCast(SIMD2(u[0], v[0]), to: SIMD4<UInt32>.self) &+ unsafeBitCast(SIMD2(u[1], v[1]), to: SIMD4<UInt32>.self)
+            }
+            let ab = halves(a, b), cd = halves(c, d)
+            return SIMD4(lowHalf: ab.evenHalf, highHalf: cd.evenHalf) &+ SIMD4(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)
+        }
+        @inline(__always) func spread(_ w: SIMD8<UInt16>) -> (SIMD8<UInt16>, SIMD8<UInt16>) {
+            (SIMD8(w[0], w[0], w[1], w[1], w[2], w[2], w[3], w[3]), SIMD8(w[4], w[4], w[5], w[5], w[6], w[6], w[7], w[7]))
+        }
+        @inline(__always) func load(_ plane: UnsafeRawPointer, _ x: Int) -> SIMD8<UInt16> {
+            plane.loadUnaligned(fromByteOffset: 4 &* x, as: SIMD8<UInt16>.self)
+        }
+        let half = SIMD4<UInt32>(repeating: 0x0080_0080)
+        var x = Int(firsts[0]), i = 0
+        while i &+ 4 <= n {
+            let d = Int(steps.loadUnaligned(fromByteOffset: i &+ 1, as: UInt32.self))
+            let x1 = x &+ (d & 0xFF), x2 = x1 &+ (d >> 8 & 0xFF), x3 = x2 &+ (d >> 16 & 0xFF)
+            let (wa, wb) = spread(weights.loadUnaligned(fromByteOffset: 8 &* i, as: SIMD8<UInt16>.self))
+            let (wc, wd) = spread(weights.loadUnaligned(fromByteOffset: 8 &* i &+ 16, as: SIMD8<UInt16>.self))
+            let s = sums(load(rb, x) &* wa, load(rb, x1) &* wb, load(rb, x2) &* wc, load(rb, x3) &* wd) &+ half
+            let t = sums(load(ag, x) &* wa, load(ag, x1) &* wb, load(ag, x2) &* wc, load(ag, x3) &* wd) &+ half
+            out.storeBytes(of: ((s &>> 8) & SIMD4(repeating: 0x00FF_00FF)) | (t & SIMD4(repeating: 0xFF00_FF00)),
+                           toByteOffset: 4 &* i, as: SIMD4<UInt32>.self)
+            x = x3 &+ d >> 24
+            i &+= 4
+        }
+        let w = weights.assumingMemoryBound(to: UInt16.self)
+        while i < n {
+            let x = 4 * Int(firsts[i])
+            out.storeBytes(of: boxPixel(rb + x, ag + x, w + 4 * i, 3), toByteOffset: 4 * i, as: UInt32.self)
+            i += 1
         }
     }
 }
