@@ -543,8 +543,8 @@ open class ScrollView: View {
 
     /// Sets `contentOffset`. Without animation: one `scrollViewDidScroll` (none if nothing
     /// changes), and any momentum or animation stops (`scrollViewDidEndDecelerating` ends a
-    /// stopped deceleration, so every deceleration run is closed). With animation: a 300 ms
-    /// ease-out toward `offset`, a `scrollViewDidScroll` per frame, then
+    /// stopped deceleration, so every deceleration run is closed). With animation: 300 ms at
+    /// constant velocity toward `offset`, a `scrollViewDidScroll` per frame, then
     /// `scrollViewDidEndScrollingAnimation`; nothing at all when already there. While a finger
     /// is dragging, the offset is set without animation and the drag continues from it.
     public func setContentOffset(_ offset: CGPoint, animated: Bool) {
@@ -627,7 +627,8 @@ open class ScrollView: View {
     }
 
     /// 300 ms: UIKit's animated `setContentOffset` takes about 0.3 s (decision: the value
-    /// commonly measured; the curve is an ease-out).
+    /// commonly measured). Its move is at constant velocity, as UIScrollView.h documents; the
+    /// scroll-to-top trigger uses the same time with an ease-out.
     public static let programmaticAnimationDuration = 300.0
 
     /// Starts (or retargets) a timed animation toward `target`, keeping the velocity of one
@@ -748,10 +749,16 @@ struct ScrollAnimation {
         self.kind = kind
         self.target = target
         self.startTime = startTime
-        horizontal = ScrollAnimationCurve(from: Double(start.x), to: Double(target.x), duration: duration,
-                                          initialVelocity: initialVelocity.map { Double($0.x) })
-        vertical = ScrollAnimationCurve(from: Double(start.y), to: Double(target.y), duration: duration,
-                                        initialVelocity: initialVelocity.map { Double($0.y) })
+        if kind == .programmatic {
+            // Restarted from where it is when retargeted: the velocity stays constant per move.
+            horizontal = ScrollAnimationCurve(constantVelocityFrom: Double(start.x), to: Double(target.x), duration: duration)
+            vertical = ScrollAnimationCurve(constantVelocityFrom: Double(start.y), to: Double(target.y), duration: duration)
+        } else {
+            horizontal = ScrollAnimationCurve(from: Double(start.x), to: Double(target.x), duration: duration,
+                                              initialVelocity: initialVelocity.map { Double($0.x) })
+            vertical = ScrollAnimationCurve(from: Double(start.y), to: Double(target.y), duration: duration,
+                                            initialVelocity: initialVelocity.map { Double($0.y) })
+        }
     }
 
     func position(at t: Double) -> CGPoint {

@@ -294,7 +294,7 @@ struct ProgrammaticScrollingTests {
         #expect(h.offset.y == -80)
     }
 
-    @Test("animated: a series of DidScroll on frames, then DidEndScrollingAnimation; ~300 ms ease-out")
+    @Test("animated: a series of DidScroll on frames, then DidEndScrollingAnimation; 300 ms at constant velocity")
     func animated() {
         let h = Harness()
         h.call(at: 1000) { $0.setContentOffset(CGPoint(x: 0, y: 900), animated: true) }
@@ -305,12 +305,14 @@ struct ProgrammaticScrollingTests {
         #expect(h.recorder.folded == ["didScroll… ---", "didEndScrollingAnimation ---"])
         #expect(h.recorder.count("didScroll") >= 15)
         #expect(end >= 1300 && end < 1320)
-        // Ease-out: the first half of the time covers three quarters of the way.
-        let mid = h.recorder.calls.first { $0.time >= 1150 }
-        #expect(mid.map { close($0.offset.y, 675, 40) } == true)
-        // Offsets only grow, never past the target.
-        let ys = h.recorder.calls.filter { $0.name == "didScroll" }.map(\.offset.y)
-        #expect(zip(ys, ys.dropFirst()).allSatisfy { $0 < $1 } && ys.allSatisfy { $0 <= 900 })
+        // Constant velocity (UIScrollView.h: "animate at constant velocity to new offset"):
+        // 900 pt in 300 ms is 3 pt/ms, so every frame moves by 3 pt/ms × its time.
+        let scrolls = h.recorder.calls.filter { $0.name == "didScroll" }
+        var previous = (time: 1000.0, y: 0.0)
+        for call in scrolls {
+            #expect(close(call.offset.y - previous.y, 3 * (call.time - previous.time), 1e-6), "at \(call.time)")
+            previous = (call.time, Double(call.offset.y))
+        }
     }
 
     @Test("animated to where it already is: nothing at all")

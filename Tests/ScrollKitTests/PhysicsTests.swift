@@ -219,6 +219,20 @@ struct BouncingScrollSimulationTests {
 
 @Suite("Timed scroll animation curve")
 struct AnimationCurveTests {
+    @Test("constant velocity: (to − from) / duration throughout, exactly `to` once the time is up")
+    func constantVelocity() {
+        let c = ScrollAnimationCurve(constantVelocityFrom: 100, to: -500, duration: 300)
+        #expect(c.isConstantVelocity && c.initialVelocity == -2)
+        for t in stride(from: 0.0, to: 300, by: 7.5) {
+            #expect(abs(c.position(at: t) - (100 - 2 * t)) < 1e-9)
+            #expect(c.velocity(at: t) == -2)
+        }
+        #expect(c.position(at: 300) == -500 && c.position(at: 5000) == -500 && c.position(at: -10) == 100)
+        #expect(c.velocity(at: 300) == 0 && c.isDone(at: 300) && !c.isDone(at: 299.9))
+        let degenerate = ScrollAnimationCurve(constantVelocityFrom: 0, to: 10, duration: .nan)
+        #expect(degenerate.duration == 1 && degenerate.position(at: 1) == 10)
+    }
+
     @Test("fresh start: quadratic ease-out from `from` to `to`, monotonic, at rest at the end")
     func easeOut() {
         let c = ScrollAnimationCurve(from: 100, to: 500, duration: 300)
