@@ -58,10 +58,11 @@ extension ScrollView {
     /// Zooms to `scale` (clamped to the limits) around the centre of the visible area, the
     /// offset kept within its range. Without animation: `scrollViewDidScroll` if the offset
     /// moves, then `scrollViewDidZoom`; nothing when the scale is already there. With
-    /// animation: a 300 ms ease-out with those calls on every frame, then
-    /// `scrollViewDidEndZooming(_:with:atScale:)`. Neither sends `scrollViewWillBeginZooming`,
-    /// which is for the user's gestures. Ignored without a zoom view and during a pinch (the
-    /// fingers own the scale); while a finger is down the change is made without animation.
+    /// animation: `scrollViewWillBeginZooming(_:with:)`, a 300 ms ease-out with those calls on
+    /// every frame, then `scrollViewDidEndZooming(_:with:atScale:)` (also when a touch or
+    /// another change stops it early, at the scale reached). Ignored without a zoom view and
+    /// during a pinch (the fingers own the scale); while a finger is down the change is made
+    /// without animation.
     public func setZoomScale(_ scale: CGFloat, animated: Bool) {
         guard scale.isFinite, scale > 0, let zoomView = zoomingView else { return }
         let limits = zoomScaleLimits
@@ -149,9 +150,16 @@ extension ScrollView {
             return
         }
         if case .zoomAnimating = motion {
-            // Retargeted from wherever the running animation has got to.
+            // Retargeted from wherever the running animation has got to (its WillBeginZooming
+            // was sent when it started).
         } else if abs(scale - storedZoomScale) <= Self.zoomScaleTolerance && offset == contentOffset {
             return
+        } else {
+            // UIKit sends it "in cases where a change in zoom level is to be animated" too
+            // (UIScrollViewDelegate's documentation), not only for gestures.
+            let generation = motionGeneration
+            delegate?.scrollViewWillBeginZooming(self, with: zoomView)
+            guard generation == motionGeneration else { return }
         }
         let duration = kind == .step ? Self.stepAnimationDuration : Self.programmaticAnimationDuration
         motion = .zoomAnimating(ZoomAnimation(kind: kind, fromScale: storedZoomScale, toScale: scale,
@@ -541,19 +549,21 @@ extension ScrollView {
     }
 
     /// Something else takes over from a zoom animation. A bounce is finished at once (the
-    /// scale must not stay past a limit, and its `scrollViewDidEndZooming` is owed); a
-    /// programmatic or wheel zoom stops where it is, silently, as scroll animations do.
+    /// scale must not stay past a limit); a programmatic or wheel zoom stops where it is. Either
+    /// way the `scrollViewDidEndZooming` owed to its start is sent, at the scale it ended at.
     /// Returns false when a delegate started another motion meanwhile.
     @discardableResult
     func interruptZoomAnimation() -> Bool {
         guard case .zoomAnimating(let animation) = motion else { return true }
         motion = .idle
         scheduleIndicatorFade(at: currentTime)
-        guard animation.kind == .bounce, let zoomView = zoomingView else { return true }
+        guard let zoomView = zoomingView else { return true }
         let generation = motionGeneration
-        guard applyZoom(zoomView, scale: animation.toScale, offset: animation.toOffset),
-              generation == motionGeneration else { return false }
-        delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: animation.toScale)
+        if animation.kind == .bounce {
+            guard applyZoom(zoomView, scale: animation.toScale, offset: animation.toOffset),
+                  generation == motionGeneration else { return false }
+        }
+        delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: storedZoomScale)
         return generation == motionGeneration
     }
 

@@ -131,16 +131,17 @@ struct ZoomTraceTests {
     func ctrlWheel() throws {
         let r = try Replayed("ctrl-wheel-zoom.jsonl")
         let groups = try #require(expectSequence(r.lines, [
+            .zoom("WillBeginZooming", tracking: false, zooming: false, zoomBouncing: false),
             .zoomFrames(atLeast: 10, tracking: false, zooming: false, zoomBouncing: false),
             .zoom("DidEndZooming", tracking: false, zooming: false, zoomBouncing: false),
             .scrolls(atLeast: 5, tracking: false, dragging: false, decelerating: false),
             .one("DidEndScrollingAnimation"),
         ], zoom: true))
         let scale = 2.0.squareRoot()
-        #expect(groups[1][0].time == 350)
-        #expect(abs(groups[1][0].state.zoomScale - scale) < 0.001)
+        #expect(groups[0][0].time == 100 && groups[2][0].time == 350)
+        #expect(abs(groups[2][0].state.zoomScale - scale) < 0.001)
         // The image point under the pointer, (400, 250), stays at (300, 150).
-        let zoomed = groups[1][0].state.offset
+        let zoomed = groups[2][0].state.offset
         #expect(abs(Double(zoomed.x) - (400 * scale - 300)) < 0.001 && abs(Double(zoomed.y) - (250 * scale - 150)) < 0.001)
         #expect(abs(Double(r.end.offset.y - zoomed.y) - 57) < 0.001 && r.end.offset.x == zoomed.x)
     }
@@ -151,14 +152,17 @@ struct ZoomTraceTests {
         let groups = try #require(expectSequence(r.lines, [
             .one("DidScroll", tracking: false),
             .zoom("DidZoom", tracking: false, zooming: false, zoomBouncing: false),
+            .zoom("WillBeginZooming", tracking: false, zooming: false, zoomBouncing: false),
             .zoomFrames(atLeast: 15, tracking: false, zooming: false, zoomBouncing: false),
             .zoom("DidEndZooming", tracking: false, zooming: false, zoomBouncing: false),
         ], zoom: true))
         #expect(groups[1][0].time == 100 && groups[1][0].state.zoomScale == 2)
         #expect(groups[1][0].state.offset == CGPoint(x: 200, y: 300))
-        #expect(isIncreasing(groups[2].filter { $0.name == "scrollViewDidZoom" }.map(\.state.zoomScale)))
-        #expect(groups[2].allSatisfy { $0.time > 500 })
-        #expect(groups[3][0].call == .didEndZooming(atScale: 3) && groups[3][0].time >= 790 && groups[3][0].time <= 820)
+        // The animated change is announced at the call, before its first frame.
+        #expect(groups[2][0].time == 500 && groups[2][0].state.zoomScale == 2)
+        #expect(isIncreasing(groups[3].filter { $0.name == "scrollViewDidZoom" }.map(\.state.zoomScale)))
+        #expect(groups[3].allSatisfy { $0.time > 500 })
+        #expect(groups[4][0].call == .didEndZooming(atScale: 3) && groups[4][0].time >= 790 && groups[4][0].time <= 820)
         #expect(r.end.zoomScale == 3 && r.end.offset == CGPoint(x: 400, y: 600))
     }
 
@@ -166,14 +170,15 @@ struct ZoomTraceTests {
     func zoomToRect() throws {
         let r = try Replayed("zoom-to-rect.jsonl")
         let groups = try #require(expectSequence(r.lines, [
+            .zoom("WillBeginZooming"),
             .zoomFrames(atLeast: 15, tracking: false, zooming: false, zoomBouncing: false),
             .zoom("DidEndZooming"),
             .one("DidScroll"),
             .zoom("DidZoom"),
         ], zoom: true))
         // At 2x the view shows 200 × 300 image points from (200, 300) / 2 = (100, 150).
-        #expect(groups[1][0].call == .didEndZooming(atScale: 2) && groups[1][0].state.offset == CGPoint(x: 200, y: 300))
-        #expect(groups[3][0].time == 1000 && groups[3][0].state.zoomScale == 1)
+        #expect(groups[2][0].call == .didEndZooming(atScale: 2) && groups[2][0].state.offset == CGPoint(x: 200, y: 300))
+        #expect(groups[4][0].time == 1000 && groups[4][0].state.zoomScale == 1)
         #expect(r.end.offset == .zero && r.end.zoomScale == 1)
     }
 

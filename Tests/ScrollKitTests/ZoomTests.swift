@@ -351,7 +351,8 @@ struct PointerZoomTests {
         h.settle()
         #expect(close(h.scrollView.zoomScale, sqrt(2), 1e-9))
         #expect(closePoint(zoomPoint(h, zoomView, at: CGPoint(x: 300, y: 150)), under, 1e-6))
-        #expect(h.recorder.zoomNames.count == 2 && h.recorder.zoomNames.first == "scroll/zoom…")
+        // One animated zoom: the second notch extends the running step.
+        #expect(h.recorder.zoomNames.count == 3 && h.recorder.zoomNames.prefix(2) == ["willBeginZooming", "scroll/zoom…"])
         #expect(h.recorder.calls.last.map { $0.name.hasPrefix("didEndZooming(1.41421356") } == true)
         h.recorder.reset()
         h.send(.key(name: "Control_L", pressed: false, modifiers: [.ctrl]), at: 2000)
@@ -396,15 +397,16 @@ struct ProgrammaticZoomTests {
         #expect(h.scrollView.zoomScale == 1 && h.offset == .zero)
     }
 
-    @Test("setZoomScale animated: a series of DidZoom, then DidEndZooming; no WillBeginZooming")
+    @Test("setZoomScale animated: WillBeginZooming at the call, a series of DidZoom, then DidEndZooming")
     func animated() {
         let (h, _) = zoomHarness(image: CGSize(width: 400, height: 600), minimum: 1, maximum: 4)
         h.call(at: 1000) { $0.setZoomScale(2, animated: true) }
-        #expect(h.recorder.calls.isEmpty)
+        // UIKit: WillBeginZooming comes "in cases where a change in zoom level is to be animated".
+        #expect(h.recorder.calls.map(\.name) == ["willBeginZooming"])
         #expect(!h.scrollView.isZooming && !h.scrollView.isZoomBouncing)
         let end = h.settle()
         #expect(h.scrollView.zoomScale == 2 && h.offset == CGPoint(x: 200, y: 300))
-        #expect(h.recorder.zoomNames == ["scroll/zoom…", "didEndZooming(2.0)"])
+        #expect(h.recorder.zoomNames == ["willBeginZooming", "scroll/zoom…", "didEndZooming(2.0)"])
         let zooms = h.recorder.calls("didZoom")
         #expect(zooms.count >= 15)
         #expect(zip(zooms, zooms.dropFirst()).allSatisfy { $0.zoomScale < $1.zoomScale })
@@ -421,7 +423,7 @@ struct ProgrammaticZoomTests {
         let visible = CGRect(origin: zoomPoint(h, zoomView, at: .zero),
                              size: CGSize(width: 400 / h.scrollView.zoomScale, height: 600 / h.scrollView.zoomScale))
         #expect(visible == CGRect(x: 100, y: 150, width: 200, height: 300))
-        #expect(h.recorder.zoomNames == (animated ? ["scroll/zoom…", "didEndZooming(2.0)"] : ["scroll/zoom…"]))
+        #expect(h.recorder.zoomNames == (animated ? ["willBeginZooming", "scroll/zoom…", "didEndZooming(2.0)"] : ["scroll/zoom…"]))
         if !animated { #expect(h.recorder.calls.map(\.name) == ["didScroll", "didZoom"]) }
 
         // A wide rect: the width decides, the rect is centred vertically.
@@ -441,10 +443,10 @@ struct ProgrammaticZoomTests {
         h.call(at: lift + 105) { $0.setZoomScale(2, animated: true) }
         h.settle()
         let names = h.recorder.zoomNames
-        #expect(Array(names.suffix(3)) == ["didEndDecelerating", "scroll/zoom…", "didEndZooming(2.0)"])
+        #expect(Array(names.suffix(4)) == ["didEndDecelerating", "willBeginZooming", "scroll/zoom…", "didEndZooming(2.0)"])
     }
 
-    @Test("a touch during a zoom bounce finishes it first; a touch during a programmatic zoom stops it")
+    @Test("a touch during a zoom bounce finishes it first; a touch during a programmatic zoom stops it, ending its zoom")
     func touchInterruptsZoomAnimation() {
         let (h, _) = zoomHarness()
         h.call(at: 100) { $0.setZoomScale(3, animated: true) }
@@ -454,7 +456,8 @@ struct ProgrammaticZoomTests {
         h.send(.touchUp(id: 0), at: 250)
         h.settle()
         #expect(h.scrollView.zoomScale == midway && midway > 1 && midway < 3)
-        #expect(h.recorder.zoomNames == ["scroll/zoom…"])
+        // The DidEndZooming owed to the WillBeginZooming comes at the scale it stopped at.
+        #expect(h.recorder.zoomNames == ["willBeginZooming", "scroll/zoom…", "didEndZooming(\(midway))"])
 
         h.recorder.reset()
         let t = pinch(h, from: CGPoint(x: 175, y: 300), CGPoint(x: 225, y: 300), to: CGPoint(x: 0, y: 300), CGPoint(x: 400, y: 300), at: 1000)
