@@ -108,12 +108,17 @@ extension ScrollView {
     /// when they are showing anyway.
     public func flashScrollIndicators() {
         if case .shown = indicatorVisibility { return }
+        guard showsAnyScrollIndicator else { return }
         indicatorVisibility = .fadeScheduled(start: currentTime + ScrollIndicator.flashHold)
         setNeedsComposite()
     }
 
+    /// Whether either indicator may show. With both hidden nothing is shown, so nothing fades
+    /// after scrolling either: no frame ticks for bars nobody sees (a gallery's pager).
+    var showsAnyScrollIndicator: Bool { showsVerticalScrollIndicator || showsHorizontalScrollIndicator }
+
     func showIndicators() {
-        guard indicatorVisibility != .shown else { return }
+        guard indicatorVisibility != .shown, showsAnyScrollIndicator else { return }
         indicatorVisibility = .shown
         setNeedsComposite()
     }

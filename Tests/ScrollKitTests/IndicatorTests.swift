@@ -72,6 +72,22 @@ struct IndicatorTests {
         #expect(g.scrollView.scrollIndicators.first?.alpha == 1)
     }
 
+    @Test("with both indicators hidden nothing fades: no ticks and no wake-up once scrolling ends")
+    func hiddenIndicatorsCostNoFrames() {
+        let h = Harness { $0.showsVerticalScrollIndicator = false; $0.showsHorizontalScrollIndicator = false }
+        let lift = h.drag(from: CGPoint(x: 200, y: 500), by: CGPoint(x: 0, y: -200), at: 1000, pause: 60)
+        #expect(!h.scrollView.isAnimating && h.scrollView.nextWakeTime == nil)
+        #expect(h.scrollView.indicators(at: lift).isEmpty)
+        let end = h.settle()
+        #expect(end == lift, "frames ticked after the drag ended, at \(end)")
+        h.call(at: lift + 1000) { $0.flashScrollIndicators() }
+        #expect(!h.scrollView.isAnimating && h.scrollView.nextWakeTime == nil)
+        // One bar shown is enough for the fade to run.
+        let g = Harness { $0.showsHorizontalScrollIndicator = false }
+        let gLift = g.drag(from: CGPoint(x: 200, y: 500), by: CGPoint(x: 0, y: -200), at: 1000, pause: 60)
+        #expect(g.scrollView.nextWakeTime == gLift + 500)
+    }
+
     @Test("flashScrollIndicators shows them for 600 ms, then fades; no effect while scrolling")
     func flash() {
         let h = Harness()
