@@ -14,7 +14,8 @@ struct ScrollReplay: ParsableCommand {
         pointer, key and call events. The whole file is validated before anything runs. \
         Output is JSON Lines on standard output: one line per delegate call with the scroll \
         view's state, with {"kind":"control",...} lines for the setup's buttons (touchDown, \
-        touchUpInside, touchCancel) in the order things happened, then a final \
+        touchUpInside, touchCancel, and touchUpOutside when a control that kept its touch \
+        sees it lift outside) in the order things happened, then a final \
         {"kind":"end",...} line. Numbers are rounded to 3 decimals \
         (half away from zero), integers print without ".0".
 
@@ -23,6 +24,11 @@ struct ScrollReplay: ParsableCommand {
         before that frame's tick. Limits: viewport sides up to 16384 pt, content sides and \
         coordinates up to 1000000 pt, frameRate 1...1000, t up to 24 h, 1000000 events, \
         64 MiB per file.
+
+        Buttons: with canCancelContentTouches on, a drag that starts on a button takes its \
+        touch away (touchCancel) and scrolls, even once the button has it: the replay's scroll \
+        view answers YES to touchesShouldCancel(in:), as apps with buttons in scrolling \
+        content do (UIKit's default answers NO for controls).
 
         Exit status: 0 replayed and came to rest; 1 still animating 60 s of simulated time \
         after the last event (the last line is {"kind":"timeout",...}); 2 the trace is \
