@@ -11,10 +11,11 @@ import TestSupport
 /// away from the right and bottom edges where scroll indicators show while scrolling.
 private let checkPoints = [(5, 5), (150, 150), (420, 333), (780, 580), (61, 507), (400, 20)]
 
-/// Every pixel of two columns: a grid line crosses them every 100 pt, which pins the
-/// offset to the pixel (the sparse points alone match a few neighbouring offsets). The
-/// bottom rows are left out: the horizontal scroll indicator shows there while scrolling.
-private let densePoints = (0..<585).flatMap { [(150, $0), (61, $0)] }
+/// Every pixel of two columns of an 800 × 600 screen: a grid line crosses them every 100 pt,
+/// which pins the offset to the pixel (the sparse points alone match a few neighbouring
+/// offsets). The bottom rows are left out: the horizontal scroll indicator shows there while
+/// scrolling.
+let densePoints = (0..<585).flatMap { [(150, $0), (61, $0)] }
 
 /// Screen rows where column 150 shows a grid line: where the content's 100 pt lines are.
 private func gridRows(_ shot: Screenshot) -> [Int] {
@@ -107,9 +108,11 @@ struct InputLiveTests {
         #expect(problems.isEmpty, "\(problems)")
     }
 
-    @Test("Touchpad finger scrolling moves the content, and after axis_stop momentum carries it on")
+    @Test("Touchpad finger scrolling moves the content, after axis_stop momentum carries it on, and the replay of the recorded input rests where it did (within 1 pt)")
     func touchpadMomentum() throws {
-        let (sway, viewer, inject) = try start()
+        let trace = temporaryTracePath()
+        defer { unlink(trace) }
+        let (sway, viewer, inject) = try start(["--record", trace])
         defer { viewer.terminate(); inject.terminate(); sway.stop() }
         for _ in 1...10 {
             inject.send("finger vertical 20")
@@ -125,10 +128,16 @@ struct InputLiveTests {
         let changed = checkPoints.contains { first.pixel($0.0, $0.1) != second.pixel($0.0, $0.1) }
             || (0..<60).contains { i in first.pixel(i * 13, 300) != second.pixel(i * 13, 300) }
         #expect(changed, "the screen did not change 150 ms after axis_stop: no momentum")
-        usleep(3_000_000)
+        // The glide ends (about 3.8 s for the fingers' 2 pt/ms: see recordAndReplay) and the
+        // indicators fade.
+        try awaitMotionEnded(viewer)
         let settled = try sway.screenshot()
         let offsets = verticalOffsets(settled, Array(200...3000))
         #expect(offsets.count == 1 && (offsets.first ?? 0) > 300, "resting offsets matching the screen: \(offsets.prefix(5))")
+        quitWithQ(viewer, keyboard: inject)
+        let (_, live) = try expectReplayEndsAtLiveRest(trace)
+        // The renderer places content at its translation rounded to whole pixels.
+        #expect(offsets == [Int(live.y.rounded())], "the recording's live end \(live) is not where the screen shows the content: \(offsets)")
     }
 
     @Test("The pointer vanishing mid-drag leaves the content where the drag had it, and the viewer goes on")
@@ -164,7 +173,7 @@ struct InputLiveTests {
 
     @Test("A recorded live session, replayed by scroll-replay, ends at the offset the live one rested at (within 1 pt)")
     func recordAndReplay() throws {
-        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString).trace").path
+        let trace = temporaryTracePath()
         defer { unlink(trace) }
         let (sway, viewer, inject) = try start(["--record", trace])
         defer { viewer.terminate(); inject.terminate(); sway.stop() }
@@ -193,32 +202,13 @@ struct InputLiveTests {
         inject.send("wheel vertical 2")
         try sync(inject)
         usleep(800_000)
-        inject.send("tap q")
-        let quitStatus = viewer.waitForExit(timeout: 10)
-        #expect(quitStatus == 0, "Q ends the test card viewer; stderr: \(viewer.stderr.lines.suffix(5))")
+        quitWithQ(viewer, keyboard: inject)
 
-        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init)
+        let (lines, live) = try expectReplayEndsAtLiveRest(trace)
         let kinds = ["pointer.button", "pointer.axis", "pointer.axis_stop", "key"]
         for kind in kinds {
             #expect(lines.contains { $0.contains(#""kind":"\#(kind)""#) }, "the recording has no \(kind) line")
         }
-        let liveEnd = try #require(lines.last.flatMap { $0.hasPrefix("# live end: ") ? String($0.dropFirst(12)) : nil },
-                                   "the recording ends with the live end comment; last lines: \(lines.suffix(2))")
-        let live = try offset(inJSON: liveEnd)
         #expect(live.x > 100 && live.y > 300, "the fling should have moved the card well away from the origin: \(live)")
-
-        let replay = try runProcess(try #require(PackagePaths.builtExecutable("scroll-replay")), [trace])
-        #expect(replay.status == 0, "scroll-replay: \(replay.stderr)")
-        let endLine = try #require(replay.stdout.split(separator: "\n").last.map(String.init))
-        let replayed = try offset(inJSON: endLine)
-        #expect(abs(replayed.x - live.x) <= 1 && abs(replayed.y - live.y) <= 1,
-                "live rest \(live), replayed rest \(replayed) (tolerance 1 pt); end line \(endLine)")
-    }
-
-    /// The `offset` of a JSON line (`scroll-replay`'s end line, or the recording's end comment).
-    private func offset(inJSON line: String) throws -> (x: Double, y: Double) {
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
-        let offset = try #require(object["offset"] as? [String: Any], "\(line)")
-        return (try #require((offset["x"] as? NSNumber)?.doubleValue), try #require((offset["y"] as? NSNumber)?.doubleValue))
     }
 }
