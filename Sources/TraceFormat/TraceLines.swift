@@ -191,12 +191,25 @@ public struct TraceLineFormatter: Sendable {
     /// The line for `event`: a trace event line, or a `#` comment for input the format
     /// cannot express (pointer leave, holds unless `writesHoldEvents`, odd key names).
     public mutating func line(for event: InputEvent) -> String {
-        let start = startTime ?? event.time
-        if startTime == nil, event.time.isFinite { startTime = start }
-        var t = event.time.isFinite && start.isFinite ? event.time - start : lastTime
-        // Microsecond steps keep the subtraction's float dust out of the file; times never
-        // go back (enter/leave carry no timestamp and are stamped on arrival).
-        t = max((t * 1000).rounded() / 1000, lastTime)
+        var t = lastTime
+        switch event.kind {
+        case .pointerEnter, .pointerLeave:
+            // These carry no timestamp: the seat stamps them on arrival, which under load is
+            // tens of ms after the device-stamped events handled around them (a touch swipe
+            // while the pointer enters). At that time they would push every later event of
+            // the swipe to it too (times never go back), and the replay would see the swipe's
+            // samples squeezed together: a faster fling than the live one. Their time changes
+            // nothing in the scroll view, so they take the previous event's, and they never
+            // start the trace's clock.
+            break
+        default:
+            if startTime == nil, event.time.isFinite { startTime = event.time }
+            if let start = startTime, event.time.isFinite {
+                // Microsecond steps keep the subtraction's float dust out of the file; times
+                // never go back.
+                t = max(((event.time - start) * 1000).rounded() / 1000, lastTime)
+            }
+        }
         lastTime = t
         let origin = self.origin
         func line(_ kind: String, _ fields: (inout JSONObjectWriter) -> Void = { _ in }) -> String {

@@ -135,30 +135,44 @@ struct TraceRecordingTests {
         var f = TraceLineFormatter(origin: CGPoint(x: 100, y: 50))
         #expect(f.line(for: InputEvent(time: 0, kind: .pointerEnter(location: CGPoint(x: 130, y: 60))))
             == #"{"kind":"pointer.motion","t":0,"x":30,"y":10}"#)
+        // The enter (untimed) does not start the clock; the first timed event is t = 0.
         #expect(f.line(for: InputEvent(time: 1, kind: .touchDown(id: 3, location: CGPoint(x: 100, y: 50))))
-            == #"{"kind":"touch.down","t":1,"id":3,"x":0,"y":0}"#)
+            == #"{"kind":"touch.down","t":0,"id":3,"x":0,"y":0}"#)
     }
 
-    @Test("Times never go back, even when an untimed event was stamped late")
+    @Test("Times never go back; untimed events (enter, leave) take the previous event's time, so a late arrival stamp cannot squeeze a swipe")
     func monotonicTimes() {
         var f = TraceLineFormatter()
-        _ = f.line(for: InputEvent(time: 1000, kind: .pointerEnter(location: .zero)))
-        _ = f.line(for: InputEvent(time: 1020, kind: .pointerLeave))
-        let late = f.line(for: InputEvent(time: 1015, kind: .pointerMotion(location: .zero)))
-        #expect(late == #"{"kind":"pointer.motion","t":20,"x":0,"y":0}"#)
+        #expect(f.line(for: InputEvent(time: 1000, kind: .touchDown(id: 0, location: .zero))).contains(#""t":0,"#))
+        #expect(f.line(for: InputEvent(time: 1010, kind: .touchMotion(id: 0, location: .zero))).contains(#""t":10,"#))
+        // Stamped on arrival, 40 ms after the touch events handled around it (a loaded machine).
+        #expect(f.line(for: InputEvent(time: 1050, kind: .pointerEnter(location: .zero)))
+                == #"{"kind":"pointer.motion","t":10,"x":0,"y":0}"#)
+        #expect(f.line(for: InputEvent(time: 1020, kind: .touchMotion(id: 0, location: .zero))).contains(#""t":20,"#))
+        #expect(f.line(for: InputEvent(time: 1100, kind: .pointerLeave)) == "# t=20 pointer.leave")
+        #expect(f.line(for: InputEvent(time: 1030, kind: .touchMotion(id: 0, location: .zero))).contains(#""t":30,"#))
+        // Another device's clock a little behind: held at the last time, never earlier.
+        let behind = f.line(for: InputEvent(time: 1025, kind: .pointerMotion(location: .zero)))
+        #expect(behind == #"{"kind":"pointer.motion","t":30,"x":0,"y":0}"#)
         let nan = f.line(for: InputEvent(time: .nan, kind: .touchCancel))
-        #expect(nan == #"{"kind":"touch.cancel","t":20}"#)
+        #expect(nan == #"{"kind":"touch.cancel","t":30}"#)
+
+        // An enter first does not start the trace's clock: the device-timed events do.
+        var g = TraceLineFormatter()
+        #expect(g.line(for: InputEvent(time: 5000, kind: .pointerEnter(location: .zero))).contains(#""t":0,"#))
+        #expect(g.line(for: InputEvent(time: 4990, kind: .touchDown(id: 0, location: .zero))).contains(#""t":0,"#))
+        #expect(g.line(for: InputEvent(time: 5000, kind: .touchMotion(id: 0, location: .zero))).contains(#""t":10,"#))
     }
 
     @Test("What the format cannot express is kept as comments, which scroll-replay skips")
     func comments() {
         var f = TraceLineFormatter()
         #expect(f.line(for: InputEvent(time: 0, kind: .pointerLeave)) == "# t=0 pointer.leave")
-        #expect(f.line(for: InputEvent(time: 5, kind: .hold(phase: .begin))) == #"# {"kind":"pointer.hold","t":5,"phase":"begin"}"#)
+        #expect(f.line(for: InputEvent(time: 5, kind: .hold(phase: .begin))) == #"# {"kind":"pointer.hold","t":0,"phase":"begin"}"#)
         let odd = f.line(for: InputEvent(time: 6, kind: .key(name: "a\"b\nc", pressed: true, modifiers: [])))
         #expect(odd.hasPrefix("# ") && !odd.contains("\n"))
         f.writesHoldEvents = true
-        #expect(f.line(for: InputEvent(time: 7, kind: .hold(phase: .end))) == #"{"kind":"pointer.hold","t":7,"phase":"end"}"#)
+        #expect(f.line(for: InputEvent(time: 7, kind: .hold(phase: .end))) == #"{"kind":"pointer.hold","t":2,"phase":"end"}"#)
     }
 
     @Test("Numbers: integers plain, wl_fixed fractions exact, non-finite values never written")
