@@ -19,13 +19,14 @@ func cardOffset(_ shot: Screenshot, size: (Int, Int), xs: ClosedRange<Int>, ys: 
 struct TouchLiveTests {
     /// KWin, nested sway, a touch injector connected first (early input is lost otherwise),
     /// then the viewer; returns them with the viewer's first frame drawn.
-    private func start() throws -> (SwayNestedInKWin, ClientProcess, ClientProcess) {
+    private func start(_ extraArguments: [String] = []) throws -> (SwayNestedInKWin, ClientProcess, ClientProcess) {
         let session = try SwayNestedInKWin(width: 800, height: 600)
         let touch = try ClientProcess("wl-inject", ["--stdin", "--backend", "kwin"], environment: session.kwinClientEnvironment)
         touch.send("sync")
         try touch.waitForStdout { $0 == "ok" }
         try session.waitForTouchDevice()
-        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"], environment: session.sway.clientEnvironment)
+        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"] + extraArguments,
+                                       environment: session.sway.clientEnvironment)
         try viewer.waitForStderr { isStats($0, "first-frame") }
         return (session, touch, viewer)
     }
@@ -60,9 +61,11 @@ struct TouchLiveTests {
         }
     }
 
-    @Test("A flick keeps the content moving after the finger lifts, then it settles")
+    @Test("A flick keeps the content moving after the finger lifts, then it settles where the replay of the recorded touches does (within 1 pt)")
     func touchFling() throws {
-        let (session, touch, viewer) = try start()
+        let trace = temporaryTracePath()
+        defer { unlink(trace) }
+        let (session, touch, viewer) = try start(["--record", trace])
         defer { viewer.terminate(); touch.terminate(); session.stop() }
         touch.send("swipe 0 400 550 400 250 80 8")
         touch.send("sync")
@@ -81,12 +84,24 @@ struct TouchLiveTests {
             rest = b
         }
         #expect(settled, "the content never came to rest")
-        usleep(1_000_000)  // the scroll indicators fade (500 ms, then 300 ms)
+        // The glide has ended (about 4.1 s for 3.75 pt/ms: see InputLiveTests.recordAndReplay)
+        // and the indicators have faded.
+        try awaitMotionEnded(viewer)
         rest = try session.sway.screenshot()
         // The finger moved the content 300 pt (less the slop). The 3.75 pt/ms release at
         // 0.998/ms friction carries it about 1 870 pt further (v / |ln d|): resting beyond
         // twice the finger's travel is momentum, not the drag.
         let offset = rest.flatMap { cardOffset($0, size: (800, 600), xs: 0...0, ys: 250...4000, points: points) }
         #expect((offset?.1 ?? 0) > 600, "the fling did not carry the content past the swipe: rests at \(String(describing: offset))")
+        // Q through KWin's fake keyboard, which nested sway passes on to the focused viewer.
+        quitWithQ(viewer, keyboard: touch)
+        let (lines, live) = try expectReplayEndsAtLiveRest(trace)
+        #expect(lines.contains { $0.contains(#""kind":"touch.up""#) }, "the recording has no touch.up line")
+        // What the user saw is where the recording says the content rested: the renderer places
+        // content at its translation rounded to whole pixels (Raster's ContentPlacement).
+        let pixel = (Int(live.x.rounded()), Int(live.y.rounded()))
+        let shown = rest.map { shot in (-2...2).filter { dy in
+            cardProblems(shot, size: (800, 600), offset: (pixel.0, pixel.1 + dy), points: densePoints).isEmpty } }
+        #expect(shown == [0], "the recording's live end \(live) rounds to \(pixel); the screen shows offsets \(pixel.1) + \(String(describing: shown))")
     }
 }
