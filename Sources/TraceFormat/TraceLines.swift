@@ -94,9 +94,9 @@ public struct TraceSetupDescription: Equatable, Sendable {
 public struct TraceLineFormatter: Sendable {
     /// The scroll view's origin in window points, subtracted from positions.
     public var origin: CGPoint
-    /// Whether touchpad hold gestures are written as `pointer.hold` lines. The trace format
-    /// has no such kind yet, and `scroll-replay` refuses unknown kinds, so by default they
-    /// are kept as comments: the file still replays, and a reader sees where they were.
+    /// Whether touchpad hold gestures are written as `pointer.hold` lines (a kind the project
+    /// added to the format; `scroll-replay` replays it) or kept as comments, for readers that
+    /// know only the format's original kinds.
     public var writesHoldEvents: Bool
     /// The time of the first event, in the events' clock (ms); trace time 0.
     public private(set) var startTime: Double?
@@ -104,7 +104,7 @@ public struct TraceLineFormatter: Sendable {
     public private(set) var lastTime: Double = 0
 
     /// Creates a formatter for a scroll view at `origin` in the window.
-    public init(origin: CGPoint = .zero, writesHoldEvents: Bool = false) {
+    public init(origin: CGPoint = .zero, writesHoldEvents: Bool = true) {
         self.origin = origin
         self.writesHoldEvents = writesHoldEvents
     }

@@ -19,10 +19,11 @@ public struct TraceParser: Sendable {
         self.limits = limits
     }
 
-    /// Every event kind the format defines, in the spec's order.
+    /// Every event kind the format defines, in the spec's order, then the project's additions
+    /// (new kinds only, as the format allows: `pointer.hold`, a touchpad hold gesture).
     public static let eventKinds = [
         "touch.down", "touch.motion", "touch.up", "touch.cancel", "pointer.motion", "pointer.button",
-        "pointer.axis", "pointer.axis_stop", "pointer.pinch", "key", "call",
+        "pointer.axis", "pointer.axis_stop", "pointer.pinch", "key", "call", "pointer.hold",
     ]
 
     /// Every name the setup's `options` object accepts, in the spec's order.
@@ -311,6 +312,10 @@ public struct TraceParser: Sendable {
             let dx = try optionalCoordinate(fields, "dx") ?? 0
             let dy = try optionalCoordinate(fields, "dy") ?? 0
             action = .input(.pinch(phase: phase, scale: CGFloat(scale), dx: CGFloat(dx), dy: CGFloat(dy)))
+        case "pointer.hold":
+            // zwp_pointer_gestures_v1 hold: fingers resting on the touchpad; begin stops momentum.
+            let phase = try fields.requireEnum("phase", [("begin", InputEvent.Phase.begin), ("end", .end), ("cancel", .cancel)])
+            action = .input(.hold(phase: phase))
         case "key":
             action = .input(try key(fields))
         default:  // "call"

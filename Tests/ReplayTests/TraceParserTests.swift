@@ -142,6 +142,43 @@ struct TraceParserTests {
         #expect(trace.duration == 160.5)
     }
 
+    @Test("pointer.hold, the project's added kind: begin, end and cancel become hold input; other phases are refused")
+    func hold() throws {
+        let trace = try parse(setupLine + """
+
+        {"t":10, "kind":"pointer.hold", "phase":"begin"}
+        {"t":20, "kind":"pointer.hold", "phase":"end"}
+        {"t":30, "kind":"pointer.hold", "phase":"cancel"}
+        """)
+        #expect(trace.events.map(\.action) == [.input(.hold(phase: .begin)), .input(.hold(phase: .end)),
+                                                .input(.hold(phase: .cancel))])
+        let error = rejection(setupLine + "\n" + #"{"t":10, "kind":"pointer.hold", "phase":"update"}"#)
+        #expect(error?.line == 2 && error?.message.contains("phase") == true, "\(String(describing: error))")
+    }
+
+    @Test("a replayed pointer.hold begin stops a touchpad glide where it is, as the live one does")
+    func holdStopsMomentum() throws {
+        var swipe = setupLine
+        for i in 0..<8 { swipe += "\n" + #"{"t":\#(10 * i),"kind":"pointer.axis","source":"finger","dx":0,"dy":25}"# }
+        swipe += "\n" + #"{"t":80,"kind":"pointer.axis_stop","axis":"vertical"}"#
+        let held = swipe + "\n" + #"{"t":300,"kind":"pointer.hold","phase":"begin"}"#
+            + "\n" + #"{"t":400,"kind":"pointer.hold","phase":"end"}"#
+        func replay(_ text: String) throws -> [Call] { timeline(try Replayer.records(of: try parse(text))) }
+        let glide = try replay(swipe), stopped = try replay(held)
+        let glideEnd = try #require(glide.last), stoppedEnd = try #require(stopped.last)
+        #expect(glideEnd.name == "scrollViewDidEndDecelerating" && glideEnd.time > 1000)
+        // Resting fingers catch the glide as a touch does (tap-to-stop): WillBeginDragging at the
+        // hold's begin, the content still from then on, and at its end the leftover
+        // DidEndDecelerating after a release without velocity.
+        let caught = try #require(stopped.first { $0.time == 300 })
+        #expect(caught.name == "scrollViewWillBeginDragging" && caught.state.decelerating)
+        #expect(stopped.filter { $0.time >= 300 }.map(\.name) == ["scrollViewWillBeginDragging", "scrollViewWillEndDragging",
+                                                                "scrollViewDidEndDragging", "scrollViewDidEndDecelerating"])
+        #expect(stoppedEnd.name == "scrollViewDidEndDecelerating" && stoppedEnd.time == 400)
+        #expect(stoppedEnd.state.offset == caught.state.offset)
+        #expect(stoppedEnd.state.offset.y > 200 && stoppedEnd.state.offset.y < glideEnd.state.offset.y - 100)
+    }
+
     @Test("blank lines, comments, CRLF endings and extra event keys are tolerated")
     func tolerated() throws {
         let text = "# recorded on a kiosk\r\n" + setupLine + "\r\n\r\n   \r\n  # indented comment\r\n"
