@@ -39,19 +39,9 @@ struct BilinearTests {
         var rng = TestRandom(state: UInt64(step * 10_000))
         // Widths that leave every remainder of the four-pixel vector steps.
         for (sw, sh) in [(37, 23), (40, 9), (2, 5), (1, 4)] {
-            var src = [UInt32](repeating: 0, count: sw * sh)
-            for i in src.indices { src[i] = rng.pixel() }
-            let source = try #require(OwnedFramebuffer(width: sw, height: sh))
-            source.withFramebuffer { s in for y in 0..<sh { for x in 0..<sw { s[x, y] = src[y * sw + x] } } }
+            let (src, source) = try randomSource(width: sw, height: sh, using: &rng)
             let ow = max(1, Int(Double(sw) / step)), oh = max(1, Int(Double(sh) / step))
-            let out = try #require(OwnedFramebuffer(width: ow, height: oh))
-            try source.withFramebuffer { s in try out.withFramebuffer { o in
-                try Resampler.resample(.bilinear, source: s, sourceOrigin: (0, 0),
-                                       xAxis: ResampleAxis(step: step, lower: 0, upper: sw)!,
-                                       yAxis: ResampleAxis(step: step, lower: 0, upper: sh)!,
-                                       output: PixelRect(x: 0, y: 0, width: ow, height: oh), into: o, at: (0, 0))
-            } }
-            let got = out.pixels
+            let got = try resampledWhole(source, .bilinear, step: step, width: ow, height: oh)
             var wrong: [String] = []
             for y in 0..<oh {
                 for x in 0..<ow where sw >= 2 {

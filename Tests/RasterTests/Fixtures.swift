@@ -158,3 +158,34 @@ func firstDifference(_ a: OwnedFramebuffer, _ b: OwnedFramebuffer) -> String? {
     guard let i = pa.indices.first(where: { pa[$0] != pb[$0] }) else { return nil }
     return "pixel (\(i % w), \(i / w)): \(String(pa[i], radix: 16)) vs \(String(pb[i], radix: 16))"
 }
+
+/// A `width`×`height` source of random premultiplied pixels: the pixels (row-major) and a
+/// framebuffer holding them.
+func randomSource(width: Int, height: Int, using rng: inout TestRandom) throws -> ([UInt32], OwnedFramebuffer) {
+    var pixels = [UInt32](repeating: 0, count: width * height)
+    for i in pixels.indices { pixels[i] = rng.pixel() }
+    guard let source = OwnedFramebuffer(width: width, height: height) else { throw FixtureError.allocation }
+    source.withFramebuffer { s in for y in 0..<height { for x in 0..<width { s[x, y] = pixels[y * width + x] } } }
+    return (pixels, source)
+}
+
+/// The whole of `source` resampled with `filter` at `step` source pixels per output pixel
+/// (both axes) into a new `width`×`height` image: its pixels, row-major.
+func resampledWhole(_ source: OwnedFramebuffer, _ filter: ResampleFilter, step: Double,
+                    width: Int, height: Int) throws -> [UInt32] {
+    guard let out = OwnedFramebuffer(width: width, height: height),
+          let xAxis = ResampleAxis(step: step, lower: 0, upper: source.framebuffer.width),
+          let yAxis = ResampleAxis(step: step, lower: 0, upper: source.framebuffer.height) else {
+        throw FixtureError.allocation
+    }
+    try source.withFramebuffer { s in try out.withFramebuffer { o in
+        try Resampler.resample(filter, source: s, sourceOrigin: (0, 0), xAxis: xAxis, yAxis: yAxis,
+                               output: PixelRect(x: 0, y: 0, width: width, height: height), into: o, at: (0, 0))
+    } }
+    return out.pixels
+}
+
+/// A fixture that could not be made.
+enum FixtureError: Error {
+    case allocation
+}
