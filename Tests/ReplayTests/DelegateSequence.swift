@@ -3,6 +3,8 @@
 import Foundation
 import Testing
 import Replay
+import ScrollKit
+import TraceFormat
 
 /// One step of an expected delegate sequence: a call name repeated `count` times (a run of
 /// `scrollViewDidScroll` varies with the frame rate), with the flags every call must show.
@@ -194,4 +196,25 @@ extension Call {
         if case .willEndDragging(let velocity, let target)? = call { return (velocity, target) }
         return nil
     }
+}
+
+/// A replay of a trace file, optionally with its setup options changed first.
+struct Replayed {
+    var lines: [Call]
+    var end: (time: Double, offset: CGPoint, zoomScale: Double, frames: Int)
+
+    init(_ name: String, changing change: (inout ScrollOptions) -> Void = { _ in }) throws {
+        var trace = try TraceParser().parse(fileAt: Traces.path(name))
+        change(&trace.setup.options)
+        let records = try Replayer.records(of: trace)
+        lines = timeline(records)
+        guard case .end(let time, let offset, let zoomScale, let frames)? = records.last else {
+            Issue.record("\(name) did not end with an end line: \(String(describing: records.last))")
+            end = (0, .zero, 0, 0)
+            return
+        }
+        end = (time, offset, zoomScale, frames)
+    }
+
+    func lines(_ name: String) -> [Call] { lines.filter { $0.name == "scrollView" + name } }
 }

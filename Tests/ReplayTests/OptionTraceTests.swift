@@ -8,27 +8,6 @@ import Replay
 import ScrollKit
 import TraceFormat
 
-/// A replay of a trace file, optionally with its setup options changed first.
-private struct OptionReplay {
-    var lines: [Call]
-    var end: (time: Double, offset: CGPoint, zoomScale: Double, frames: Int)
-
-    init(_ name: String, changing change: (inout ScrollOptions) -> Void = { _ in }) throws {
-        var trace = try TraceParser().parse(fileAt: Traces.path(name))
-        change(&trace.setup.options)
-        let records = try Replayer.records(of: trace)
-        lines = timeline(records)
-        guard case .end(let time, let offset, let zoomScale, let frames)? = records.last else {
-            Issue.record("\(name) did not end with an end line: \(String(describing: records.last))")
-            end = (0, .zero, 0, 0)
-            return
-        }
-        end = (time, offset, zoomScale, frames)
-    }
-
-    func lines(_ name: String) -> [Call] { lines.filter { $0.name == "scrollView" + name } }
-}
-
 /// The spec's rubber band (spec/scroll-view.md, Physics): a finger `x` pt past an edge shows
 /// `(1 − 1 / (x · 0.55 / dim + 1)) · dim` pt, dim the viewport's length on that axis (pt).
 private func rubberBand(_ x: Double, dimension: Double) -> Double { (1 - 1 / (x * 0.55 / dimension + 1)) * dimension }
@@ -58,7 +37,7 @@ private func restingDrag(scrolls: ClosedRange<Int>) -> [Step] {
 struct OptionTraceTests {
     @Test("contentInset top 100 / bottom 50: a pull-down rests at −100, End reaches 2450, Home goes to −100")
     func contentInset() throws {
-        let r = try OptionReplay("content-inset.jsonl")
+        let r = try Replayed("content-inset.jsonl")
         let step = [Step.scrolls(atLeast: 3, tracking: false, dragging: false, decelerating: false)]
         let groups = try #require(expectSequence(r.lines, [
             .one("WillBeginDragging", tracking: true, dragging: true, decelerating: false),
@@ -87,7 +66,7 @@ struct OptionTraceTests {
 
     @Test("bounces false: a fling into the end stops exactly at 2400, a push at the end moves nothing")
     func noBounces() throws {
-        let r = try OptionReplay("no-bounces.jsonl")
+        let r = try Replayed("no-bounces.jsonl")
         let groups = try #require(expectSequence(r.lines, Step.flingingDrag() + [
             Step.momentum, .one("DidEndDecelerating", tracking: false, dragging: false, decelerating: false),
             .one("WillBeginDragging", tracking: true, dragging: true, decelerating: false),
@@ -105,7 +84,7 @@ struct OptionTraceTests {
         #expect(r.end.offset == CGPoint(x: 0, y: 2400))
 
         // The same input with bounces: the fling runs past the end and the push rubber-bands.
-        let bouncing = try OptionReplay("no-bounces.jsonl") { $0.bounces = nil }
+        let bouncing = try Replayed("no-bounces.jsonl") { $0.bounces = nil }
         #expect(bouncing.lines.contains { y($0) > 2410 }, "the input does reach past the end")
     }
 
@@ -129,7 +108,7 @@ struct OptionTraceTests {
     private func expectAlwaysBounce(_ name: String, axis: ScrollAxis, dimension: Double,
                                     removing: (inout ScrollOptions) -> Void,
                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let r = try OptionReplay(name)
+        let r = try Replayed(name)
         let groups = try #require(expectSequence(r.lines, [
             .one("WillBeginDragging", tracking: true, dragging: true, decelerating: false),
             Step(call: "scrollViewDidScroll", count: 11...11, tracking: true, dragging: true, decelerating: false),
@@ -151,26 +130,26 @@ struct OptionTraceTests {
         #expect(groups[6][0].time > 400 && groups[6][0].time < 1500, "a spring, not a jump or a crawl: \(groups[6][0].time)",
                 sourceLocation: sourceLocation)
 
-        let plain = try OptionReplay(name, changing: removing)
+        let plain = try Replayed(name, changing: removing)
         expectSequence(plain.lines, [], sourceLocation: sourceLocation)
         #expect(plain.end.offset == .zero, sourceLocation: sourceLocation)
     }
 
     @Test("scrollEnabled false: a touch fling, a button drag, the wheel, the touchpad and keys call nothing")
     func scrollDisabled() throws {
-        let r = try OptionReplay("scroll-disabled.jsonl")
+        let r = try Replayed("scroll-disabled.jsonl")
         expectSequence(r.lines, [])
         #expect(r.end.offset == .zero && r.end.frames == 0)
 
         // Enabled, the same input scrolls: three drags and animated steps.
-        let enabled = try OptionReplay("scroll-disabled.jsonl") { $0.scrollEnabled = nil }
+        let enabled = try Replayed("scroll-disabled.jsonl") { $0.scrollEnabled = nil }
         #expect(enabled.lines("WillBeginDragging").count == 3 && enabled.lines("DidEndScrollingAnimation").count >= 2,
                 "\(summary(enabled.lines))")
     }
 
     @Test("directionalLockEnabled: a vertical drag that wobbles keeps x exactly; a diagonal one moves both")
     func directionalLock() throws {
-        let r = try OptionReplay("directional-lock.jsonl")
+        let r = try Replayed("directional-lock.jsonl")
         let groups = try #require(expectSequence(r.lines, restingDrag(scrolls: 8...8) + restingDrag(scrolls: 8...8)))
         // The slop (10 pt) is crossed along the first movement, (2, −20): the content follows
         // from the point where it crossed, on y only.
@@ -188,18 +167,18 @@ struct OptionTraceTests {
         #expect(r.end.offset == groups[6][0].state.offset)
 
         // Unlocked, the wobble's 10 pt drift to the right moves the content left.
-        let free = try OptionReplay("directional-lock.jsonl") { $0.directionalLockEnabled = nil }
+        let free = try Replayed("directional-lock.jsonl") { $0.directionalLockEnabled = nil }
         let firstRelease = try #require(free.lines("WillEndDragging").first)
         #expect(x(firstRelease) < 495, "the unlocked drag moves x: \(firstRelease.state.offset)")
     }
 
     @Test("scrollsToTop false: scrollToTop, Ctrl+Home and Home do nothing; true: each asks and scrolls to the top")
     func scrollsToTopOff() throws {
-        let r = try OptionReplay("scrolls-to-top-off.jsonl")
+        let r = try Replayed("scrolls-to-top-off.jsonl")
         expectSequence(r.lines, [])
         #expect(r.end.offset == CGPoint(x: 0, y: 1000))
 
-        let on = try OptionReplay("scrolls-to-top-off.jsonl") { $0.scrollsToTop = true }
+        let on = try Replayed("scrolls-to-top-off.jsonl") { $0.scrollsToTop = true }
         let groups = try #require(expectSequence(on.lines, [
             .one("ShouldScrollToTop"),
             .scrolls(atLeast: 3, tracking: false, dragging: false, decelerating: false),
@@ -215,7 +194,7 @@ struct OptionTraceTests {
     @Test("decelerationRate: a 2.5 pt/ms fling rests at x0 − v0 / ln d and follows v0 · d^t on the way",
           arguments: [("deceleration-fast.jsonl", 0.99), ("deceleration-custom.jsonl", 0.995), ("drag-fling.jsonl", 0.998)])
     func decelerationRate(name: String, rate: Double) throws {
-        let r = try OptionReplay(name)
+        let r = try Replayed(name)
         let groups = try #require(expectSequence(r.lines, Step.flingingDrag() + [
             Step.momentum, .one("DidEndDecelerating", tracking: false, dragging: false, decelerating: false),
         ]))
@@ -235,7 +214,7 @@ struct OptionTraceTests {
     @Test("decelerationRate fast travels a fifth of normal's distance (ln 0.998 / ln 0.99) for the same fling")
     func fastAgainstNormal() throws {
         func travel(_ name: String) throws -> Double {
-            let r = try OptionReplay(name)
+            let r = try Replayed(name)
             let release = try #require(r.lines("WillEndDragging").first)
             return Double(r.end.offset.y) - y(release)
         }
@@ -245,7 +224,7 @@ struct OptionTraceTests {
 
     @Test("minimumZoomScale 0.5: a pinch to 0.5x stays there, no bounce")
     func minimumZoomScale() throws {
-        let r = try OptionReplay("zoom-minimum.jsonl")
+        let r = try Replayed("zoom-minimum.jsonl")
         let groups = try #require(expectSequence(r.lines, [
             .zoom("WillBeginZooming", tracking: true, zooming: true, zoomBouncing: false),
             .zoomFrames(atLeast: 10, tracking: true, zooming: true, zoomBouncing: false),
@@ -256,18 +235,18 @@ struct OptionTraceTests {
         #expect(groups[2][0].time == 190 && groups[2][0].call == .didEndZooming(atScale: 0.5))
         #expect(r.end.zoomScale == 0.5 && r.end.offset == .zero)
 
-        let defaultMinimum = try OptionReplay("zoom-minimum.jsonl") { $0.minimumZoomScale = nil }
+        let defaultMinimum = try Replayed("zoom-minimum.jsonl") { $0.minimumZoomScale = nil }
         #expect(defaultMinimum.lines("DidEndZooming").last?.call == .didEndZooming(atScale: 1) && defaultMinimum.end.zoomScale == 1)
     }
 
     @Test("indicators hidden on both axes: nothing fades after the lift, so the display is idle at once")
     func indicatorsHidden() throws {
-        let r = try OptionReplay("indicators-hidden.jsonl")
+        let r = try Replayed("indicators-hidden.jsonl")
         _ = try #require(expectSequence(r.lines, restingDrag(scrolls: 10...10)))
         #expect(r.end.time == 400, "the replay rests at the lift, t=400; ended at \(r.end.time)")
 
         // Shown, they stay 500 ms after the lift and fade over 300 ms, a frame at a time.
-        let shown = try OptionReplay("indicators-hidden.jsonl") { $0.showsVerticalScrollIndicator = nil; $0.showsHorizontalScrollIndicator = nil }
+        let shown = try Replayed("indicators-hidden.jsonl") { $0.showsVerticalScrollIndicator = nil; $0.showsHorizontalScrollIndicator = nil }
         #expect(shown.end.time >= 1200 && shown.end.frames >= r.end.frames + 17, "\(shown.end) against \(r.end)")
     }
 }

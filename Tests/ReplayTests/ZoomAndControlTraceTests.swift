@@ -6,26 +6,6 @@ import Testing
 import Replay
 import TraceFormat
 
-/// A replay's lines (delegate calls and control events) and its final line.
-private struct Replayed {
-    var lines: [Call]
-    var end: (time: Double, offset: CGPoint, zoomScale: Double)
-
-    init(_ name: String) throws {
-        let trace = try TraceParser().parse(fileAt: Traces.path(name))
-        let records = try Replayer.records(of: trace)
-        lines = timeline(records)
-        guard case .end(let time, let offset, let zoomScale, _)? = records.last else {
-            Issue.record("\(name) did not end with an end line: \(String(describing: records.last))")
-            end = (0, .zero, 0)
-            return
-        }
-        end = (time, offset, zoomScale)
-    }
-
-    func lines(_ name: String) -> [Call] { lines.filter { $0.name == "scrollView" + name } }
-}
-
 private func isIncreasing(_ values: [Double]) -> Bool { zip(values, values.dropFirst()).allSatisfy { $0 < $1 } }
 private func isDecreasing(_ values: [Double]) -> Bool { zip(values, values.dropFirst()).allSatisfy { $0 > $1 } }
 
