@@ -122,16 +122,20 @@ public struct PanGestureRecognizer: Sendable {
 
     /// The point the recognizer follows jumped to `location` without the hand moving: a second
     /// finger touched down (the pan follows the fingers' midpoint) or one of two lifted. The
-    /// pan carries on from there with no delta for the jump; the slop circle moves along and
-    /// the velocity estimate starts afresh, since the samples before the jump measured
-    /// another point.
+    /// pan carries on from there with no delta for the jump; the slop circle moves along, and
+    /// so do the velocity samples: the hand's movement before the jump still counts, so two
+    /// fingers flicked and lifted together keep the gesture's velocity (UIPanGestureRecognizer
+    /// ends with the last finger and the gesture's velocity).
     public mutating func reanchor(to location: CGPoint, time: Double) {
         let jump = location - self.location
         startLocation = startLocation + jump
         anchor = anchor + jump
         self.location = location
-        tracker.reset()
-        tracker.addPosition(location, at: time)
+        if tracker.lastSampleTime == nil {
+            tracker.addPosition(location, at: time)
+        } else {
+            tracker.shift(by: jump)
+        }
     }
 
     /// The finger lifted at `time` (ms). Returns the release velocity in points per

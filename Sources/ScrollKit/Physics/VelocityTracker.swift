@@ -28,11 +28,39 @@ public struct VelocityTracker: Sendable {
     /// Creates an empty tracker.
     public init() {}
 
-    /// Records `position` (points) at `time` (milliseconds, event timestamps).
+    /// 40 pt/ms: a sample farther than this per millisecond (counting at least 1 ms, event
+    /// times being whole milliseconds) from the one before it is a glitch of the device or
+    /// the compositor, not a finger, and is left out of the estimate (decision: five times
+    /// `ScrollPhysics.maximumFlingVelocity`; a finger would cross a phone screen in 4 ms).
+    public static let maximumSampleSpeed = 40.0
+
+    /// Samples left out as glitches (see `maximumSampleSpeed`).
+    public private(set) var rejectedSamples = 0
+
+    /// Records `position` (points) at `time` (milliseconds, event timestamps); a sample that
+    /// jumps absurdly far from the previous one (`maximumSampleSpeed`) is left out.
     public mutating func addPosition(_ position: CGPoint, at time: Double) {
         guard time.isFinite, position.x.isFinite, position.y.isFinite else { return }
+        if newestIndex >= 0, let previous = samples[newestIndex] {
+            let distance = hypot(Double(position.x - previous.position.x), Double(position.y - previous.position.y))
+            if distance > Self.maximumSampleSpeed * max(time - previous.time, 1) {
+                rejectedSamples += 1
+                return
+            }
+        }
         newestIndex = (newestIndex + 1) % Self.capacity
         samples[newestIndex] = Sample(time: time, position: position)
+    }
+
+    /// Moves every sample by `offset` (points): the point being followed jumped without the
+    /// hand moving (a second finger went down or one of two lifted), so the samples are
+    /// re-expressed for the new point and keep describing the hand's motion.
+    public mutating func shift(by offset: CGPoint) {
+        guard offset.x.isFinite, offset.y.isFinite else { return }
+        for i in samples.indices {
+            samples[i]?.position.x += offset.x
+            samples[i]?.position.y += offset.y
+        }
     }
 
     /// Forgets every sample.
