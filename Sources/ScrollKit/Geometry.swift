@@ -39,3 +39,19 @@ extension CGPoint {
     /// Component-wise difference.
     public static func - (a: CGPoint, b: CGPoint) -> CGPoint { CGPoint(x: a.x - b.x, y: a.y - b.y) }
 }
+
+extension CGPoint {
+    /// The component along `axis`.
+    subscript(axis: ScrollAxis) -> CGFloat {
+        get { axis == .horizontal ? x : y }
+        set { if axis == .horizontal { x = newValue } else { y = newValue } }
+    }
+}
+
+extension CGSize {
+    /// The extent along `axis`.
+    subscript(axis: ScrollAxis) -> CGFloat {
+        get { axis == .horizontal ? width : height }
+        set { if axis == .horizontal { width = newValue } else { height = newValue } }
+    }
+}

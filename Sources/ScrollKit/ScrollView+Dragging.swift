@@ -3,13 +3,8 @@
 import Foundation
 
 extension ScrollView {
-    /// 0.05 pt/ms (50 pt/s): slower releases count as "no velocity", so a drag that ends
-    /// slowly does not drift (Flutter's kMinFlingVelocity, 50 logical px/s).
-    public static let minimumFlingVelocity: CGFloat = 0.05
-
-    /// 0.001 pt: targets (and positions) closer than this are the same point; the delegate's
-    /// `targetContentOffset` comes back through floating-point arithmetic (decision).
-    static let samePointTolerance: CGFloat = 0.001
+    /// Slower releases count as "no velocity": `ScrollPhysics.minimumFlingVelocity`, in pt/ms.
+    public static let minimumFlingVelocity = CGFloat(ScrollPhysics.minimumFlingVelocity)
 
     // MARK: Starting
 
@@ -23,20 +18,13 @@ extension ScrollView {
             var pan = PanGestureRecognizer(minimumDistance: source == .touchpad ? 0 : PanGestureRecognizer.defaultMinimumDistance,
                                            isDirectionalLockEnabled: isDirectionalLockEnabled)
             pan.touchBegan(at: location, time: time, recognizeImmediately: true)
-            let session = DragSession(source: source, pan: pan, virtualOffset: currentVirtualOffset(),
-                                      interruptedDeceleration: true, location: location)
-            startDragging(session)
+            startDragging(caughtSession(source: source, pan: pan, location: location))
             return
-        case .animating:
-            motion = .idle
-            scheduleIndicatorFade(at: currentTime)
-        case .zoomAnimating:
-            // A bounce is finished first (its DidEndZooming is owed); other zooms stop.
-            guard interruptZoomAnimation(), case .idle = motion else { return }
-        case .idle:
-            break
         case .tracking, .dragging:
             return
+        case .idle, .animating, .zoomAnimating:
+            // A bounce is finished first (its DidEndZooming is owed); other zooms and animations stop.
+            guard makeWay(), case .idle = motion else { return }
         }
         var pan = PanGestureRecognizer(isDirectionalLockEnabled: isDirectionalLockEnabled)
         pan.touchBegan(at: location, time: time)
@@ -44,23 +32,37 @@ extension ScrollView {
                                        interruptedDeceleration: false, location: location))
     }
 
+    /// The session of a touch that caught the running deceleration: it owes the leftover
+    /// `scrollViewDidEndDecelerating` (seed 002), and a fling it ends with in the same direction
+    /// carries part of the velocity the content had when caught (`ScrollPhysics.carriedMomentum`).
+    private func caughtSession(source: DragSession.Source, pan: PanGestureRecognizer, location: CGPoint) -> DragSession {
+        var session = DragSession(source: source, pan: pan, virtualOffset: currentVirtualOffset(),
+                                  interruptedDeceleration: true, location: location)
+        if case .decelerating(let deceleration) = motion {
+            let physics = physics
+            for axis in ScrollAxis.allCases {
+                guard let axisMotion = deceleration[axis] else { continue }
+                let velocity = axisMotion.simulation.velocity(at: currentTime - axisMotion.startTime)
+                session.carriedVelocity[axis] = CGFloat(physics.carriedMomentum(velocity))
+            }
+        }
+        return session
+    }
+
     /// Starts a touchpad drag (the compositor already decided it is a scroll: no slop).
     func beginTouchpadDrag(time: Double) {
-        if case .animating = motion {
-            motion = .idle
-            scheduleIndicatorFade(at: currentTime)
-        }
-        guard interruptZoomAnimation() else { return }
-        let caught: Bool
         switch motion {
-        case .decelerating: caught = true
-        case .idle: caught = false
-        case .tracking, .dragging, .animating, .zoomAnimating: return
+        case .tracking, .dragging: return
+        default: guard makeWay(keeping: .deceleration) else { return }
         }
         var pan = PanGestureRecognizer(minimumDistance: 0, isDirectionalLockEnabled: isDirectionalLockEnabled)
         pan.touchBegan(at: .zero, time: time, recognizeImmediately: true, recordsStart: false)
-        startDragging(DragSession(source: .touchpad, pan: pan, virtualOffset: currentVirtualOffset(),
-                                  interruptedDeceleration: caught))
+        if case .decelerating = motion {
+            startDragging(caughtSession(source: .touchpad, pan: pan, location: .zero))
+        } else {
+            startDragging(DragSession(source: .touchpad, pan: pan, virtualOffset: currentVirtualOffset(),
+                                      interruptedDeceleration: false))
+        }
     }
 
     func startDragging(_ session: DragSession) {
@@ -173,25 +175,27 @@ extension ScrollView {
     }
 
     /// The release: `scrollViewWillEndDragging` with the velocity and the resting point (which
-    /// the delegate may move), `scrollViewDidEndDragging`, then either the deceleration toward
-    /// exactly that point or, when nothing moves, the end (plus the leftover
-    /// `scrollViewDidEndDecelerating` of a caught deceleration).
+    /// the delegate may move, except on a paging scroll view), `scrollViewDidEndDragging`, then
+    /// either the deceleration toward exactly that point or, when nothing moves, the end (plus
+    /// the leftover `scrollViewDidEndDecelerating` of a caught deceleration).
     func endDrag(_ endingSession: DragSession, fingerVelocity: CGPoint, at now: Double) {
         var session = endingSession
         session.isReleased = true
         motion = .dragging(session)
 
-        let offset = contentOffset
+        let physics = physics
         var velocity = CGPoint.zero
         for axis in ScrollAxis.allCases where canDrag(axis) {
-            let v = -fingerVelocity[axis]
-            if v.isFinite, abs(v) >= Self.minimumFlingVelocity { velocity[axis] = v }
+            velocity[axis] = CGFloat(physics.releaseVelocity(Double(-fingerVelocity[axis]),
+                                                             carrying: Double(session.carriedVelocity[axis])))
         }
-        let natural = naturalTarget(from: offset, velocity: velocity)
+        let natural = naturalTarget(from: contentOffset, velocity: velocity)
         var target = natural
-        let generation = motionGeneration
-        delegate?.scrollViewWillEndDragging(self, withVelocity: velocity, targetContentOffset: &target)
-        guard generation == motionGeneration else { return }
+        guard notifyDelegate({ $0.scrollViewWillEndDragging(self, withVelocity: velocity, targetContentOffset: &target) })
+        else { return }
+        // UIKit ignores a new target on a paging scroll view ("Stop offset can not be modified
+        // for paging scroll views"): the content rests on a page whatever the delegate wrote.
+        if isPagingEnabled { target = natural }
         if !target.x.isFinite { target.x = natural.x }
         if !target.y.isFinite { target.y = natural.y }
         // The delegate may have moved the content too; the motion starts from where it is.
@@ -199,29 +203,29 @@ extension ScrollView {
 
         var deceleration = Deceleration(horizontal: nil, vertical: nil, hasBegun: false,
                                         interruptedDeceleration: session.interruptedDeceleration)
-        for axis in ScrollAxis.allCases {
-            deceleration[axis] = axisMotion(axis, from: start[axis], velocity: velocity[axis],
-                                            natural: natural[axis], target: target[axis], at: now)
+        for axis in ScrollAxis.allCases where canDrag(axis) {
+            let range = scrollRange(axis)
+            // Content cannot rest outside the range: a target there lands on the nearest edge.
+            let clampedTarget = Swift.min(Swift.max(target[axis], range.lowerBound), range.upperBound)
+            guard let (simulation, rest) = physics.release(from: Double(start[axis]), velocity: Double(velocity[axis]),
+                                                           range: physicsRange(axis), natural: Double(natural[axis]),
+                                                           target: Double(clampedTarget)) else { continue }
+            deceleration[axis] = AxisMotion(simulation: simulation, rest: CGFloat(rest), startTime: now)
         }
 
         guard deceleration.horizontal != nil || deceleration.vertical != nil else {
-            delegate?.scrollViewDidEndDragging(self, willDecelerate: false)
-            guard generation == motionGeneration else { return }
-            motion = .idle
-            scheduleIndicatorFade(at: now)
+            guard notifyDelegate({ $0.scrollViewDidEndDragging(self, willDecelerate: false) }) else { return }
+            becomeIdle(at: now)
             if session.interruptedDeceleration { delegate?.scrollViewDidEndDecelerating(self) }
             return
         }
         motion = .decelerating(deceleration)
-        var step = motionGeneration
-        delegate?.scrollViewDidEndDragging(self, willDecelerate: true)
-        // Re-read: a delegate that moved the content has restarted the simulations.
-        guard step == motionGeneration, case .decelerating(var running) = motion else { return }
+        // Re-read after each call: a delegate that moved the content has restarted the simulations.
+        guard notifyDelegate({ $0.scrollViewDidEndDragging(self, willDecelerate: true) }),
+              case .decelerating(var running) = motion else { return }
         running.hasBegun = true
         motion = .decelerating(running)
-        step = motionGeneration
-        delegate?.scrollViewWillBeginDecelerating(self)
-        guard step == motionGeneration else { return }
+        guard notifyDelegate({ $0.scrollViewWillBeginDecelerating(self) }) else { return }
         setNeedsComposite()
     }
 
@@ -229,52 +233,12 @@ extension ScrollView {
     /// choice, or the friction's closed-form resting point clamped to the range (past an
     /// edge it bounces back to the edge, or stops there without `bounces`).
     func naturalTarget(from offset: CGPoint, velocity: CGPoint) -> CGPoint {
+        let physics = physics
         var target = offset
         for axis in ScrollAxis.allCases where canDrag(axis) {
-            let range = scrollRange(axis)
-            let doubleRange = Double(range.lowerBound)...Double(range.upperBound)
-            if isPagingEnabled {
-                target[axis] = CGFloat(Paging.target(offset: Double(offset[axis]), velocity: Double(velocity[axis]),
-                                                     pageSize: Double(bounds.size[axis]), range: doubleRange))
-            } else {
-                let simulation = BouncingScrollSimulation(position: Double(offset[axis]), velocity: Double(velocity[axis]),
-                                                          range: doubleRange, rate: Double(decelerationRate.rawValue),
-                                                          bounces: bounces)
-                target[axis] = CGFloat(simulation.finalPosition)
-            }
+            target[axis] = CGFloat(physics.restingPoint(from: Double(offset[axis]), velocity: Double(velocity[axis]),
+                                                        range: physicsRange(axis), pageSize: Double(bounds.size[axis])))
         }
         return target
-    }
-
-    /// The motion of one axis after release, or nil when it has nothing to do.
-    private func axisMotion(_ axis: ScrollAxis, from position: CGFloat, velocity: CGFloat, natural: CGFloat,
-                            target requested: CGFloat, at now: Double) -> AxisMotion? {
-        guard canDrag(axis) else { return nil }
-        let range = scrollRange(axis)
-        let doubleRange = Double(range.lowerBound)...Double(range.upperBound)
-        // Content cannot rest outside the range: a target there lands on the nearest edge.
-        let target = Swift.min(Swift.max(requested, range.lowerBound), range.upperBound)
-        let p = Double(position)
-        let v = Double(velocity)
-        let simulation: any Simulation
-        var rest = target
-        if isPagingEnabled {
-            simulation = SpringSimulation(from: p, velocity: v, to: Double(target), parameters: .paging)
-        } else if abs(target - natural) < Self.samePointTolerance {
-            simulation = BouncingScrollSimulation(position: p, velocity: v, range: doubleRange,
-                                                  rate: Double(decelerationRate.rawValue), bounces: bounces)
-            // Exactly `target` unless the delegate moved the content while it was asked.
-            rest = CGFloat(simulation.finalPosition)
-        } else {
-            // The delegate moved the target: keep the deceleration rate and solve for the
-            // velocity whose closed-form resting point is exactly the new target.
-            let rate = Double(decelerationRate.rawValue)
-            simulation = FrictionSimulation(position: p, velocity: FrictionSimulation.velocity(toTravel: Double(target) - p, rate: rate),
-                                            rate: rate)
-        }
-        // Already resting on the target: nothing to animate. Anything else, however small,
-        // runs (a nearly-done motion snaps onto the target on the next frame).
-        if simulation.isDone(at: 0) && abs(rest - position) < Self.samePointTolerance { return nil }
-        return AxisMotion(simulation: simulation, rest: rest, startTime: now)
     }
 }

@@ -185,18 +185,10 @@ extension ScrollView {
     /// Sources without a lift (trackpoint, button scrolling) move the content at once,
     /// within the range, like a series of tiny programmatic scrolls.
     private func scrollDirectly(by delta: CGPoint) {
-        guard isScrollEnabled, !isTracking, interruptZoomAnimation() else { return }
-        if case .decelerating = motion {
-            let generation = motionGeneration
-            endDeceleration(at: currentTime)
-            guard generation &+ 1 == motionGeneration else { return }
-        }
-        if case .animating = motion { motion = .idle }
-        var target = contentOffset
-        for axis in ScrollAxis.allCases where hasScrollableRange(axis) && delta[axis] != 0 {
-            let range = scrollRange(axis)
-            target[axis] = Swift.min(Swift.max(target[axis] + delta[axis], range.lowerBound), range.upperBound)
-        }
+        guard isScrollEnabled, !isTracking, makeWay() else { return }
+        // Every axis lands inside its range, also one the content was pulled past and whose
+        // bounce this stopped: nothing may stay overscrolled once the motion ends.
+        let target = clamped(contentOffset + delta)
         guard target != contentOffset else { return }
         showIndicators()
         applyOffset(target)
@@ -250,12 +242,7 @@ extension ScrollView {
     /// repeat never lose distance. Targets stay within the range; nothing happens when the
     /// target is where things already are.
     func scrollStep(_ destination: (CGPoint) -> CGPoint) {
-        guard interruptZoomAnimation() else { return }
-        if case .decelerating = motion {
-            let generation = motionGeneration
-            endDeceleration(at: currentTime)
-            guard generation &+ 1 == motionGeneration else { return }
-        }
+        guard makeWay(keeping: .scrollAnimation) else { return }
         let base: CGPoint
         if case .animating(let running) = motion, running.kind == .step {
             base = running.target
@@ -263,11 +250,11 @@ extension ScrollView {
             base = contentOffset
         }
         let wanted = destination(base)
+        // Axes without a range keep their offset; every axis ends inside its range, also one the
+        // content was pulled past and whose bounce this step stopped (nothing stays overscrolled).
         var target = base
-        for axis in ScrollAxis.allCases where wanted[axis] != base[axis] && hasScrollableRange(axis) {
-            let range = scrollRange(axis)
-            target[axis] = Swift.min(Swift.max(wanted[axis], range.lowerBound), range.upperBound)
-        }
+        for axis in ScrollAxis.allCases where hasScrollableRange(axis) { target[axis] = wanted[axis] }
+        target = clamped(target)
         if case .animating(let running) = motion {
             guard running.target != target else { return }
         } else {

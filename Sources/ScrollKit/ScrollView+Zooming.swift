@@ -130,19 +130,10 @@ extension ScrollView {
             guard applyZoom(zoomView, scale: scale, offset: offset) else { return }
             refreshSessionAfterZoom()
             return
-        case .decelerating:
-            let generation = motionGeneration
-            endDeceleration(at: currentTime)
-            guard generation &+ 1 == motionGeneration else { return }
-        case .animating:
-            motion = .idle
-            scheduleIndicatorFade(at: currentTime)
-        case .zoomAnimating(let running):
-            if running.kind == .bounce || !animated {
-                guard interruptZoomAnimation() else { return }
-            }
-        case .idle:
-            break
+        case .zoomAnimating(let running) where running.kind != .bounce && animated:
+            break  // retargeted below
+        default:
+            guard makeWay() else { return }
         }
         let (scale, offset) = destination()
         guard animated else {
@@ -157,9 +148,7 @@ extension ScrollView {
         } else {
             // UIKit sends it "in cases where a change in zoom level is to be animated" too
             // (UIScrollViewDelegate's documentation), not only for gestures.
-            let generation = motionGeneration
-            delegate?.scrollViewWillBeginZooming(self, with: zoomView)
-            guard generation == motionGeneration else { return }
+            guard notifyDelegate({ $0.scrollViewWillBeginZooming(self, with: zoomView) }) else { return }
         }
         let duration = kind == .step ? Self.stepAnimationDuration : Self.programmaticAnimationDuration
         motion = .zoomAnimating(ZoomAnimation(kind: kind, fromScale: storedZoomScale, toScale: scale,
@@ -230,11 +219,10 @@ extension ScrollView {
         zoomView.transformScale = scale
         storedZoomScale = scale
         contentSize = contentSize(of: zoomView, scale: scale)
-        let generation = motionGeneration
-        applyOffset(offset)
-        guard generation == motionGeneration else { return false }
-        if scale != old { delegate?.scrollViewDidZoom(self) }
-        return generation == motionGeneration
+        return stillOwnsMotion {
+            guard stillOwnsMotion(after: { applyOffset(offset) }) else { return }
+            if scale != old { delegate?.scrollViewDidZoom(self) }
+        }
     }
 
     // MARK: Pinch
@@ -319,9 +307,7 @@ extension ScrollView {
             anchorRecognizedPinch(&session)
             currentSession = session
             showIndicators()
-            let generation = motionGeneration
-            delegate?.scrollViewWillBeginZooming(self, with: zoomView)
-            guard generation == motionGeneration else { return }
+            guard notifyDelegate({ $0.scrollViewWillBeginZooming(self, with: zoomView) }) else { return }
             applyPinchStep()
         case .changed:
             currentSession = session
@@ -409,22 +395,9 @@ extension ScrollView {
     /// the view.
     func touchpadPinchBegan(time: Double) {
         guard isScrollEnabled, canZoom else { return }
-        switch motion {
-        case .tracking, .dragging:
-            return
-        case .decelerating:
-            let generation = motionGeneration
-            endDeceleration(at: currentTime)
-            guard generation &+ 1 == motionGeneration else { return }
-        case .animating:
-            motion = .idle
-            scheduleIndicatorFade(at: currentTime)
-        case .zoomAnimating:
-            guard interruptZoomAnimation() else { return }
-        case .idle:
-            break
-        }
-        guard case .idle = motion, let zoomView = zoomingView else { return }
+        if case .tracking = motion { return }
+        if case .dragging = motion { return }
+        guard makeWay(), case .idle = motion, let zoomView = zoomingView else { return }
         let centre = convertToSuperview(CGPoint(x: bounds.midX, y: bounds.midY))
         let location = pointerLocation ?? centre
         var pan = PanGestureRecognizer(minimumDistance: 0, isDirectionalLockEnabled: false)
@@ -455,8 +428,7 @@ extension ScrollView {
     /// The touchpad pinch ended (or was cancelled): as when fingers lift from a pinch.
     func touchpadPinchEnded() {
         guard let session = currentSession, session.source == .touchpadPinch, let pinch = session.pinch else { return }
-        motion = .idle
-        scheduleIndicatorFade(at: currentTime)
+        becomeIdle(at: currentTime)
         endPinch(centroid: pinch.recognizer.centroid, fingerRemains: false)
     }
 
@@ -471,13 +443,10 @@ extension ScrollView {
         }
         let t = now - animation.startTime
         let done = animation.isDone(at: t)
-        let generation = motionGeneration
         guard applyZoom(zoomView, scale: done ? animation.toScale : animation.scale(at: t),
-                        offset: done ? animation.toOffset : animation.offset(at: t)),
-              generation == motionGeneration else { return }
+                        offset: done ? animation.toOffset : animation.offset(at: t)) else { return }
         guard done else { setNeedsComposite(); return }
-        motion = .idle
-        scheduleIndicatorFade(at: now)
+        becomeIdle(at: now)
         delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: animation.toScale)
     }
 
@@ -490,8 +459,7 @@ extension ScrollView {
         let scale = done ? bounce.to : CGFloat(bounce.curve.position(at: t))
         if done { session.zoomBounce = nil }
         currentSession = session
-        let generation = motionGeneration
-        guard zoom(around: bounce.around, zoomView: zoomView, scale: scale), generation == motionGeneration else { return }
+        guard zoom(around: bounce.around, zoomView: zoomView, scale: scale) else { return }
         if done {
             zoomGestureSettled()
             delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: scale)
@@ -526,11 +494,9 @@ extension ScrollView {
         guard var session = currentSession, let bounce = session.zoomBounce, let zoomView = zoomingView else { return true }
         session.zoomBounce = nil
         currentSession = session
-        let generation = motionGeneration
-        guard zoom(around: bounce.around, zoomView: zoomView, scale: bounce.to), generation == motionGeneration else { return false }
+        guard zoom(around: bounce.around, zoomView: zoomView, scale: bounce.to) else { return false }
         zoomGestureSettled()
-        delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: bounce.to)
-        return generation == motionGeneration
+        return notifyDelegate { $0.scrollViewDidEndZooming(self, with: zoomView, atScale: bounce.to) }
     }
 
     /// The last finger lifted while its bounce was running: the bounce goes on by itself,
@@ -555,16 +521,12 @@ extension ScrollView {
     @discardableResult
     func interruptZoomAnimation() -> Bool {
         guard case .zoomAnimating(let animation) = motion else { return true }
-        motion = .idle
-        scheduleIndicatorFade(at: currentTime)
+        becomeIdle(at: currentTime)
         guard let zoomView = zoomingView else { return true }
-        let generation = motionGeneration
         if animation.kind == .bounce {
-            guard applyZoom(zoomView, scale: animation.toScale, offset: animation.toOffset),
-                  generation == motionGeneration else { return false }
+            guard applyZoom(zoomView, scale: animation.toScale, offset: animation.toOffset) else { return false }
         }
-        delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: storedZoomScale)
-        return generation == motionGeneration
+        return notifyDelegate { $0.scrollViewDidEndZooming(self, with: zoomView, atScale: storedZoomScale) }
     }
 
     // MARK: Session access
@@ -588,80 +550,4 @@ extension ScrollView {
             }
         }
     }
-}
-
-// MARK: - Zoom state payloads
-
-/// The pinch inside a touch (or touchpad) session.
-struct PinchSession {
-    var recognizer: PinchGestureRecognizer
-    /// The zoom view's point (its own coordinates) kept under the centroid.
-    var anchor: CGPoint
-    /// The scale the fingers ask for is this times `recognizer.scale` (before rubber-banding).
-    var startAskedScale: CGFloat
-    /// The content offset when the second finger touched down.
-    var startOffset: CGPoint
-}
-
-/// A scale returning to its limit while a finger is still down after a pinch.
-struct ZoomBounce {
-    var to: CGFloat
-    /// The point it zooms around (the pinch's last midpoint), superview coordinates.
-    var around: CGPoint
-    var curve: ScrollAnimationCurve
-    var startTime: Double
-
-    init(from: CGFloat, to: CGFloat, around: CGPoint, startTime: Double) {
-        self.to = to
-        self.around = around
-        self.startTime = startTime
-        curve = ScrollAnimationCurve(from: Double(from), to: Double(to), duration: ScrollView.zoomBounceDuration)
-    }
-}
-
-/// Scale and offset animating together toward a target, both moving in proportion so that
-/// one point of the content stays fixed on screen (or, without a scale change, a plain move).
-struct ZoomAnimation {
-    /// What started it.
-    enum Kind: Equatable {
-        /// Back into the limits after a pinch: `isZoomBouncing`.
-        case bounce
-        /// `setZoomScale(_:animated:)` or `zoom(to:animated:)`.
-        case programmatic
-        /// A Ctrl+wheel notch.
-        case step
-    }
-
-    var kind: Kind
-    var fromScale: CGFloat
-    var toScale: CGFloat
-    var fromOffset: CGPoint
-    var toOffset: CGPoint
-    /// Progress from 0 to 1: an ease-out.
-    var progress: ScrollAnimationCurve
-    var startTime: Double
-
-    init(kind: Kind, fromScale: CGFloat, toScale: CGFloat, fromOffset: CGPoint, toOffset: CGPoint, duration: Double,
-         startTime: Double) {
-        self.kind = kind
-        self.fromScale = fromScale
-        self.toScale = toScale
-        self.fromOffset = fromOffset
-        self.toOffset = toOffset
-        self.startTime = startTime
-        progress = ScrollAnimationCurve(from: 0, to: 1, duration: duration)
-    }
-
-    func scale(at t: Double) -> CGFloat {
-        fromScale + (toScale - fromScale) * CGFloat(progress.position(at: t))
-    }
-
-    // Offset and scale both linear in the progress: with content growing linearly too, an
-    // offset within its range at both ends stays within it throughout.
-    func offset(at t: Double) -> CGPoint {
-        let u = CGFloat(progress.position(at: t))
-        return CGPoint(x: fromOffset.x + (toOffset.x - fromOffset.x) * u, y: fromOffset.y + (toOffset.y - fromOffset.y) * u)
-    }
-
-    func isDone(at t: Double) -> Bool { progress.isDone(at: t) }
 }

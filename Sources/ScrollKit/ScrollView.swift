@@ -169,27 +169,10 @@ open class ScrollView: View {
     /// calling a programmatic method so that the animation starts at that time.
     public var currentTime: Double = 0
 
-    /// What the scroll view is doing; one value, so the flags derived from it never disagree.
-    enum Motion {
-        /// At rest.
-        case idle
-        /// A finger (or the pointer button) is down but has not moved past the slop.
-        case tracking(DragSession)
-        /// The content follows a finger, pointer or touchpad; also while the end-of-drag
-        /// delegate calls run (`isReleased`).
-        case dragging(DragSession)
-        /// Momentum, bounce or paging after the finger lifted.
-        case decelerating(Deceleration)
-        /// A timed animation: programmatic, wheel or key step, scroll to top.
-        case animating(ScrollAnimation)
-        /// Scale and offset animating together: the bounce back into the zoom limits after a
-        /// pinch, an animated `setZoomScale`/`zoom(to:)`, or a Ctrl+wheel step.
-        case zoomAnimating(ZoomAnimation)
-    }
 
     /// The current motion. Every assignment bumps `motionGeneration`, which lets a sequence of
     /// delegate calls notice that a delegate started something new and stop.
-    var motion: Motion = .idle {
+    var motion: ScrollMotion = .idle {
         didSet { motionGeneration &+= 1 }
     }
     var motionGeneration: UInt64 = 0
@@ -350,8 +333,7 @@ open class ScrollView: View {
             if changed { motion = .decelerating(deceleration) }
         case .animating:
             // An explicit offset wins over an animation toward another one.
-            motion = .idle
-            scheduleIndicatorFade(at: currentTime)
+            becomeIdle(at: currentTime)
         case .tracking(var session):
             // A pinch keeps the content under the fingers from wherever the content now is.
             guard session.pinch != nil else { break }
@@ -370,10 +352,7 @@ open class ScrollView: View {
     private func restarted(_ axisMotion: AxisMotion, from position: CGFloat, axis: ScrollAxis) -> AxisMotion? {
         let elapsed = currentTime - axisMotion.startTime
         let velocity = axisMotion.simulation.velocity(at: elapsed)
-        let range = scrollRange(axis)
-        let simulation = BouncingScrollSimulation(position: Double(position), velocity: velocity,
-                                                  range: Double(range.lowerBound)...Double(range.upperBound),
-                                                  rate: Double(decelerationRate.rawValue), bounces: bounces)
+        let simulation = physics.momentum(from: Double(position), velocity: velocity, range: physicsRange(axis))
         if simulation.isDone(at: 0) { return nil }
         return AxisMotion(simulation: simulation, rest: CGFloat(simulation.finalPosition), startTime: currentTime)
     }
@@ -449,343 +428,22 @@ open class ScrollView: View {
     /// The offset shown for a finger that would put the content at `virtual` without edges:
     /// past an edge, the rubber band.
     func displayedOffset(forVirtual virtual: CGFloat, axis: ScrollAxis) -> CGFloat {
-        mapPastEdges(virtual, axis: axis) { RubberBand.displayed(overshoot: $0, dimension: $1) }
+        CGFloat(ScrollPhysics.displayed(virtual: Double(virtual), range: physicsRange(axis), dimension: Double(bounds.size[axis])))
     }
 
     /// The inverse of `displayedOffset(forVirtual:axis:)`.
     func virtualOffset(forDisplayed displayed: CGFloat, axis: ScrollAxis) -> CGFloat {
-        mapPastEdges(displayed, axis: axis) { RubberBand.overshoot(forDisplayed: $0, dimension: $1) }
+        CGFloat(ScrollPhysics.virtual(displayed: Double(displayed), range: physicsRange(axis), dimension: Double(bounds.size[axis])))
     }
 
-    /// `value` inside the scroll range unchanged; beyond an edge, that edge plus `map` of the
-    /// distance past it (and the view's size along `axis`), outward.
-    private func mapPastEdges(_ value: CGFloat, axis: ScrollAxis, _ map: (Double, Double) -> Double) -> CGFloat {
+    /// The range of `axis` as doubles, for the physics.
+    func physicsRange(_ axis: ScrollAxis) -> ClosedRange<Double> {
         let range = scrollRange(axis)
-        let dimension = Double(bounds.size[axis])
-        if value < range.lowerBound { return range.lowerBound - CGFloat(map(Double(range.lowerBound - value), dimension)) }
-        if value > range.upperBound { return range.upperBound + CGFloat(map(Double(value - range.upperBound), dimension)) }
-        return value
+        return Double(range.lowerBound)...Double(range.upperBound)
     }
 
-    // MARK: Frame ticks
-
-    /// A display frame (or a timer, see `nextWakeTime`) at `time` (ms): delivers a touch
-    /// whose content-touch delay is over, advances momentum, bounces, animations, zoom
-    /// animations and indicator fades to that time, calling `scrollViewDidScroll`,
-    /// `scrollViewDidZoom` and the end-of-motion delegate methods as they happen. Times
-    /// earlier than `currentTime` do not move anything back.
-    public func advance(to time: Double) {
-        guard time.isFinite else { return }
-        currentTime = Swift.max(currentTime, time)
-        let now = currentTime
-        deliverDelayedContentTouch(at: now)
-        switch motion {
-        case .decelerating(let deceleration):
-            stepDeceleration(deceleration, at: now)
-        case .animating(let animation):
-            stepAnimation(animation, at: now)
-        case .zoomAnimating(let animation):
-            stepZoomAnimation(animation, at: now)
-        case .tracking(let session), .dragging(let session):
-            if session.zoomBounce != nil { stepSessionZoomBounce(at: now) }
-        case .idle:
-            break
-        }
-        advanceIndicators(at: now)
-    }
-
-    private func stepDeceleration(_ deceleration: Deceleration, at now: Double) {
-        var remaining = deceleration
-        var offset = contentOffset
-        for axis in ScrollAxis.allCases {
-            guard let axisMotion = deceleration[axis] else { continue }
-            let t = now - axisMotion.startTime
-            if axisMotion.simulation.isDone(at: t) {
-                // Settled: land exactly on the target and let go of the axis, so an offset a
-                // delegate sets from now on stays where it put it.
-                offset[axis] = axisMotion.rest
-                remaining[axis] = nil
-            } else {
-                offset[axis] = CGFloat(axisMotion.simulation.position(at: t))
-            }
-        }
-        let finished = remaining.horizontal == nil && remaining.vertical == nil
-        motion = .decelerating(remaining)
-        let generation = motionGeneration
-        applyOffset(offset)
-        guard generation == motionGeneration else { return }
-        if finished { endDeceleration(at: now) } else { setNeedsComposite() }
-    }
-
-    private func stepAnimation(_ animation: ScrollAnimation, at now: Double) {
-        let t = now - animation.startTime
-        let done = animation.isDone(at: t)
-        let generation = motionGeneration
-        applyOffset(done ? animation.target : animation.position(at: t))
-        guard generation == motionGeneration else { return }
-        guard done else { setNeedsComposite(); return }
-        motion = .idle
-        scheduleIndicatorFade(at: now)
-        switch animation.kind {
-        case .programmatic, .step: delegate?.scrollViewDidEndScrollingAnimation(self)
-        case .scrollToTop: delegate?.scrollViewDidScrollToTop(self)
-        }
-    }
-
-    /// Ends a deceleration where the content is now and tells the delegate (once per run).
-    func endDeceleration(at now: Double) {
-        motion = .idle
-        scheduleIndicatorFade(at: now)
-        delegate?.scrollViewDidEndDecelerating(self)
-    }
-
-    // MARK: Programmatic scrolling
-
-    /// Sets `contentOffset`. Without animation: one `scrollViewDidScroll` (none if nothing
-    /// changes), and any momentum or animation stops (`scrollViewDidEndDecelerating` ends a
-    /// stopped deceleration, so every deceleration run is closed). With animation: 300 ms at
-    /// constant velocity toward `offset`, a `scrollViewDidScroll` per frame, then
-    /// `scrollViewDidEndScrollingAnimation`; nothing at all when already there. While a finger
-    /// is dragging, the offset is set without animation and the drag continues from it.
-    public func setContentOffset(_ offset: CGPoint, animated: Bool) {
-        guard offset.x.isFinite, offset.y.isFinite else { return }
-        if case .dragging(let session) = motion, !session.isReleased {
-            contentOffset = offset
-            return
-        }
-        guard interruptZoomAnimation() else { return }
-        if case .decelerating = motion {
-            let generation = motionGeneration
-            endDeceleration(at: currentTime)
-            guard generation &+ 1 == motionGeneration else { return }
-        }
-        guard animated else {
-            if case .animating = motion {
-                motion = .idle
-                scheduleIndicatorFade(at: currentTime)
-            }
-            contentOffset = offset
-            return
-        }
-        if case .animating(let running) = motion {
-            guard running.target != offset else { return }
-        } else {
-            guard offset != contentOffset else { return }
-        }
-        startAnimation(to: offset, kind: .programmatic, duration: Self.programmaticAnimationDuration)
-    }
-
-    /// Scrolls the least needed for `rect` (content coordinates) to be visible: its nearest
-    /// edges are brought inside, its leading edge when it is larger than the view; nothing at
-    /// all when it is already fully visible. Animated like `setContentOffset(_:animated:)`.
-    public func scrollRectToVisible(_ rect: CGRect, animated: Bool) {
-        guard rect.origin.x.isFinite, rect.origin.y.isFinite, rect.width.isFinite, rect.height.isFinite,
-              !rect.isNull else { return }
-        let visible = bounds
-        var target = contentOffset
-        for axis in ScrollAxis.allCases {
-            let low = axis == .horizontal ? rect.minX : rect.minY
-            let high = axis == .horizontal ? rect.maxX : rect.maxY
-            let size = visible.size[axis]
-            let start = target[axis]
-            if low >= start, high <= start + size { continue }
-            if high - low > size || low < start {
-                target[axis] = low
-            } else {
-                target[axis] = high - size
-            }
-        }
-        target = clamped(target)
-        guard target != contentOffset else { return }
-        setContentOffset(target, animated: animated)
-    }
-
-    /// What the scroll-to-top trigger (Home, Ctrl+Home) does: if `scrollsToTop` and the
-    /// delegate's `scrollViewShouldScrollToTop` agree, animates to the top
-    /// (`-contentInset.top`, keeping x) and then calls `scrollViewDidScrollToTop`, at once when
-    /// already there. Ignored while a finger is down.
-    public func scrollToTop() {
-        guard scrollsToTop, !isTracking else { return }
-        if let delegate, !delegate.scrollViewShouldScrollToTop(self) { return }
-        guard interruptZoomAnimation() else { return }
-        if case .decelerating = motion {
-            let generation = motionGeneration
-            endDeceleration(at: currentTime)
-            guard generation &+ 1 == motionGeneration else { return }
-        }
-        let top = CGPoint(x: contentOffset.x, y: -(contentInset.top.isFinite ? contentInset.top : 0))
-        if !hasRunningAnimation, contentOffset == top {
-            delegate?.scrollViewDidScrollToTop(self)
-            return
-        }
-        startAnimation(to: top, kind: .scrollToTop, duration: Self.programmaticAnimationDuration)
-    }
-
-    private var hasRunningAnimation: Bool {
-        if case .animating = motion { return true }
-        return false
-    }
-
-    /// 300 ms: UIKit's animated `setContentOffset` takes about 0.3 s (decision: the value
-    /// commonly measured). Its move is at constant velocity, as UIScrollView.h documents; the
-    /// scroll-to-top trigger uses the same time with an ease-out.
-    public static let programmaticAnimationDuration = 300.0
-
-    /// Starts (or retargets) a timed animation toward `target`, keeping the velocity of one
-    /// already running so consecutive steps flow into each other.
-    func startAnimation(to target: CGPoint, kind: ScrollAnimation.Kind, duration: Double) {
-        let now = currentTime
-        let start = contentOffset
-        var velocity: CGPoint?
-        if case .animating(let running) = motion { velocity = running.velocity(at: now - running.startTime) }
-        motion = .animating(ScrollAnimation(kind: kind, from: start, to: target, initialVelocity: velocity,
-                                            duration: duration, startTime: now))
-        showIndicators()
-        setNeedsComposite()
-    }
-}
-
-// MARK: - State payloads
-
-/// One finger's (pointer's, touchpad's) drag.
-struct DragSession {
-    /// What drives the drag.
-    enum Source: Equatable {
-        case touch(id: Int)
-        case pointer
-        case touchpad
-        /// A touchpad pinch (`zwp_pointer_gestures_v1`): zooms, never pans by itself.
-        case touchpadPinch
-    }
-
-    var source: Source
-    var pan: PanGestureRecognizer
-    /// The offset the finger asks for before rubber-banding (past an edge it runs ahead of
-    /// the displayed offset).
-    var virtualOffset: CGPoint
-    /// The drag caught a running deceleration: `isDecelerating` stays true until it ends, and
-    /// the leftover `scrollViewDidEndDecelerating` is owed (seed 002).
-    var interruptedDeceleration: Bool
-    /// The finger lifted; the end-of-drag delegate calls are running.
-    var isReleased = false
-    /// Where the session's own finger (or the pointer) is, superview coordinates: the pan
-    /// follows it alone, or the midpoint of it and `secondFinger`.
-    var location: CGPoint = .zero
-    /// A second finger on the scroll view while zooming is possible (touch sessions only);
-    /// fingers beyond the second are ignored.
-    var secondFinger: Finger?
-    /// The pinch of the two fingers, or of the touchpad.
-    var pinch: PinchSession?
-    /// The scale animating back into its limits after a pinch ended with a finger still down.
-    var zoomBounce: ZoomBounce?
-
-    init(source: Source, pan: PanGestureRecognizer, virtualOffset: CGPoint, interruptedDeceleration: Bool,
-         location: CGPoint = .zero) {
-        self.source = source
-        self.pan = pan
-        self.virtualOffset = virtualOffset
-        self.interruptedDeceleration = interruptedDeceleration
-        self.location = location
-    }
-
-    /// What the pan follows: the finger, or the midpoint of two fingers.
-    var panPoint: CGPoint {
-        guard let second = secondFinger else { return location }
-        return PinchGestureRecognizer.midpoint(location, second.location)
-    }
-}
-
-/// A touching finger: its compositor id and where it is (superview coordinates).
-struct Finger: Equatable {
-    var id: Int
-    var location: CGPoint
-}
-
-/// One axis of a deceleration.
-struct AxisMotion {
-    var simulation: any Simulation
-    /// Where the content rests: exactly the target handed to (and maybe changed by) the delegate.
-    var rest: CGFloat
-    /// When this axis's simulation started, in ms.
-    var startTime: Double
-}
-
-/// Momentum, bounce or paging after the finger lifted.
-struct Deceleration {
-    var horizontal: AxisMotion?
-    var vertical: AxisMotion?
-    /// `scrollViewWillBeginDecelerating` was sent.
-    var hasBegun: Bool
-    /// Carried over from the drag that caught an earlier deceleration.
-    var interruptedDeceleration: Bool
-
-    subscript(axis: ScrollAxis) -> AxisMotion? {
-        get { axis == .horizontal ? horizontal : vertical }
-        set { if axis == .horizontal { horizontal = newValue } else { vertical = newValue } }
-    }
-}
-
-/// A timed animation of both axes toward one target.
-struct ScrollAnimation {
-    /// What started it, which decides the delegate call at its end.
-    enum Kind {
-        /// `setContentOffset(_:animated:)`, `scrollRectToVisible(_:animated:)`: ends with
-        /// `scrollViewDidEndScrollingAnimation`.
-        case programmatic
-        /// A wheel notch or a scrolling key: ends with `scrollViewDidEndScrollingAnimation`.
-        case step
-        /// The scroll-to-top trigger: ends with `scrollViewDidScrollToTop`.
-        case scrollToTop
-    }
-
-    var kind: Kind
-    var horizontal: ScrollAnimationCurve
-    var vertical: ScrollAnimationCurve
-    var target: CGPoint
-    var startTime: Double
-
-    init(kind: Kind, from start: CGPoint, to target: CGPoint, initialVelocity: CGPoint?, duration: Double,
-         startTime: Double) {
-        self.kind = kind
-        self.target = target
-        self.startTime = startTime
-        if kind == .programmatic {
-            // Restarted from where it is when retargeted: the velocity stays constant per move.
-            horizontal = ScrollAnimationCurve(constantVelocityFrom: Double(start.x), to: Double(target.x), duration: duration)
-            vertical = ScrollAnimationCurve(constantVelocityFrom: Double(start.y), to: Double(target.y), duration: duration)
-        } else {
-            horizontal = ScrollAnimationCurve(from: Double(start.x), to: Double(target.x), duration: duration,
-                                              initialVelocity: initialVelocity.map { Double($0.x) })
-            vertical = ScrollAnimationCurve(from: Double(start.y), to: Double(target.y), duration: duration,
-                                            initialVelocity: initialVelocity.map { Double($0.y) })
-        }
-    }
-
-    func position(at t: Double) -> CGPoint {
-        CGPoint(x: horizontal.position(at: t), y: vertical.position(at: t))
-    }
-
-    func velocity(at t: Double) -> CGPoint {
-        CGPoint(x: horizontal.velocity(at: t), y: vertical.velocity(at: t))
-    }
-
-    func isDone(at t: Double) -> Bool { horizontal.isDone(at: t) && vertical.isDone(at: t) }
-}
-
-// MARK: - Axis access
-
-extension CGPoint {
-    /// The component along `axis`.
-    subscript(axis: ScrollAxis) -> CGFloat {
-        get { axis == .horizontal ? x : y }
-        set { if axis == .horizontal { x = newValue } else { y = newValue } }
-    }
-}
-
-extension CGSize {
-    /// The extent along `axis`.
-    subscript(axis: ScrollAxis) -> CGFloat {
-        get { axis == .horizontal ? width : height }
-        set { if axis == .horizontal { width = newValue } else { height = newValue } }
+    /// The scroll policy as the properties set it now.
+    public var physics: ScrollPhysics {
+        ScrollPhysics(decelerationRate: Double(decelerationRate.rawValue), bounces: bounces, isPagingEnabled: isPagingEnabled)
     }
 }

@@ -268,3 +268,71 @@ struct AnimationCurveTests {
         }
     }
 }
+
+@Suite("Scroll physics policy")
+struct ScrollPhysicsTests {
+    @Test("Carried momentum follows Flutter's fit 0.000816·|v|^1.967 (pt/s), with the sign of v")
+    func carriedMomentumTable() {
+        let physics = ScrollPhysics()
+        // (content velocity pt/ms, carried pt/ms), the fit evaluated in pt/s.
+        for (v, carried) in [(0.5, 0.16617), (0.8225, 0.44235), (1.0, 0.64967), (2.0, 2.5399), (-1.0, -0.64967)] {
+            #expect(abs(physics.carriedMomentum(v) - carried) < 1e-4, "v \(v): \(physics.carriedMomentum(v))")
+        }
+        // Its own cap, 40 000 pt/s, is far beyond a capped fling…
+        #expect(physics.carriedMomentum(1000) == ScrollPhysics.maximumCarriedMomentum)
+        #expect(physics.carriedMomentum(.nan) == 0 && physics.carriedMomentum(0) == 0)
+        // …and paging carries nothing: a fling there moves one page.
+        #expect(ScrollPhysics(isPagingEnabled: true).carriedMomentum(2) == 0)
+    }
+
+    @Test("Release velocity: below 0.05 pt/ms nothing, above 8 pt/ms the cap, carried only the same way")
+    func releaseVelocity() {
+        let physics = ScrollPhysics()
+        #expect(physics.releaseVelocity(0.049) == 0)
+        #expect(physics.releaseVelocity(0.05) == 0.05)
+        #expect(physics.releaseVelocity(20) == 8 && physics.releaseVelocity(-2000) == -8)
+        #expect(physics.releaseVelocity(.infinity) == 0 && physics.releaseVelocity(.nan) == 0)
+        #expect(physics.releaseVelocity(1.5, carrying: 0.44) == 1.94)
+        #expect(physics.releaseVelocity(-1.5, carrying: 0.44) == -1.5)
+        // A slow release stays a release without velocity, whatever was carried.
+        #expect(physics.releaseVelocity(0.01, carrying: 0.44) == 0)
+        // The cap applies to the finger; the carried part comes on top (Flutter adds it after).
+        #expect(physics.releaseVelocity(9, carrying: 1) == 9)
+    }
+
+    @Test("The issue's case: 1.5 pt/ms again 300 ms into a 1.5 pt/ms deceleration rests about 970 pt on")
+    func repeatedFlingTravel() {
+        let physics = ScrollPhysics()
+        let caught = 1.5 * pow(0.998, 300)
+        let v = physics.releaseVelocity(1.5, carrying: physics.carriedMomentum(caught))
+        let rest = physics.restingPoint(from: 0, velocity: v, range: 0...100_000, pageSize: 600)
+        #expect(abs(rest - 970) < 2, "rests \(rest) pt on")
+        #expect(abs(physics.restingPoint(from: 0, velocity: 1.5, range: 0...100_000, pageSize: 600) - 749.25) < 0.01)
+    }
+}
+
+@Suite("Velocity tracker glitches and re-anchoring")
+struct VelocityGlitchTests {
+    @Test("A sample jumping faster than 40 pt/ms from the previous one is left out")
+    func absurdSampleRejected() {
+        var tracker = VelocityTracker()
+        for i in 0...10 { tracker.addPosition(CGPoint(x: 0, y: Double(i) * 12), at: Double(i) * 8) }
+        tracker.addPosition(CGPoint(x: 0, y: 2120), at: 81)
+        #expect(tracker.rejectedSamples == 1)
+        #expect(abs(tracker.velocity(at: 82).y - 1.5) < 1e-6)
+        // Fast but possible: 30 pt in 1 ms is kept.
+        tracker.addPosition(CGPoint(x: 0, y: 150), at: 82)
+        #expect(tracker.rejectedSamples == 1)
+    }
+
+    @Test("Shifting the samples keeps the velocity: the followed point jumped, the hand did not")
+    func shiftKeepsVelocity() {
+        var pan = PanGestureRecognizer(minimumDistance: 0, isDirectionalLockEnabled: false)
+        pan.touchBegan(at: CGPoint(x: 100, y: 500), time: 0, recognizeImmediately: true)
+        for i in 1...12 { _ = pan.touchMoved(to: CGPoint(x: 100, y: 500 - 12 * Double(i)), time: 8 * Double(i)) }
+        // One of two fingers lifts: the followed point jumps 50 pt sideways at 96 ms.
+        pan.reanchor(to: CGPoint(x: 150, y: 356), time: 96)
+        let velocity = pan.touchEnded(at: 100)
+        #expect(abs(velocity.y + 1.5) < 1e-6 && abs(velocity.x) < 1e-6, "\(velocity)")
+    }
+}
