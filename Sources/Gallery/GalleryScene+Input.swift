@@ -43,17 +43,19 @@ struct RoutingState {
     var touchpadRoute: Route?
     /// Wheel notches not yet turned into page turns (an unzoomed page turns pages).
     var wheelNotches: CGFloat = 0
-    /// Modifier keys held, from key events.
-    var modifiers: InputEvent.Modifiers = []
 
     /// Whether a finger or the pointer button is down.
     var isTouching: Bool { !touches.isEmpty || pointerRoute != nil }
 }
 
 extension GalleryScene {
-    /// Delivers one input event: routes it, tells the kiosk schedule about the activity and
-    /// keeps the pager resting on a page.
-    public func handle(_ event: InputEvent) {
+    /// Delivers one input frame: routes each event, tells the kiosk schedule about the activity
+    /// and keeps the pager resting on a page.
+    public func handle(frame events: [InputEvent]) {
+        for event in events { handleEvent(event) }
+    }
+
+    private func handleEvent(_ event: InputEvent) {
         let time = event.time.isFinite ? event.time : now
         now = max(now, time)
         // Input acts on what has loaded so far, even before the next frame shows it.
@@ -97,8 +99,8 @@ extension GalleryScene {
                 routing.edgeAnchor = nil
                 sequenceEnded(touch: false)
             }
-        case .pointerAxis(let source, let dx, let dy, let value120X, let value120Y):
-            scroll(event, source: source, dx: dx, dy: dy, value120X: value120X, value120Y: value120Y)
+        case .pointerAxis(let source, let dx, let dy, _, _):
+            scroll(event, source: source, dx: dx, dy: dy)
         case .axisStop:
             if let route = routing.touchpadRoute {
                 for view in receivers(of: route) { view.handle(event) }
@@ -111,8 +113,8 @@ extension GalleryScene {
             // Resting fingers stop whatever moves: the pager's paging and the page's momentum.
             pager.handle(event)
             currentPage?.handle(event)
-        case .key(let name, let pressed, let modifiers):
-            key(name, pressed: pressed, modifiers: modifiers, event: event)
+        case .key(let key, let pressed):
+            self.key(key, pressed: pressed, modifiers: event.modifiers, event: event)
         }
         let deadline = schedule.nextDeadline
         schedule.noteInput(at: time, touching: routing.isTouching)
@@ -158,7 +160,7 @@ extension GalleryScene {
                 guard let index, let page = pages[index] else { return }
                 pager.handle(InputEvent(time: time, kind: .touchCancel))
                 setRoute(.page(index), for: contact)
-                page.handle(InputEvent(time: time, kind: .touchDown(id: id, location: inPager(location))))
+                page.handle(InputEvent(time: time, kind: .touchDown(id: id, location: location)))
             case .page(let index):
                 pages[index]?.handle(InputEvent(time: time, kind: .touchDown(id: id, location: inPager(location))))
             case .pager:
@@ -318,10 +320,9 @@ extension GalleryScene {
     /// `location` (window coordinates) in the pager's content, where pages take their input.
     func inPager(_ location: CGPoint) -> CGPoint { pager.convert(location, from: nil) }
 
-    /// `location` (window coordinates) in the coordinates `view.handle` expects (its superview's).
-    private func local(_ location: CGPoint, for view: ScrollView) -> CGPoint {
-        view === pager ? location : inPager(location)
-    }
+    /// `location` (window coordinates) as `view.handle` expects it: scroll views take window
+    /// coordinates and convert them themselves.
+    private func local(_ location: CGPoint, for view: ScrollView) -> CGPoint { location }
 
     private func beginEvent(_ contact: Contact, at view: ScrollView, location: CGPoint, time: Double) -> InputEvent {
         switch contact {
@@ -357,14 +358,11 @@ extension GalleryScene {
 
     // MARK: Wheel and touchpad
 
-    private func scroll(_ event: InputEvent, source: InputEvent.AxisSource, dx: CGFloat, dy: CGFloat,
-                        value120X: Int?, value120Y: Int?) {
-        guard dx.isFinite, dy.isFinite else { return }
-        if routing.modifiers.contains(.ctrl) {
-            // Ctrl+wheel zooms the image under the pointer; the page learns that Ctrl is held
-            // (it may have been made after the key went down).
+    private func scroll(_ event: InputEvent, source: InputEvent.AxisSource, dx: CGFloat, dy: CGFloat) {
+        guard dx.isFinite, dy.isFinite, let notches = event.wheelNotches else { return }
+        if event.modifiers.contains(.ctrl) {
+            // Ctrl+wheel zooms the image under the pointer (the event says Ctrl is held).
             guard let page = pageUnderPointer else { return }
-            page.handle(InputEvent(time: event.time, kind: .key(name: "Control_L", pressed: true, modifiers: routing.modifiers)))
             page.handle(event)
             return
         }
@@ -390,9 +388,7 @@ extension GalleryScene {
             }
             // An unzoomed image: each notch turns a page, down or right for the next
             // (decision: as most desktop image viewers do).
-            let vertical = value120Y.map { CGFloat($0) / 120 } ?? dy / ScrollView.wheelAxisUnitsPerNotch
-            let horizontal = value120X.map { CGFloat($0) / 120 } ?? dx / ScrollView.wheelAxisUnitsPerNotch
-            routing.wheelNotches += abs(vertical) >= abs(horizontal) ? vertical : horizontal
+            routing.wheelNotches += abs(notches.y) >= abs(notches.x) ? notches.y : notches.x
             while routing.wheelNotches >= 1 {
                 routing.wheelNotches -= 1
                 show(page: basePage + 1, animated: true)
@@ -408,15 +404,8 @@ extension GalleryScene {
 
     // MARK: Keyboard
 
-    private func key(_ name: String, pressed: Bool, modifiers: InputEvent.Modifiers, event: InputEvent) {
-        routing.modifiers = modifiers
-        if name == "Control_L" || name == "Control_R" {
-            if pressed { routing.modifiers.insert(.ctrl) } else { routing.modifiers.remove(.ctrl) }
-            // Each page tracks Ctrl itself for Ctrl+wheel.
-            for page in pages.values { page.handle(event) }
-            return
-        }
-        guard pressed, let command = GalleryKeyMap.command(forKey: name, modifiers: modifiers, kiosk: options.isKiosk) else {
+    private func key(_ key: Key, pressed: Bool, modifiers: InputEvent.Modifiers, event: InputEvent) {
+        guard pressed, let command = GalleryKeyMap.command(forKey: key, modifiers: modifiers, kiosk: options.isKiosk) else {
             return
         }
         perform(command, key: event)

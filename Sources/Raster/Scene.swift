@@ -20,8 +20,9 @@ public protocol Scene: AnyObject {
     /// fractional (1.5). Buffers passed to `render` then have about size × scale pixels (the
     /// host rounds), and the scene draws at that density so content stays sharp.
     func resize(width: Int, height: Int, scale: Double)
-    /// One input event, in surface points.
-    func handle(_ event: InputEvent)
+    /// The events of one input frame (what the seat delivers at once), in surface points,
+    /// stamped with the seat's state.
+    func handle(frame events: [InputEvent])
     /// Advances animations to `time` (ms, monotonic) and says when to tick next.
     func advance(to time: Double) -> FrameRequest
     /// Whether anything visible changed since the last `render`.
@@ -39,6 +40,9 @@ public protocol Scene: AnyObject {
 }
 
 extension Scene {
+    /// One input event: a frame of its own.
+    public func handle(_ event: InputEvent) { handle(frame: [event]) }
+
     /// Scenes without background work ignore the wake: they change only on the host's thread.
     public var onNeedsFrameFromAnyThread: (@Sendable () -> Void)? {
         get { nil }

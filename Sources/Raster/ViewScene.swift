@@ -10,8 +10,8 @@ public final class ViewScene: Scene {
     public let root: View
     /// The renderer drawing `root`.
     public let renderer: Renderer
-    /// Receives input; by default the scroll view found first in the tree (depth first).
-    public var inputHandler: ((InputEvent) -> Void)?
+    /// Receives input frames; by default the scroll view found first in the tree (depth first).
+    public var inputHandler: (([InputEvent]) -> Void)?
     /// Called after a resize so the application lays its views out, with the size in points.
     public var onLayout: ((CGSize) -> Void)?
     /// Set by the host.
@@ -47,11 +47,11 @@ public final class ViewScene: Scene {
         needsRender = true
     }
 
-    public func handle(_ event: InputEvent) {
+    public func handle(frame events: [InputEvent]) {
         if let inputHandler {
-            inputHandler(event)
+            inputHandler(events)
         } else {
-            Self.scrollViews(in: root).first?.handle(event)
+            Self.scrollViews(in: root).first?.handle(frame: events)
         }
     }
 

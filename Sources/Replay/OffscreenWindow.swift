@@ -33,9 +33,9 @@ public final class OffscreenWindow: DisplayClient {
         scene.resize(width: width, height: height, scale: 1)
     }
 
-    /// Delivers one input event at `time` ms.
-    public func perform(_ action: InputEvent.Kind, at time: Double) {
-        scene.handle(InputEvent(time: time, kind: action))
+    /// Delivers one input frame (see `InputFrameBuilder`) at `time` ms.
+    public func perform(_ frame: [InputEvent], at time: Double) {
+        scene.handle(frame: frame)
     }
 
     /// A frame is due after a change or while the scene animates.

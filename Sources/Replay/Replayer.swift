@@ -89,7 +89,7 @@ public final class Replayer: DisplayClient {
     /// Replays the whole trace, handing every record to the sink, the final one last.
     public func run() -> ReplayResult {
         let display = SimulatedDisplay(frameRate: trace.setup.frameRate)
-        let timeline = trace.events.map { TimedAction(time: $0.time, action: $0.action) }
+        let timeline = Self.timeline(of: trace)
         let outcome = display.run(timeline, on: self, settleLimit: Self.settleLimit)
         let final: ReplayRecord
         let offset = scrollView.contentOffset
@@ -115,14 +115,41 @@ public final class Replayer: DisplayClient {
         return records
     }
 
+    /// What the replay delivers at one time: an input frame, or a method call.
+    public enum Step: Equatable {
+        /// The events of one input frame, stamped with the seat's state.
+        case input([InputEvent])
+        /// A method called by application code.
+        case call(ScrollCall)
+    }
+
+    /// The trace's events as the replay delivers them: input grouped into frames and stamped
+    /// as the live seat does it (`InputFrameBuilder`), calls in between.
+    public static func timeline(of trace: Trace) -> [TimedAction<Step>] {
+        var frames = InputFrameBuilder()
+        var steps: [TimedAction<Step>] = []
+        func flush() { steps += frames.takeFrames().map { TimedAction(time: $0.time, action: Step.input($0.action)) } }
+        for event in trace.events {
+            switch event.action {
+            case .input(let kind, let modifiers):
+                frames.append(kind, at: event.time, modifiers: modifiers)
+            case .call(let call):
+                flush()
+                steps.append(TimedAction(time: event.time, action: .call(call)))
+            }
+        }
+        flush()
+        return steps
+    }
+
     // MARK: DisplayClient
 
     /// Input goes to the scroll view as the seat would deliver it; calls run as app code would.
-    public func perform(_ action: TraceAction, at time: Double) {
+    public func perform(_ action: Step, at time: Double) {
         recorder.now = time
         switch action {
-        case .input(let kind):
-            scrollView.handle(InputEvent(time: time, kind: kind))
+        case .input(let frame):
+            scrollView.handle(frame: frame)
         case .call(let call):
             // Animations a method starts begin now, not at the last frame.
             scrollView.currentTime = time

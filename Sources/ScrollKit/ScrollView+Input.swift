@@ -3,10 +3,6 @@
 import Foundation
 
 extension ScrollView {
-    /// 15 axis units per wheel notch: libinput's (and so wlroots', GNOME's, KDE's) 15° click
-    /// angle, used when a wheel event carries no value120 (weston sends 10, which then scrolls
-    /// two thirds of a notch).
-    public static let wheelAxisUnitsPerNotch: CGFloat = 15
     /// 57 pt per notch: three 19 pt lines, as desktop browsers scroll (decision); capped at
     /// `wheelNotchViewportFraction` of the viewport so one notch never skips content in a
     /// small view.
@@ -25,34 +21,52 @@ extension ScrollView {
     /// (decision, Chrome's 87.5 % page step).
     public static let pageOverlapViewportFraction: CGFloat = 0.125
 
-    /// Delivers one input event; `event.time` (ms) is "now". Coordinates are in the scroll
-    /// view's superview space (the space of `frame`). Touches and button presses must start
-    /// inside the frame; wheel, touchpad (scroll and pinch) and key events are taken as
-    /// addressed to this view. Key events also tell it whether Ctrl is held (Ctrl+wheel zooms).
-    /// Nothing animates here: momentum and steps start at `event.time` and move in
-    /// `advance(to:)`; only direct manipulation (a drag) moves content at once.
+    /// Delivers one input event; `event.time` (ms) is "now". See `handle(frame:)`.
     public func handle(_ event: InputEvent) {
-        let time = event.time.isFinite ? event.time : currentTime
-        currentTime = Swift.max(currentTime, time)
+        handle(frame: [event])
+    }
+
+    /// Delivers the events of one input frame (`wl_touch.frame`, `wl_pointer.frame`: what
+    /// happened at once), in order; each event's `time` (ms) is "now" for it. Coordinates are
+    /// the window's (the root view's); the scroll view converts them into its superview's
+    /// space, where `frame` is. Touches and button presses must start inside the frame;
+    /// wheel, touchpad (scroll and pinch) and key events are taken as addressed to this view,
+    /// and Ctrl held (`event.modifiers`) turns the wheel into zoom around the pointer
+    /// (`event.pointerLocation`). Two fingers that move in one frame make one pinch step.
+    /// Nothing animates here: momentum and steps start at the event's time and move in
+    /// `advance(to:)`; only direct manipulation (a drag, a pinch) moves content at once.
+    public func handle(frame events: [InputEvent]) {
+        for event in events {
+            let time = event.time.isFinite ? event.time : currentTime
+            currentTime = Swift.max(currentTime, time)
+            if case .touchMotion = event.kind {} else { flushPinchStep() }
+            dispatch(event, at: time)
+        }
+        flushPinchStep()
+    }
+
+    private func dispatch(_ event: InputEvent, at time: Double) {
+        if let location = event.pointerLocation, isUsable(location) { pointerLocation = local(location) }
         switch event.kind {
         case .touchDown(let id, let location):
             guard isUsable(location) else { return }
-            touchBegan(.touch(id: id), at: location, time: time, event: event)
+            touchBegan(.touch(id: id), at: local(location), time: time, event: event)
         case .touchMotion(let id, let location):
             guard isUsable(location) else { return }
-            touchMoved(.touch(id: id), to: location, time: time)
+            touchMoved(.touch(id: id), to: local(location), time: time)
         case .touchUp(let id):
             touchEnded(.touch(id: id), time: time, event: event)
         case .touchCancel:
             touchesCancelled()
         case .pointerEnter(let location), .pointerMotion(let location):
             guard isUsable(location) else { return }
-            pointerLocation = location
+            let point = local(location)
+            pointerLocation = point
             if pointerPressPending {
                 pointerPressPending = false
-                touchBegan(.pointer, at: location, time: time, event: event)
+                touchBegan(.pointer, at: point, time: time, event: event)
             } else {
-                touchMoved(.pointer, to: location, time: time)
+                touchMoved(.pointer, to: point, time: time)
             }
         case .pointerLeave:
             // The compositor keeps sending motion to the pressed surface (implicit grab), so a
@@ -70,19 +84,18 @@ extension ScrollView {
                 pointerPressPending = false
                 touchEnded(.pointer, time: time, event: event)
             }
-        case .pointerAxis(let source, let dx, let dy, let value120X, let value120Y):
-            guard dx.isFinite, dy.isFinite else { return }
-            if modifierState.contains(.ctrl), canZoom {
+        case .pointerAxis(let source, let dx, let dy, _, _):
+            guard dx.isFinite, dy.isFinite, let notches = event.wheelNotches else { return }
+            if event.modifiers.contains(.ctrl), canZoom {
                 // Ctrl+wheel zooms around the pointer, as in browsers and image viewers.
-                let notches = value120Y.map { CGFloat($0) / 120 } ?? dy / Self.wheelAxisUnitsPerNotch
-                wheelZoom(notches: notches, animated: source == .wheel || source == .wheelTilt)
+                wheelZoom(notches: notches.y, animated: source == .wheel || source == .wheelTilt)
                 return
             }
             switch source {
             case .finger:
                 touchpadScroll(dx: dx, dy: dy, time: time)
             case .wheel, .wheelTilt:
-                wheelScroll(dx: dx, dy: dy, value120X: value120X, value120Y: value120Y)
+                wheelScroll(notches: notches)
             case .continuous:
                 scrollDirectly(by: CGPoint(x: dx, y: dy))
             }
@@ -98,22 +111,15 @@ extension ScrollView {
                 touchpadPinchChanged(scale: scale, pan: CGPoint(x: dx, y: dy))
             case .end, .cancel: touchpadPinchEnded()
             }
-        case .key(let name, let pressed, let modifiers):
-            trackModifiers(key: name, pressed: pressed, modifiers: modifiers)
+        case .key(let key, let pressed):
             guard pressed else { return }
-            keyPressed(name, modifiers: modifiers)
+            keyPressed(key, modifiers: event.modifiers)
         }
     }
 
-    /// Ctrl state for Ctrl+wheel zoom, from key events: each carries the modifiers held, and
-    /// the Control keys themselves count at once (an event's modifiers may be those from just
-    /// before the key changed them). A host sends the Control_L/Control_R presses and
-    /// releases it sees, as the keyboard's other keys.
-    private func trackModifiers(key name: String, pressed: Bool, modifiers: InputEvent.Modifiers) {
-        modifierState = modifiers
-        if name == "Control_L" || name == "Control_R" {
-            if pressed { modifierState.insert(.ctrl) } else { modifierState.remove(.ctrl) }
-        }
+    /// `location` (window points) in the superview's coordinates, where `frame` is.
+    func local(_ location: CGPoint) -> CGPoint {
+        superview?.convert(location, from: nil) ?? location
     }
 
     private func isUsable(_ point: CGPoint) -> Bool { point.x.isFinite && point.y.isFinite }
@@ -158,10 +164,9 @@ extension ScrollView {
 
     // MARK: Wheel
 
-    private func wheelScroll(dx: CGFloat, dy: CGFloat, value120X: Int?, value120Y: Int?) {
+    private func wheelScroll(notches wheel: CGPoint) {
         guard isScrollEnabled, !isTracking else { return }
-        var notches = CGPoint(x: value120X.map { CGFloat($0) / 120 } ?? dx / Self.wheelAxisUnitsPerNotch,
-                              y: value120Y.map { CGFloat($0) / 120 } ?? dy / Self.wheelAxisUnitsPerNotch)
+        var notches = wheel
         // A plain wheel on content that only scrolls sideways scrolls it sideways.
         if notches.x == 0, !hasScrollableRange(.vertical), hasScrollableRange(.horizontal) {
             notches = CGPoint(x: notches.y, y: 0)
@@ -203,28 +208,28 @@ extension ScrollView {
     /// `scrollViewDidScrollToTop`): on a desktop there is no status bar to tap, and both keys
     /// mean "go to the top" to a desktop user (decision). Key repeat arrives as more presses,
     /// each extending the running step.
-    private func keyPressed(_ name: String, modifiers: InputEvent.Modifiers) {
+    private func keyPressed(_ key: Key, modifiers: InputEvent.Modifiers) {
         guard isScrollEnabled, !isTracking else { return }
         let page = pageStep(.vertical)
-        switch name {
-        case "Up", "KP_Up":
+        switch key {
+        case .up:
             scrollStep { base in base + CGPoint(x: 0, y: -Self.arrowKeyDistance) }
-        case "Down", "KP_Down":
+        case .down:
             scrollStep { base in base + CGPoint(x: 0, y: Self.arrowKeyDistance) }
-        case "Left", "KP_Left":
+        case .left:
             scrollStep { base in base + CGPoint(x: -Self.arrowKeyDistance, y: 0) }
-        case "Right", "KP_Right":
+        case .right:
             scrollStep { base in base + CGPoint(x: Self.arrowKeyDistance, y: 0) }
-        case "Page_Up", "Prior", "KP_Page_Up", "KP_Prior":
+        case .pageUp:
             scrollStep { base in base + CGPoint(x: 0, y: -page) }
-        case "Page_Down", "Next", "KP_Page_Down", "KP_Next":
+        case .pageDown:
             scrollStep { base in base + CGPoint(x: 0, y: page) }
-        case "space", "KP_Space":
+        case .space:
             let sign: CGFloat = modifiers.contains(.shift) ? -1 : 1
             scrollStep { base in base + CGPoint(x: 0, y: sign * page) }
-        case "Home", "KP_Home":
+        case .home:
             scrollToTop()
-        case "End", "KP_End":
+        case .end:
             let bottom = scrollRange(.vertical).upperBound
             scrollStep { base in CGPoint(x: base.x, y: bottom) }
         default:

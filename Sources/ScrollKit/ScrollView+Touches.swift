@@ -43,7 +43,7 @@ extension ScrollView {
         if case .touch(let id) = source, var session = currentSession, session.secondFinger?.id == id {
             session.secondFinger?.location = location
             currentSession = session
-            pinchFingersMoved(time: time)
+            pendingPinchStep = time
             return
         }
         guard source == touchOwner else { return }
@@ -52,7 +52,7 @@ extension ScrollView {
         if held || session.secondFinger != nil {
             session.location = location
             currentSession = session
-            if !held { pinchFingersMoved(time: time) }
+            if !held { pendingPinchStep = time }
         } else {
             moveTouch(source, to: location, time: time)
         }
@@ -88,5 +88,12 @@ extension ScrollView {
             pinchFingerLifted(id: second.id, time: currentTime)
         }
         cancelTouch()
+    }
+
+    /// Applies the two-finger movement of the frame so far, once for all its fingers.
+    func flushPinchStep() {
+        guard let time = pendingPinchStep else { return }
+        pendingPinchStep = nil
+        pinchFingersMoved(time: time)
     }
 }

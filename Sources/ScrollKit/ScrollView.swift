@@ -197,8 +197,9 @@ open class ScrollView: View {
     var doubleTap = TapGestureRecognizer(numberOfTapsRequired: 2)
     /// The finger or pointer whose touch `doubleTap` is following.
     var tapSource: DragSession.Source?
-    /// Keyboard modifiers held, as the latest key events said (Ctrl turns the wheel into zoom).
-    var modifierState: InputEvent.Modifiers = []
+    /// The time of the latest finger movement of a two-finger session not yet applied: the
+    /// fingers of one input frame move together, in one pinch (or two-finger pan) step.
+    var pendingPinchStep: Double?
 
     /// Whether a finger (or the pointer button, or fingers on the touchpad) is down on the
     /// scroll view; it may not be dragging yet.

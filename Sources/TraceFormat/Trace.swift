@@ -212,8 +212,9 @@ public struct TraceEvent: Equatable, Sendable {
 
 /// What a trace event does: input from the seat, or a programmatic call on the scroll view.
 public enum TraceAction: Equatable, Sendable {
-    /// An input event, delivered as the Wayland seat would deliver it.
-    case input(InputEvent.Kind)
+    /// An input event, delivered as the Wayland seat would deliver it; `modifiers` are those a
+    /// key line states (other lines take the seat's, see `SeatState`).
+    case input(InputEvent.Kind, modifiers: InputEvent.Modifiers = [])
     /// A method called by application code.
     case call(ScrollCall)
 }

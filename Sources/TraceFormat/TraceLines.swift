@@ -264,14 +264,15 @@ public struct TraceLineFormatter: Sendable {
         case .hold(let phase):
             let hold = line("pointer.hold") { $0.string("phase", phase.rawValue) }
             return writesHoldEvents ? hold : "# " + hold
-        case .key(let name, let pressed, let modifiers):
+        case .key(let key, let pressed):
+            let name = key.keysymName
             guard TraceNames.isKeysymName(name) else {
                 return "# t=\(Self.number(t)) key with a name the trace format does not accept: \(Self.string(name))"
             }
             return line("key") {
                 $0.string("key", name)
                 $0.string("state", TraceNames.state(pressed))
-                let held = TraceNames.modifiers.filter { modifiers.contains($0.1) }.map(\.0)
+                let held = TraceNames.modifiers.filter { event.modifiers.contains($0.1) }.map(\.0)
                 if !held.isEmpty { $0.strings("modifiers", held) }
             }
         }

@@ -317,7 +317,7 @@ public struct TraceParser: Sendable {
             let phase = try fields.requireEnum("phase", [("begin", InputEvent.Phase.begin), ("end", .end), ("cancel", .cancel)])
             action = .input(.hold(phase: phase))
         case "key":
-            action = .input(try key(fields))
+            action = try key(fields)
         default:  // "call"
             action = .call(try call(fields))
         }
@@ -360,7 +360,7 @@ public struct TraceParser: Sendable {
         return value
     }
 
-    private func key(_ fields: Fields) throws(TraceError) -> InputEvent.Kind {
+    private func key(_ fields: Fields) throws(TraceError) -> TraceAction {
         let name = try fields.requireString("key")
         guard TraceNames.isKeysymName(name) else {
             throw fields.error("'key' must be an xkbcommon keysym name such as \"Page_Down\", found \(JSONValue.string(name).typeDescription)")
@@ -376,7 +376,7 @@ public struct TraceParser: Sendable {
                 modifiers.insert(modifier)
             }
         }
-        return .key(name: name, pressed: pressed, modifiers: modifiers)
+        return .input(.key(Key(keysymName: name), pressed: pressed), modifiers: modifiers)
     }
 
     private func call(_ fields: Fields) throws(TraceError) -> ScrollCall {

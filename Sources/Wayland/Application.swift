@@ -55,9 +55,9 @@ public final class Application {
         }
         let newSeat = Seat(proxy: bound.proxy, version: bound.version, display: display, environment: environment)
         let scene = window.scene
-        newSeat.onInput = { [unowned self] event in
-            self.recorder?.record(event)
-            scene.handle(event)
+        newSeat.onInput = { [unowned self] frame in
+            for event in frame { self.recorder?.record(event) }
+            scene.handle(frame: frame)
         }
         newSeat.onWarning = { [unowned self] in self.onWarning($0) }
         seat = newSeat

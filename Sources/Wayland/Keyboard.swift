@@ -13,6 +13,8 @@ final class Keyboard {
     /// Strong: device proxies must be released before the connection is closed.
     private let display: Display
     private let deliver: ([InputEvent]) -> Void
+    /// Tells the seat the keyboard's modifiers whenever xkb's state changes them.
+    private let modifiersChanged: (InputEvent.Modifiers) -> Void
     private let warn: (String) -> Void
     private var keymap: Keymap?
     private var state = KeyboardState()
@@ -20,7 +22,8 @@ final class Keyboard {
     private var repeatTimer: Int?
 
     init(proxy: OpaquePointer, seatVersion: UInt32, display: Display, deliver: @escaping ([InputEvent]) -> Void,
-         warn: @escaping (String) -> Void) {
+         modifiersChanged: @escaping (InputEvent.Modifiers) -> Void, warn: @escaping (String) -> Void) {
+        self.modifiersChanged = modifiersChanged
         self.proxy = proxy
         self.seatVersion = seatVersion
         self.display = display
@@ -46,6 +49,7 @@ final class Keyboard {
             warn(error.description)
         }
         state.modifiers = keymap?.modifiers ?? []
+        modifiersChanged(state.modifiers)
     }
 
     fileprivate func enter() {
@@ -74,6 +78,7 @@ final class Keyboard {
         guard let keymap else { return }
         keymap.updateModifiers(depressed: depressed, latched: latched, locked: locked, group: group)
         state.modifiers = keymap.modifiers
+        modifiersChanged(state.modifiers)
     }
 
     fileprivate func repeatInfo(rate: Int32, delay: Int32) {

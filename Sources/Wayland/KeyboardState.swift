@@ -86,16 +86,20 @@ public struct KeyRepeat: Equatable, Sendable {
     }
 }
 
-/// What the keymap says about one key: its keysym name and whether it repeats.
+/// What the keymap says about one key: its keysym name, the key it types and whether it repeats.
 public struct KeyDescription: Equatable, Sendable {
     /// The xkbcommon keysym name ("Page_Down", "space", "Control_L").
     public var name: String
+    /// The key, from its keysym name and text.
+    public var key: Key
     /// Whether the keymap lets this key repeat (modifiers do not).
     public var repeats: Bool
 
-    /// Creates a description.
-    public init(name: String, repeats: Bool) {
+    /// Describes the key with keysym `name` ("Page_Down", "space", "Control_L") and, for a
+    /// printable keysym, the `text` it types.
+    public init(name: String, text: String? = nil, repeats: Bool) {
         self.name = name
+        key = Key(keysymName: name, text: text)
         self.repeats = repeats
     }
 }
@@ -111,8 +115,8 @@ public struct KeyboardState: Sendable {
     public var keyRepeat = KeyRepeat()
     /// Modifiers as the keymap state reports them after the last `modifiers` event.
     public var modifiers: InputEvent.Modifiers = []
-    /// Keys pressed (by Linux key code) and the name each was delivered under: a release
-    /// carries the same name even if a modifier changed the keysym meanwhile.
+    /// Keys pressed (by Linux key code) and the key each was delivered as: a release carries
+    /// the same key even if a modifier changed the keysym meanwhile.
     public private(set) var held: [UInt32: KeyDescription] = [:]
     /// Events dropped as out of protocol order or unknown to the keymap.
     public private(set) var droppedEvents = 0
@@ -135,14 +139,14 @@ public struct KeyboardState: Sendable {
             }
             held[code] = key
             keyRepeat.press(key: code, at: time, repeats: key.repeats)
-            return InputEvent(time: time, kind: .key(name: key.name, pressed: true, modifiers: modifiers))
+            return InputEvent(time: time, kind: .key(key.key, pressed: true), modifiers: modifiers)
         }
         guard let key = held.removeValue(forKey: code) else {
             droppedEvents += 1
             return nil
         }
         keyRepeat.release(key: code)
-        return InputEvent(time: time, kind: .key(name: key.name, pressed: false, modifiers: modifiers))
+        return InputEvent(time: time, kind: .key(key.key, pressed: false), modifiers: modifiers)
     }
 
     /// The repeat presses due at `now`, stamped with their own times.
@@ -152,7 +156,7 @@ public struct KeyboardState: Sendable {
             return []
         }
         return keyRepeat.fire(now: now).map {
-            InputEvent(time: $0, kind: .key(name: key.name, pressed: true, modifiers: modifiers))
+            InputEvent(time: $0, kind: .key(key.key, pressed: true), modifiers: modifiers)
         }
     }
 
@@ -162,7 +166,7 @@ public struct KeyboardState: Sendable {
     public mutating func releaseAll(time: Double) -> [InputEvent] {
         keyRepeat.stop()
         let events = held.keys.sorted().map { code in
-            InputEvent(time: time, kind: .key(name: held[code]!.name, pressed: false, modifiers: modifiers))
+            InputEvent(time: time, kind: .key(held[code]!.key, pressed: false), modifiers: modifiers)
         }
         held = [:]
         return events

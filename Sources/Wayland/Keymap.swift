@@ -123,7 +123,11 @@ public final class Keymap {
         let written = xkb_keysym_get_name(sym, &buffer, buffer.count)
         guard written > 0, written < buffer.count else { return nil }
         let name = String(decoding: buffer[0..<Int(written)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return KeyDescription(name: name, repeats: xkb_keymap_key_repeats(keymap, xkbCode) != 0)
+        // The keysym's text (nothing for non-printing keys) makes a printable key a character.
+        var text = [CChar](repeating: 0, count: 16)
+        let length = xkb_keysym_to_utf8(sym, &text, text.count)
+        let utf8 = length > 1 ? String(decoding: text[0..<Int(length - 1)].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        return KeyDescription(name: name, text: utf8, repeats: xkb_keymap_key_repeats(keymap, xkbCode) != 0)
     }
 
     /// `wl_keyboard.modifiers`: the serialised masks and layout group.

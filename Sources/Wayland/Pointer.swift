@@ -19,8 +19,6 @@ final class Pointer {
     private var cursorShape: CursorShape
     /// The serial of the latest `enter`, which `set_cursor` must quote; nil while outside.
     private var enterSerial: UInt32?
-    /// Where the pointer is on our surface, in points.
-    private(set) var location: CGPoint?
 
     init(proxy: OpaquePointer, seatVersion: UInt32, gestures: (proxy: OpaquePointer, version: UInt32)?,
          cursor: CursorSurface?, cursorShape: CursorShape, cursorScale: @escaping () -> Int,
@@ -79,15 +77,7 @@ final class Pointer {
     }
 
     private func flush() {
-        let events = builder.frame()
-        for event in events {
-            switch event.kind {
-            case .pointerEnter(let p), .pointerMotion(let p): location = p
-            case .pointerLeave: location = nil
-            default: break
-            }
-        }
-        deliver(events)
+        deliver(builder.frame())
     }
 
     fileprivate func enter(serial: UInt32, surface: OpaquePointer?, x: Int32, y: Int32) {

@@ -173,9 +173,9 @@ public struct PointerFrameBuilder: Sendable {
     public mutating func frame() -> [InputEvent] {
         var events = batch.items
         if batch.hasAxis {
-            // A wheel that sent only notches (no axis value) still scrolls: 15 pt per notch
-            // is libinput's legacy wheel step, which compositors use for the axis value.
-            let notchPoints: CGFloat = 15
+            // A wheel that sent only notches (no axis value) still scrolls: the axis value a
+            // compositor would send for them (`InputEvent.axisUnitsPerNotch` per notch).
+            let notchPoints = InputEvent.axisUnitsPerNotch
             let x = batch.dx == 0 && batch.value120X != nil ? CGFloat(batch.value120X!) / 120 * notchPoints : batch.dx
             let y = batch.dy == 0 && batch.value120Y != nil ? CGFloat(batch.value120Y!) / 120 * notchPoints : batch.dy
             let hasNotches = batch.value120X != nil || batch.value120Y != nil

@@ -7,8 +7,10 @@ import ScrollKit
 
 /// The input devices of one `wl_seat`, delivering `InputEvent`s to `onInput`.
 public final class Seat {
-    /// Receives every input event, in surface points, with the event's own timestamp.
-    public var onInput: ((InputEvent) -> Void)?
+    /// Receives every input frame (the events one device delivered at once), in surface
+    /// points, each event with its own timestamp and stamped with the seat's state
+    /// (`SeatState`: modifiers held, pointer position).
+    public var onInput: (([InputEvent]) -> Void)?
     /// Receives one-line warnings (an unusable keymap…); input goes on without the device.
     public var onWarning: ((String) -> Void)?
     /// The cursor shown while the pointer is over the window.
@@ -26,6 +28,8 @@ public final class Seat {
     private var pointer: Pointer?
     private var keyboard: Keyboard?
     private var touch: Touch?
+    /// What every event is stamped with: the one place modifiers and pointer position are kept.
+    private var state = SeatState()
 
     /// Whether a pointer, keyboard and touch device are present now.
     public var devices: (pointer: Bool, keyboard: Bool, touch: Bool) {
@@ -35,7 +39,7 @@ public final class Seat {
     /// Whether the left pointer button is held on our surface (a pointer drag).
     public var isDraggingWithPointer: Bool { pointer?.builder.heldButtons.contains(0x110) ?? false }
     /// Where the pointer is on our surface in points, nil when it is elsewhere.
-    public var pointerLocation: CGPoint? { pointer?.location }
+    public var pointerLocation: CGPoint? { state.pointerLocation }
 
     /// Listens to `proxy` (bound at `version`); cursors come from the theme `environment` names.
     init(proxy: OpaquePointer, version: UInt32, display: Display, environment: [String: String]) {
@@ -72,7 +76,9 @@ public final class Seat {
     }
 
     private func deliver(_ events: [InputEvent]) {
-        for event in events { onInput?(event) }
+        guard !events.isEmpty else { return }
+        let frame = events.map { state.stamp($0) }
+        onInput?(frame)
     }
 
     // Devices come and go (an injector connecting, a mouse unplugged): drop and re-get
@@ -93,6 +99,7 @@ public final class Seat {
         if caps & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0 {
             if keyboard == nil, let proxy = wl_seat_get_keyboard(proxy) {
                 keyboard = Keyboard(proxy: proxy, seatVersion: version, display: display, deliver: deliver,
+                                    modifiersChanged: { [unowned self] in self.state.setModifiers($0) },
                                     warn: { [unowned self] in self.onWarning?($0) })
             }
         } else {

@@ -50,9 +50,10 @@ extension ImageViewer {
         if let card, let scrollView = ViewScene.scrollViews(in: card.root).first {
             // The card answers the gallery's window keys too (Q quits, F fullscreen).
             let kiosk = kiosk
-            card.inputHandler = { [unowned app, unowned scrollView] event in
-                if case .key(let name, true, let modifiers) = event.kind,
-                   let command = GalleryKeyMap.command(forKey: name, modifiers: modifiers, kiosk: kiosk) {
+            card.inputHandler = { [unowned app, unowned scrollView] events in
+                for event in events {
+                    guard case .key(let key, true) = event.kind,
+                          let command = GalleryKeyMap.command(forKey: key, modifiers: event.modifiers, kiosk: kiosk) else { continue }
                     switch command {
                     case .toggleFullscreen: app.perform(.toggleFullscreen)
                     case .leaveFullscreen: app.perform(.leaveFullscreen)
@@ -60,7 +61,7 @@ extension ImageViewer {
                     default: break
                     }
                 }
-                scrollView.handle(event)
+                scrollView.handle(frame: events)
             }
         }
         if let record {

@@ -19,14 +19,15 @@ extension ImageViewer {
             emit("image-viewer: \(error)")
             throw ExitCode(2)
         }
-        var timeline: [TimedAction<InputEvent.Kind>] = []
+        var frames = InputFrameBuilder()
         for event in trace.events {
-            guard case .input(let kind) = event.action else {
+            guard case .input(let kind, let modifiers) = event.action else {
                 emit("image-viewer: \(tracePath):\(event.line): method calls drive a bare scroll view; the viewer takes input events only")
                 throw ExitCode(2)
             }
-            timeline.append(TimedAction(time: event.time, action: kind))
+            frames.append(kind, at: event.time, modifiers: modifiers)
         }
+        let timeline = frames.frames
         let scene: Scene
         let renderer: Renderer
         if testCard {

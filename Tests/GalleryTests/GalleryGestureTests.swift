@@ -163,11 +163,11 @@ struct GalleryGestureTests {
     @Test("Ctrl+wheel zooms around the pointer; a touchpad pinch too")
     func wheelAndTouchpadZoom() throws {
         let h = Harness(files: files)
-        let control = InputEvent.Kind.key(name: "Control_L", pressed: true, modifiers: [])
+        let control = InputEvent.Kind.key(.control, pressed: true)
         h.run([Step(time: 0, kind: .pointerMotion(location: CGPoint(x: 300, y: 100))),
                Step(time: 10, kind: control),
                Step(time: 20, kind: .pointerAxis(source: .wheel, dx: 0, dy: -60, value120X: nil, value120Y: -480)),
-               Step(time: 400, kind: .key(name: "Control_L", pressed: false, modifiers: [.ctrl]))])
+               Step(time: 400, kind: .key(.control, pressed: false), modifiers: [.ctrl])])
         let page = try #require(h.scene.currentPage)
         // Four notches toward the start: twice the scale, image point (400, 200) kept under the pointer.
         #expect(abs(page.zoomScale - 1) < 1e-6, "scale \(page.zoomScale)")
@@ -211,7 +211,7 @@ struct GalleryRobustnessTests {
             Step(time: 130, kind: .pinch(phase: .update, scale: -2, dx: inf, dy: 0)),
             Step(time: 135, kind: .pinch(phase: .end, scale: 1, dx: 0, dy: 0)),
             Step(time: 140, kind: .touchCancel),
-            Step(time: 150, kind: .key(name: "", pressed: true, modifiers: [])),
+            Step(time: 150, kind: .key(Key(keysymName: ""), pressed: true)),
         ])
         #expect(h.scene.currentIndex == 0 && h.scene.pager.contentOffset.x == 0)
         #expect(h.shows(100, 0, (12, 34, 56)))

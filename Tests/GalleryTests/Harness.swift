@@ -17,10 +17,11 @@ enum Assets {
     static let arrow = folder + "/05-arrow-exif6.jpg"        // displayed 800×1200
 }
 
-/// An input event at a time, for `Harness.run`.
+/// An input event at a time, for `Harness.run`; `modifiers` are those a key event states.
 struct Step {
     var time: Double
     var kind: InputEvent.Kind
+    var modifiers: InputEvent.Modifiers = []
 
     static func down(_ t: Double, _ id: Int, _ x: Double, _ y: Double) -> Step {
         Step(time: t, kind: .touchDown(id: id, location: CGPoint(x: x, y: y)))
@@ -30,8 +31,8 @@ struct Step {
     }
     static func up(_ t: Double, _ id: Int) -> Step { Step(time: t, kind: .touchUp(id: id)) }
     static func key(_ t: Double, _ name: String, modifiers: InputEvent.Modifiers = []) -> [Step] {
-        [Step(time: t, kind: .key(name: name, pressed: true, modifiers: modifiers)),
-         Step(time: t + 50, kind: .key(name: name, pressed: false, modifiers: modifiers))]
+        [Step(time: t, kind: .key(Key(keysymName: name), pressed: true), modifiers: modifiers),
+         Step(time: t + 50, kind: .key(Key(keysymName: name), pressed: false), modifiers: modifiers)]
     }
 
     /// A one-finger drag from `from` to `to` starting at `t`, `steps` moves 8 ms apart; with
@@ -72,10 +73,14 @@ final class Harness {
         window = OffscreenWindow(scene: scene, width: width, height: height)!
     }
 
+    /// Groups input into frames and stamps it with the seat's state, across runs, as a seat does.
+    private var input = InputFrameBuilder()
+
     /// Delivers `steps` (sorted by time) and ticks frames until the gallery rests.
     @discardableResult
     func run(_ steps: [Step]) -> DisplayOutcome {
-        display.run(steps.sorted { $0.time < $1.time }.map { TimedAction(time: $0.time, action: $0.kind) }, on: window)
+        for step in steps.sorted(by: { $0.time < $1.time }) { input.append(step.kind, at: step.time, modifiers: step.modifiers) }
+        return display.run(input.takeFrames(), on: window)
     }
 
     /// The (r, g, b) shown at window pixel (x, y).

@@ -73,8 +73,9 @@ struct KioskTests {
         let h = Harness(files: files, options: options)
         let frames = log(h)
         // A finger rests on the screen from 5 s to 8 s.
-        let outcome = h.display.run([TimedAction(time: 5000, action: .touchDown(id: 0, location: CGPoint(x: 400, y: 200))),
-                                     TimedAction(time: 8000, action: .touchUp(id: 0))], on: h.window, settleLimit: 4500)
+        let touch = InputFrameBuilder.frames([TimedAction(time: 5000, action: .touchDown(id: 0, location: CGPoint(x: 400, y: 200))),
+                                              TimedAction(time: 8000, action: .touchUp(id: 0))])
+        let outcome = h.display.run(touch, on: h.window, settleLimit: 4500)
         #expect(outcome == .timedOut(time: h.display.now))
         // Slides at 2 s and 4 s (each slides for 300 ms), none while touched, the next 2 s
         // after the lift (10 s), wrapping to the first image at once.

@@ -18,7 +18,8 @@ private final class ProbeScene: Scene {
     var color: UInt32 = 0xFF00_0000
 
     func resize(width: Int, height: Int, scale: Double) {}
-    func handle(_ event: InputEvent) {
+    func handle(frame events: [InputEvent]) {
+        guard let event = events.last else { return }
         color &+= 1
         animateUntil = event.time + 50
         needsRender = true
@@ -48,7 +49,7 @@ struct OffscreenWindowTests {
         let scene = ProbeScene()
         let window = try #require(OffscreenWindow(scene: scene, width: 4, height: 3))
         let display = SimulatedDisplay(frameRate: 100)  // a frame every 10 ms
-        let outcome = display.run([TimedAction(time: 200, action: .pointerMotion(location: .zero))], on: window)
+        let outcome = display.run([TimedAction(time: 200, action: [InputEvent(time: 200, kind: .pointerMotion(location: .zero))])], on: window)
         #expect(outcome == .settled(time: 250))
         // Frame at 0 (first draw), then 200 (the input's frame) through 240 animating, 250 ends it.
         #expect(scene.advances == [0, 200, 210, 220, 230, 240, 250])

@@ -129,8 +129,8 @@ struct TraceParserTests {
             TraceEvent(time: 141, action: .input(.pinch(phase: .update, scale: 1.2, dx: 1, dy: -1)), line: 13),
             // An end without `scale` keeps the last cumulative scale.
             TraceEvent(time: 142, action: .input(.pinch(phase: .end, scale: 1.2, dx: 0, dy: 0)), line: 14),
-            TraceEvent(time: 150, action: .input(.key(name: "Page_Down", pressed: true, modifiers: [.ctrl, .shift])), line: 15),
-            TraceEvent(time: 151, action: .input(.key(name: "Page_Down", pressed: false, modifiers: [])), line: 16),
+            TraceEvent(time: 150, action: .input(.key(.pageDown, pressed: true), modifiers: [.ctrl, .shift]), line: 15),
+            TraceEvent(time: 151, action: .input(.key(.pageDown, pressed: false)), line: 16),
             TraceEvent(time: 160, action: .call(.setContentOffset(CGPoint(x: 0, y: 500), animated: true)), line: 17),
             TraceEvent(time: 160, action: .call(.scrollRectToVisible(CGRect(x: 0, y: 900, width: 10, height: 10), animated: false)), line: 18),
             TraceEvent(time: 160, action: .call(.setZoomScale(2, animated: true)), line: 19),

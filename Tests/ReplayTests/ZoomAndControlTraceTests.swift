@@ -50,10 +50,13 @@ struct ZoomTraceTests {
         let r = try Replayed("pinch-bounce-min.jsonl")
         let groups = try #require(expectSequence(r.lines, [
             .zoom("WillBeginZooming", tracking: true, zooming: true, zoomBouncing: false),
-            Step(call: "scrollViewDidZoom", count: 20...20, zooming: true, zoomBouncing: false),
+            // Both fingers move in each of the trace's 10 frames (one t each): one pinch step,
+            // one DidZoom, per frame, as one wl_touch.frame is one step live.
+            Step(call: "scrollViewDidZoom", count: 10...10, zooming: true, zoomBouncing: false),
             Step(call: "scrollViewDidZoom", count: 10...Int.max, tracking: false, zooming: false, zoomBouncing: true),
             .zoom("DidEndZooming", tracking: false, zooming: false, zoomBouncing: false),
         ], zoom: true))
+        #expect(Set(groups[1].map(\.time)).count == 10, "one step per frame: \(groups[1].map(\.time))")
         let low = try #require(groups[1].last).state.zoomScale
         #expect(abs(low - 0.695) < 0.001, "lowest \(low)")
         #expect(isIncreasing(groups[2].map(\.state.zoomScale)))

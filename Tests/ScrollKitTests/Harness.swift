@@ -211,11 +211,15 @@ final class Harness {
         now = max(now, time)
     }
 
-    /// Delivers `kind` at `time`, after the frames before it.
-    func send(_ kind: InputEvent.Kind, at time: Double) {
+    /// The seat's state the events are stamped with, as a host's seat does.
+    private var seat = SeatState()
+
+    /// Delivers `kind` at `time`, after the frames before it, stamped with the seat's state
+    /// (`modifiers` are those a key event states).
+    func send(_ kind: InputEvent.Kind, at time: Double, modifiers: InputEvent.Modifiers = []) {
         tick(through: time)
         now = time
-        scrollView.handle(InputEvent(time: time, kind: kind))
+        scrollView.handle(seat.stamp(InputEvent(time: time, kind: kind, modifiers: modifiers)))
     }
 
     /// Calls `body` at `time`, after the frames before it, with the scroll view's clock set.

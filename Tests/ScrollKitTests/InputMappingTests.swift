@@ -187,8 +187,8 @@ struct TouchpadTests {
 @Suite("Keyboard")
 struct KeyboardTests {
     func press(_ h: Harness, _ name: String, at time: Double, _ modifiers: InputEvent.Modifiers = []) {
-        h.send(.key(name: name, pressed: true, modifiers: modifiers), at: time)
-        h.send(.key(name: name, pressed: false, modifiers: modifiers), at: time + 5)
+        h.send(.key(Key(keysymName: name), pressed: true), at: time, modifiers: modifiers)
+        h.send(.key(Key(keysymName: name), pressed: false), at: time + 5, modifiers: modifiers)
     }
 
     // (key, modifiers, start offset y, expected y)
@@ -232,7 +232,7 @@ struct KeyboardTests {
     @Test("key repeat extends the step; keys that cannot move do nothing")
     func repeatAndNoop() {
         let h = Harness()
-        for i in 0..<3 { h.send(.key(name: "Down", pressed: true, modifiers: []), at: 100 + Double(i) * 33) }
+        for i in 0..<3 { h.send(.key(Key(keysymName: "Down"), pressed: true), at: 100 + Double(i) * 33) }
         h.settle()
         #expect(h.offset.y == 120)
         #expect(h.recorder.count("didEndScrollingAnimation") == 1)

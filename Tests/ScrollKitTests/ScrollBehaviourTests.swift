@@ -114,7 +114,7 @@ struct ScrollBehaviourTests {
         h.send(.pointerAxis(source: .wheel, dx: 0, dy: 15, value120X: nil, value120Y: 120), at: 1200)
         h.send(.pointerAxis(source: .finger, dx: 0, dy: 12, value120X: nil, value120Y: nil), at: 1300)
         h.send(.axisStop(axis: .vertical), at: 1310)
-        h.send(.key(name: "Page_Down", pressed: true, modifiers: []), at: 1400)
+        h.send(.key(Key(keysymName: "Page_Down"), pressed: true), at: 1400, modifiers: [])
         h.settle()
         #expect(h.recorder.lines.isEmpty)
         #expect(!h.scrollView.isTracking)

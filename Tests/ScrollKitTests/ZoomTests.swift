@@ -344,7 +344,7 @@ struct PointerZoomTests {
         h.send(.pointerMotion(location: CGPoint(x: 300, y: 150)), at: 900)
         h.recorder.reset()
         let under = zoomPoint(h, zoomView, at: CGPoint(x: 300, y: 150))
-        h.send(.key(name: "Control_L", pressed: true, modifiers: []), at: 950)
+        h.send(.key(Key(keysymName: "Control_L"), pressed: true), at: 950, modifiers: [])
         // Two notches up (toward the start): zoom in by 2^(2/4).
         h.send(.pointerAxis(source: .wheel, dx: 0, dy: -15, value120X: nil, value120Y: -120), at: 1000)
         h.send(.pointerAxis(source: .wheel, dx: 0, dy: -15, value120X: nil, value120Y: -120), at: 1050)
@@ -355,7 +355,7 @@ struct PointerZoomTests {
         #expect(h.recorder.zoomNames.count == 3 && h.recorder.zoomNames.prefix(2) == ["willBeginZooming", "scroll/zoom…"])
         #expect(h.recorder.calls.last.map { $0.name.hasPrefix("didEndZooming(1.41421356") } == true)
         h.recorder.reset()
-        h.send(.key(name: "Control_L", pressed: false, modifiers: [.ctrl]), at: 2000)
+        h.send(.key(Key(keysymName: "Control_L"), pressed: false), at: 2000, modifiers: [.ctrl])
         h.send(.pointerAxis(source: .wheel, dx: 0, dy: 15, value120X: nil, value120Y: 120), at: 2100)
         h.settle()
         #expect(close(h.scrollView.zoomScale, sqrt(2), 1e-9))
@@ -365,7 +365,7 @@ struct PointerZoomTests {
     @Test("Ctrl+wheel stops at the limits; a key event's modifiers alone also count")
     func ctrlWheelLimits() {
         let (h, _) = zoomHarness(minimum: 1, maximum: 1.5)
-        h.send(.key(name: "a", pressed: true, modifiers: [.ctrl]), at: 10)
+        h.send(.key(Key(keysymName: "a"), pressed: true), at: 10, modifiers: [.ctrl])
         for i in 0..<6 {
             h.send(.pointerAxis(source: .wheel, dx: 0, dy: -15, value120X: nil, value120Y: -120), at: 100 + Double(i) * 20)
         }

@@ -170,11 +170,11 @@ struct KeyboardStateTests {
         let keymap = try usKeymap()
         var s = KeyboardState()
         let press = s.key(code: keyA, pressed: true, time: 10) { keymap.describe($0) }
-        #expect(press == InputEvent(time: 10, kind: .key(name: "a", pressed: true, modifiers: [])))
+        #expect(press == InputEvent(time: 10, kind: .key(Key(keysymName: "a"), pressed: true), modifiers: []))
         keymap.updateModifiers(depressed: shiftMask, latched: 0, locked: 0, group: 0)
         s.modifiers = keymap.modifiers
         let release = s.key(code: keyA, pressed: false, time: 20) { keymap.describe($0) }
-        #expect(release == InputEvent(time: 20, kind: .key(name: "a", pressed: false, modifiers: .shift)))
+        #expect(release == InputEvent(time: 20, kind: .key(Key(keysymName: "a"), pressed: false), modifiers: .shift))
     }
 
     @Test("Repeats come as more presses of the held key; leave releases every held key and stops repeat")
@@ -185,10 +185,10 @@ struct KeyboardStateTests {
         _ = s.key(code: keyLeftCtrl, pressed: true, time: 0) { keymap.describe($0) }
         _ = s.key(code: keyPageDown, pressed: true, time: 100) { keymap.describe($0) }
         let repeats = s.repeats(now: 740)
-        #expect(repeats == [700, 740].map { InputEvent(time: $0, kind: .key(name: "Next", pressed: true, modifiers: [])) })
+        #expect(repeats == [700, 740].map { InputEvent(time: $0, kind: .key(Key(keysymName: "Next"), pressed: true), modifiers: []) })
         let released = s.releaseAll(time: 750)
-        #expect(released == [InputEvent(time: 750, kind: .key(name: "Control_L", pressed: false, modifiers: [])),
-                             InputEvent(time: 750, kind: .key(name: "Next", pressed: false, modifiers: []))])
+        #expect(released == [InputEvent(time: 750, kind: .key(Key(keysymName: "Control_L"), pressed: false), modifiers: []),
+                             InputEvent(time: 750, kind: .key(Key(keysymName: "Next"), pressed: false), modifiers: [])])
         #expect(s.keyRepeat.nextDeadline == nil)
         #expect(s.repeats(now: 2000).isEmpty)
     }

@@ -8,7 +8,7 @@ import TraceFormat
 
 /// Reads a trace event line back as the format defines it (spec/trace-format.md), so every
 /// written line is checked against the spec's field names rather than against itself.
-private func decode(_ line: String) throws -> (t: Double, kind: InputEvent.Kind) {
+private func decode(_ line: String) throws -> (t: Double, kind: InputEvent.Kind, modifiers: InputEvent.Modifiers) {
     let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     let t = try #require(object["t"] as? Double)
     let kind = try #require(object["kind"] as? String)
@@ -16,30 +16,30 @@ private func decode(_ line: String) throws -> (t: Double, kind: InputEvent.Kind)
     func point() -> CGPoint { CGPoint(x: number("x"), y: number("y")) }
     let pressed = (object["state"] as? String) == "pressed"
     switch kind {
-    case "touch.down": return (t, .touchDown(id: object["id"] as! Int, location: point()))
-    case "touch.motion": return (t, .touchMotion(id: object["id"] as! Int, location: point()))
-    case "touch.up": return (t, .touchUp(id: object["id"] as! Int))
-    case "touch.cancel": return (t, .touchCancel)
-    case "pointer.motion": return (t, .pointerMotion(location: point()))
+    case "touch.down": return (t, .touchDown(id: object["id"] as! Int, location: point()), [])
+    case "touch.motion": return (t, .touchMotion(id: object["id"] as! Int, location: point()), [])
+    case "touch.up": return (t, .touchUp(id: object["id"] as! Int), [])
+    case "touch.cancel": return (t, .touchCancel, [])
+    case "pointer.motion": return (t, .pointerMotion(location: point()), [])
     case "pointer.button":
-        return (t, .pointerButton(button: InputEvent.Button(rawValue: object["button"] as! String)!, pressed: pressed))
+        return (t, .pointerButton(button: InputEvent.Button(rawValue: object["button"] as! String)!, pressed: pressed), [])
     case "pointer.axis":
         let sources: [String: InputEvent.AxisSource] = ["wheel": .wheel, "finger": .finger, "continuous": .continuous,
                                                         "wheel_tilt": .wheelTilt]
         return (t, .pointerAxis(source: sources[object["source"] as! String]!, dx: number("dx"), dy: number("dy"),
-                                value120X: object["value120x"] as? Int, value120Y: object["value120y"] as? Int))
-    case "pointer.axis_stop": return (t, .axisStop(axis: InputEvent.Axis(rawValue: object["axis"] as! String)!))
+                                value120X: object["value120x"] as? Int, value120Y: object["value120y"] as? Int), [])
+    case "pointer.axis_stop": return (t, .axisStop(axis: InputEvent.Axis(rawValue: object["axis"] as! String)!), [])
     case "pointer.pinch":
         return (t, .pinch(phase: InputEvent.Phase(rawValue: object["phase"] as! String)!, scale: number("scale"),
-                          dx: number("dx"), dy: number("dy")))
+                          dx: number("dx"), dy: number("dy")), [])
     case "key":
         let names: [String: InputEvent.Modifiers] = ["shift": .shift, "ctrl": .ctrl, "alt": .alt, "logo": .logo]
         var modifiers: InputEvent.Modifiers = []
         for name in object["modifiers"] as? [String] ?? [] { modifiers.insert(try #require(names[name])) }
-        return (t, .key(name: object["key"] as! String, pressed: pressed, modifiers: modifiers))
+        return (t, .key(Key(keysymName: object["key"] as! String), pressed: pressed), modifiers)
     default:
         Issue.record("unknown kind \(kind)")
-        return (t, .touchCancel)
+        return (t, .touchCancel, [])
     }
 }
 
@@ -96,9 +96,9 @@ struct TraceRecordingTests {
         InputEvent(time: 5088, kind: .touchMotion(id: 0, location: CGPoint(x: 200, y: 380))),
         InputEvent(time: 5096, kind: .touchUp(id: 0)),
         InputEvent(time: 5100, kind: .touchCancel),
-        InputEvent(time: 5110, kind: .key(name: "Next", pressed: true, modifiers: [.ctrl, .shift])),
-        InputEvent(time: 5143.333333, kind: .key(name: "Next", pressed: true, modifiers: [])),
-        InputEvent(time: 5150, kind: .key(name: "Next", pressed: false, modifiers: [])),
+        InputEvent(time: 5110, kind: .key(Key(keysymName: "Next"), pressed: true), modifiers: [.ctrl, .shift]),
+        InputEvent(time: 5143.333333, kind: .key(Key(keysymName: "Next"), pressed: true), modifiers: []),
+        InputEvent(time: 5150, kind: .key(Key(keysymName: "Next"), pressed: false), modifiers: []),
     ]
 
     @Test("Every event line reads back, by the spec's field names, as the event it came from")
@@ -107,9 +107,10 @@ struct TraceRecordingTests {
         for event in Self.session {
             let line = formatter.line(for: event)
             #expect(line.hasPrefix(#"{"kind":""#), "kind first: \(line)")
-            let (t, kind) = try decode(line)
+            let (t, kind, modifiers) = try decode(line)
             #expect(abs(t - (event.time - 5000)) < 0.001)
             #expect(kind == event.kind, "\(line)")
+            #expect(modifiers == event.modifiers, "\(line)")
         }
     }
 
@@ -169,7 +170,7 @@ struct TraceRecordingTests {
         var f = TraceLineFormatter()
         #expect(f.line(for: InputEvent(time: 0, kind: .pointerLeave)) == "# t=0 pointer.leave")
         #expect(f.line(for: InputEvent(time: 5, kind: .hold(phase: .begin))) == #"{"kind":"pointer.hold","t":0,"phase":"begin"}"#)
-        let odd = f.line(for: InputEvent(time: 6, kind: .key(name: "a\"b\nc", pressed: true, modifiers: [])))
+        let odd = f.line(for: InputEvent(time: 6, kind: .key(Key(keysymName: "a\"b\nc"), pressed: true)))
         #expect(odd.hasPrefix("# ") && !odd.contains("\n"))
         // For readers that know only the format's original kinds, holds can stay comments.
         f.writesHoldEvents = false
