@@ -96,7 +96,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// drags, an open hand over a picture that pans or pages that turn, the arrow otherwise.
     public var pointerAppearance: PointerAppearance {
         if options.isKiosk { return .hidden }
-        if routing.pointerRoute != nil { return .closedHand }
+        if router.isPointerDragging { return .closedHand }
         if let page = pageUnderPointer, page.canPan(.horizontal) || page.canPan(.vertical) { return .openHand }
         return files.count > 1 ? .openHand : .arrow
     }
@@ -121,8 +121,10 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// The latest time seen from input or frames, in ms.
     var now: Double = 0
     var schedule: KioskSchedule
-    /// Routing state of touches, pointer and touchpad (see GalleryScene+Input.swift).
-    var routing = RoutingState()
+    /// Shares input between the pager and the pages (see GalleryScene+Input.swift).
+    let router: InputRouter
+    /// Where the pointer is, window points, as the latest input said.
+    var pointerLocation: CGPoint?
 
     /// A gallery of `files` (see `ImageListing`), behaving as `options` say.
     public init(files: [String], options: Options = Options()) {
@@ -134,6 +136,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         let root = View()
         root.backgroundColor = .black
         viewScene = ViewScene(root: root, cacheBudget: options.cacheBudget)
+        router = viewScene.router
         pager.isPagingEnabled = true
         pager.alwaysBounceHorizontal = true
         pager.showsHorizontalScrollIndicator = false
@@ -264,9 +267,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
             if let failure = failures[index] { page.showFailure(failure) }
             pages[index] = page
         }
-        for (index, page) in pages where !pageFrame(index).intersects(visible) && page.isZoomedIn {
-            page.resetZoom()
-        }
+        // (A zoomed page the pager scrolls out of sight returns to its fit by itself.)
         startLoads()
     }
 
@@ -344,7 +345,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     private func perform(_ action: KioskAction) {
         switch action {
         case .nextSlide:
-            guard files.count > 1, !routing.isTouching else { return }
+            guard files.count > 1, !router.isTouching else { return }
             // After the last image the show starts over at once rather than sliding back
             // past every image.
             if basePage + 1 >= files.count { show(page: 0, animated: false) } else { show(page: basePage + 1, animated: true) }

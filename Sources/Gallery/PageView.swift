@@ -5,14 +5,13 @@ import Pictures
 import Raster
 import ScrollKit
 
-/// The zooming scroll view of one image.
+/// The zooming scroll view of one image: a `ZoomingScrollView` (fitted, centred, double-tap
+/// zoom) whose content is the picture, in image pixels.
 ///
-/// The picture view's bounds are the full image in image pixels; zooming scales it. The
-/// image opens at `fitScale` (the whole image in the page, small images enlarged as Photos
-/// does) and is centred with `contentInset` whenever it is smaller than the page on an axis,
-/// updated on every `scrollViewDidZoom` as iOS apps do. While the file loads a thin bar shows
-/// its progress (large files only); a file that cannot be shown gets a `CardView`.
-public final class PageView: ScrollView, ScrollViewDelegate {
+/// The image opens at its fit (the whole image in the page, small images enlarged as Photos
+/// does). While the file loads a thin bar shows its progress (large files only); a file that
+/// cannot be shown gets a `CardView`.
+public final class PageView: ZoomingScrollView {
     /// Where a page's picture is in its life.
     public enum LoadState: Equatable, Sendable {
         /// Not started (the page was just made).
@@ -35,23 +34,15 @@ public final class PageView: ScrollView, ScrollViewDelegate {
     public static let largePixelCount = 1 << 22
     /// 3 pt: the progress bar's height (decision: thin, like Safari's page-load bar).
     public static let progressBarHeight: CGFloat = 3
-    /// 4: the largest zoom is four times 1:1 (each image pixel 4×4 device pixels), or four
-    /// times the fit for images smaller than the page (decision).
-    public static let maximumZoomFactor: CGFloat = 4
     /// √2 per key press: `+`/`-` zoom by half an octave, two presses double (decision).
     public static let keyZoomFactor = CGFloat(2.0.squareRoot())
-    /// 1.05: a double tap zooms to 1:1 when that is at least 5 % larger than the fit;
-    /// otherwise (small images) to twice the fit (decision).
-    public static let doubleTapMinimumGain: CGFloat = 1.05
-    /// 1e-3: scales within 0.1 % of the fit count as "at fit" (decision: float dust).
-    public static let fitTolerance: CGFloat = 1e-3
 
     /// The image's position in the gallery.
     public let index: Int
     /// The file shown.
     public let path: String
     /// The picture's pixels (scaled by zooming).
-    public let pictureView = PictureView()
+    public let pictureView: PictureView
     /// The load state.
     public private(set) var loadState: LoadState = .waiting
     /// Why the file cannot be shown, once it failed.
@@ -59,7 +50,7 @@ public final class PageView: ScrollView, ScrollViewDelegate {
     /// Load progress, 0…1.
     public private(set) var progress: Double = 0
     /// The image's displayed size in pixels, once its header is read.
-    public private(set) var imageSize: CGSize?
+    public var imageSize: CGSize? { zoomedContentSize }
     /// Whether the file is large enough to show the progress bar and be loaded only on screen.
     public private(set) var isLarge = false
     /// The error card, while one is shown.
@@ -79,11 +70,11 @@ public final class PageView: ScrollView, ScrollViewDelegate {
     public init(index: Int, path: String) {
         self.index = index
         self.path = path
-        super.init(frame: .zero)
-        delegate = self
+        let picture = PictureView()
+        pictureView = picture
+        super.init(frame: .zero, zoomedView: picture)
         backgroundColor = nil
         bouncesZoom = true
-        addSubview(pictureView)
         progressTrack.backgroundColor = Color(red: 1, green: 1, blue: 1, alpha: 0.2)
         progressFill.backgroundColor = Color(red: 1, green: 1, blue: 1, alpha: 0.85)
         progressTrack.isUserInteractionEnabled = false
@@ -92,24 +83,14 @@ public final class PageView: ScrollView, ScrollViewDelegate {
         progressFill.isHidden = true
         addSubview(progressTrack)
         addSubview(progressFill)
-        onDoubleTap = { [unowned self] location in self.toggleZoom(at: location) }
     }
 
     deinit { loadTask?.cancel() }
 
     // MARK: Geometry
 
-    /// The scale at which the whole image fits the page, centred (1 before the size is known).
-    public var fitScale: CGFloat {
-        guard let size = imageSize, size.width > 0, size.height > 0, bounds.width > 0, bounds.height > 0 else { return 1 }
-        return min(bounds.width / size.width, bounds.height / size.height)
-    }
-
     /// The scale at which one image pixel covers one device pixel.
-    public var pixelExactScale: CGFloat { 1 / max(outputScale, 1e-6) }
-
-    /// Whether the image is zoomed in past its fit.
-    public var isZoomedIn: Bool { imageSize != nil && zoomScale > fitScale * (1 + Self.fitTolerance) }
+    public var pixelExactScale: CGFloat { detailScale }
 
     /// Whether the image can pan on `axis` (it is larger than the page there).
     public func canPan(_ axis: ScrollAxis) -> Bool {
@@ -121,45 +102,10 @@ public final class PageView: ScrollView, ScrollViewDelegate {
     /// page size, the zoom returns to the fit, the card and bar are placed.
     public func layoutPage(outputScale: CGFloat) {
         self.outputScale = outputScale.isFinite && outputScale > 0 ? outputScale : 1
-        configureZoom()
+        // One image pixel per device pixel is the detail a picture has.
+        let detail = 1 / max(self.outputScale, 1e-6)
+        if detailScale != detail { detailScale = detail } else { layoutZoom() }
         layoutOverlays()
-    }
-
-    /// Sets the zoom limits for the image and the page, and shows the whole image.
-    private func configureZoom() {
-        guard let size = imageSize, bounds.width > 0, bounds.height > 0 else { return }
-        let fit = fitScale
-        minimumZoomScale = fit
-        maximumZoomScale = max(fit, pixelExactScale) * Self.maximumZoomFactor
-        pictureView.bounds = CGRect(origin: .zero, size: size)
-        pictureView.transformScale = zoomScale
-        resetZoom()
-    }
-
-    /// Back to the fit, centred, at once (the page left the screen, the kiosk reset, a resize).
-    public func resetZoom() {
-        guard let size = imageSize else { return }
-        setZoomScale(fitScale, animated: false)
-        // `setZoomScale` changes nothing when the scale is already right: the content size
-        // must still match the picture (a new image, or the first layout).
-        contentSize = CGSize(width: size.width * zoomScale, height: size.height * zoomScale)
-        centreContent()
-        let rest = CGPoint(x: -contentInset.left, y: -contentInset.top)
-        if contentOffset != rest { setContentOffset(rest, animated: false) }
-    }
-
-    /// Centres the image on each axis where it is smaller than the page, through the content
-    /// insets (so the scroll range itself keeps it centred, bounces included).
-    private func centreContent(movingContent: Bool = true) {
-        let size = contentSize
-        let dx = max((bounds.width - size.width) / 2, 0), dy = max((bounds.height - size.height) / 2, 0)
-        let insets = EdgeInsets(top: dy, left: dx, bottom: dy, right: dx)
-        if contentInset != insets { contentInset = insets }
-        guard movingContent else { return }
-        var offset = contentOffset
-        if size.width <= bounds.width { offset.x = -dx }
-        if size.height <= bounds.height { offset.y = -dy }
-        if offset != contentOffset { contentOffset = offset }
     }
 
     /// Keeps the bar and the card where the page shows them, whatever the scroll position.
@@ -177,92 +123,20 @@ public final class PageView: ScrollView, ScrollViewDelegate {
         }
     }
 
-    // MARK: Zooming
-
-    /// The double tap: from the fit to 1:1 (or twice the fit for small images) keeping the
-    /// tapped point under the finger, and from any zoom back to the fit. `location` is in the
-    /// page's content coordinates.
-    func toggleZoom(at location: CGPoint) {
-        guard imageSize != nil, canZoom else { return }
-        if isZoomedIn {
-            setZoomScale(fitScale, animated: true)
-            return
-        }
-        let fit = fitScale
-        let target = pixelExactScale >= fit * Self.doubleTapMinimumGain ? pixelExactScale : fit * 2
-        zoom(toScale: target, keeping: pictureView.convert(location, from: self), at: location - bounds.origin)
+    /// Keeps the bar and the card in place while the content moves.
+    public override func boundsDidChange(from oldBounds: CGRect) {
+        super.boundsDidChange(from: oldBounds)
+        if oldBounds.origin != bounds.origin { layoutOverlays() }
     }
 
-    /// Zooms (animated) to `scale`, within the limits, keeping the image point `imagePoint`
-    /// at `viewportPoint` (relative to the page's top-left) as far as the image's edges allow.
-    public func zoom(toScale scale: CGFloat, keeping imagePoint: CGPoint, at viewportPoint: CGPoint) {
-        guard let size = imageSize, scale.isFinite, scale > 0 else { return }
-        let limits = zoomScaleLimits
-        let s = min(max(scale, limits.lowerBound), limits.upperBound)
-        let content = CGSize(width: size.width * s, height: size.height * s)
-        // The resting offset with the insets that will centre the image at `s`.
-        func axisOffset(_ wanted: CGFloat, content: CGFloat, page: CGFloat) -> CGFloat {
-            let inset = max((page - content) / 2, 0)
-            return min(max(wanted, -inset), content + inset - page)
-        }
-        let offset = CGPoint(x: axisOffset(imagePoint.x * s - viewportPoint.x, content: content.width, page: bounds.width),
-                             y: axisOffset(imagePoint.y * s - viewportPoint.y, content: content.height, page: bounds.height))
-        // `zoom(to:)` shows exactly a rect of the page's aspect: the one at that offset.
-        zoom(to: CGRect(x: offset.x / s, y: offset.y / s, width: bounds.width / s, height: bounds.height / s), animated: true)
-    }
+    // MARK: Zooming keys
 
     /// `+`: zooms in by `keyZoomFactor` around the middle of the page.
-    public func zoomIn() { zoomByKey(Self.keyZoomFactor) }
+    public func zoomIn() { zoom(by: Self.keyZoomFactor) }
     /// `-`: zooms out by `keyZoomFactor` around the middle of the page (not below the fit).
-    public func zoomOut() { zoomByKey(1 / Self.keyZoomFactor) }
-    /// `0`: back to the fit, animated.
-    public func zoomToFit() {
-        guard imageSize != nil else { return }
-        setZoomScale(fitScale, animated: true)
-    }
+    public func zoomOut() { zoom(by: 1 / Self.keyZoomFactor) }
     /// `1`: one image pixel per device pixel, around the middle of the page.
-    public func zoomToActualSize() {
-        guard imageSize != nil else { return }
-        let middle = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
-        zoom(toScale: pixelExactScale, keeping: pictureView.convert(bounds.origin + middle, from: self), at: middle)
-    }
-
-    private func zoomByKey(_ factor: CGFloat) {
-        guard imageSize != nil else { return }
-        let middle = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
-        zoom(toScale: zoomScale * factor, keeping: pictureView.convert(bounds.origin + middle, from: self), at: middle)
-    }
-
-    // MARK: Delegate (the page is its own)
-
-    /// The picture zooms once its size is known; a failed page does not zoom.
-    public func viewForZooming(in scrollView: ScrollView) -> View? {
-        imageSize != nil && failure == nil ? pictureView : nil
-    }
-
-    /// Keeps the image centred while it is smaller than the page.
-    public func scrollViewDidZoom(_ scrollView: ScrollView) {
-        // During a pinch only the insets follow: moving the content from here would re-anchor
-        // the pinch on every step and let the image drift from under the fingers. The scroll
-        // view keeps the offset within the (inset) range itself; the pinch's end centres.
-        centreContent(movingContent: !isZooming)
-    }
-
-    /// Keeps the bar and the card in place while the content moves.
-    public func scrollViewDidScroll(_ scrollView: ScrollView) {
-        layoutOverlays()
-    }
-
-    /// Centres the settled image and brings its offset into range.
-    public func scrollViewDidEndZooming(_ scrollView: ScrollView, with view: View?, atScale scale: CGFloat) {
-        centreContent()
-        // Zoom animations aim with the insets of their start; once the scale settles, content
-        // resting outside its range (it cannot: that would be a bug upstream) is brought in.
-        let h = scrollRange(.horizontal), v = scrollRange(.vertical)
-        let inRange = CGPoint(x: min(max(contentOffset.x, h.lowerBound), h.upperBound),
-                              y: min(max(contentOffset.y, v.lowerBound), v.upperBound))
-        if inRange != contentOffset, !isTracking { setContentOffset(inRange, animated: true) }
-    }
+    public func zoomToActualSize() { zoomToDetail() }
 
     // MARK: Loading
 
@@ -301,9 +175,8 @@ public final class PageView: ScrollView, ScrollViewDelegate {
             progress = fraction
             updateProgressBar()
         case .header(let header):
-            imageSize = CGSize(width: header.width, height: header.height)
             isLarge = header.pixelCount >= Self.largePixelCount
-            configureZoom()
+            zoomedContentSize = CGSize(width: header.width, height: header.height)
             updateProgressBar()
         case .preview(let picture):
             loadState = .preview
@@ -312,10 +185,7 @@ public final class PageView: ScrollView, ScrollViewDelegate {
             loadState = .loaded
             loadToken = nil
             loadTask = nil
-            if imageSize == nil {
-                imageSize = CGSize(width: picture.fullWidth, height: picture.fullHeight)
-                configureZoom()
-            }
+            if imageSize == nil { zoomedContentSize = CGSize(width: picture.fullWidth, height: picture.fullHeight) }
             pictureView.show(picture)
             progress = 1
             updateProgressBar()
@@ -333,6 +203,7 @@ public final class PageView: ScrollView, ScrollViewDelegate {
         loadToken = nil
         loadTask = nil
         failure = error
+        isZoomEnabled = false
         pictureView.show(nil)
         pictureView.isHidden = true
         // Nothing to zoom or pan any more: the card sits still in the page.

@@ -10,7 +10,9 @@ public final class ViewScene: Scene {
     public let root: View
     /// The renderer drawing `root`.
     public let renderer: Renderer
-    /// Receives input frames; by default the scroll view found first in the tree (depth first).
+    /// Shares the window's input among its scroll views, nested ones included.
+    public let router: InputRouter
+    /// Receives input frames instead of `router` when set.
     public var inputHandler: (([InputEvent]) -> Void)?
     /// Called after a resize so the application lays its views out, with the size in points.
     public var onLayout: ((CGSize) -> Void)?
@@ -28,6 +30,7 @@ public final class ViewScene: Scene {
     /// A scene showing `root`, drawn with a cache of `cacheBudget` bytes.
     public init(root: View, cacheBudget: Int = Renderer.defaultBudget) {
         self.root = root
+        router = InputRouter(root: root)
         renderer = Renderer(cacheBudget: cacheBudget)
         renderer.maxTilesPerFrame = Self.tilesPerFrame
         // Between frames a host waits for the compositor: tiles ahead are drawn meanwhile.
@@ -51,7 +54,7 @@ public final class ViewScene: Scene {
         if let inputHandler {
             inputHandler(events)
         } else {
-            Self.scrollViews(in: root).first?.handle(frame: events)
+            router.handle(frame: events)
         }
     }
 

@@ -11,12 +11,14 @@ extension ScrollView {
     public static let contentTouchDelay = 150.0
 
     /// The enabled control the touch at `location` (superview coordinates) would go to: the
-    /// hit view or its nearest ancestor that is a `Control`, inside the scroll view. Only
+    /// hit view or its nearest ancestor that is a `Control`, inside the scroll view and not
+    /// inside a scroll view nested in it (that one delivers its own content's touches). Only
     /// controls receive content touches here.
     func contentTouchTarget(at location: CGPoint) -> Control? {
         var view = hitTest(convertFromSuperview(location))
         while let current = view, current !== self {
             if let control = current as? Control, control.isEnabled { return control }
+            if current is ScrollView { return nil }
             view = current.superview
         }
         return nil

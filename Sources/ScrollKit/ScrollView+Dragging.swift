@@ -145,7 +145,7 @@ extension ScrollView {
         case .tracking(let session) where session.source == source:
             motion = .idle
             // A zoom bounce under the finger goes on by itself.
-            if let bounce = session.zoomBounce { continueZoomBounce(bounce) }
+            if let bounce = session.zoomBounce { continueZoomBounce(bounce) } else { settleOnPage() }
         case .dragging(let session) where session.source == source && !session.isReleased:
             // A zoom bounce under a dragging finger ends now, so the momentum that may follow
             // runs in the final geometry.
@@ -158,13 +158,24 @@ extension ScrollView {
         }
     }
 
+    /// A paging scroll view that a touch left between pages (it stopped an animation there)
+    /// slides to the nearest page, as an animated `setContentOffset` does: a paging scroll
+    /// view rests only on pages.
+    func settleOnPage() {
+        guard isPagingEnabled, case .idle = motion else { return }
+        let page = naturalTarget(from: contentOffset, velocity: .zero)
+        guard abs(page.x - contentOffset.x) > CGFloat(ScrollPhysics.samePointTolerance)
+                || abs(page.y - contentOffset.y) > CGFloat(ScrollPhysics.samePointTolerance) else { return }
+        startAnimation(to: page, kind: .programmatic, duration: Self.programmaticAnimationDuration)
+    }
+
     /// The touch sequence was cancelled: the drag ends without a fling (content past an edge
     /// still springs back).
     func cancelTouch() {
         switch motion {
         case .tracking(let session):
             motion = .idle
-            if let bounce = session.zoomBounce { continueZoomBounce(bounce) }
+            if let bounce = session.zoomBounce { continueZoomBounce(bounce) } else { settleOnPage() }
         case .dragging(let session) where !session.isReleased:
             guard snapSessionZoomBounce(), case .dragging(var current) = motion, !current.isReleased else { return }
             current.pan.cancel()

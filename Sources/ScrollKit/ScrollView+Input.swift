@@ -36,14 +36,21 @@ extension ScrollView {
     /// Nothing animates here: momentum and steps start at the event's time and move in
     /// `advance(to:)`; only direct manipulation (a drag, a pinch) moves content at once.
     public func handle(frame events: [InputEvent]) {
-        for event in events {
-            let time = event.time.isFinite ? event.time : currentTime
-            currentTime = Swift.max(currentTime, time)
-            if case .touchMotion = event.kind {} else { flushPinchStep() }
-            dispatch(event, at: time)
-        }
-        flushPinchStep()
+        for event in events { receive(event) }
+        finishFrame()
     }
+
+    /// One event of a frame that `finishFrame()` ends: how an `InputRouter` hands a scroll view
+    /// the events routed to it.
+    func receive(_ event: InputEvent) {
+        let time = event.time.isFinite ? event.time : currentTime
+        currentTime = Swift.max(currentTime, time)
+        if case .touchMotion = event.kind {} else { flushPinchStep() }
+        dispatch(event, at: time)
+    }
+
+    /// The frame's events have all been received: the fingers' movement takes effect.
+    func finishFrame() { flushPinchStep() }
 
     private func dispatch(_ event: InputEvent, at time: Double) {
         if let location = event.pointerLocation, isUsable(location) { pointerLocation = local(location) }
@@ -171,6 +178,10 @@ extension ScrollView {
         if notches.x == 0, !hasScrollableRange(.vertical), hasScrollableRange(.horizontal) {
             notches = CGPoint(x: notches.y, y: 0)
         }
+        if isPagingEnabled {
+            wheelTurnPages(notches: notches)
+            return
+        }
         var distance = CGPoint.zero
         for axis in ScrollAxis.allCases {
             guard hasScrollableRange(axis), notches[axis] != 0 else {
@@ -185,6 +196,33 @@ extension ScrollView {
         }
         guard distance != .zero else { return }
         scrollStep { base in base + distance }
+    }
+
+    /// On a paging scroll view each whole wheel notch turns one page, toward the end for
+    /// notches down or right (decision: as desktop image viewers turn pictures); fractions of a
+    /// notch add up (two half notches turn one page).
+    private func wheelTurnPages(notches: CGPoint) {
+        var pages = CGPoint.zero
+        for axis in ScrollAxis.allCases {
+            guard hasScrollableRange(axis), notches[axis] != 0 else {
+                wheelPageRemainder[axis] = 0
+                continue
+            }
+            let exact = notches[axis] + wheelPageRemainder[axis]
+            let whole = exact.rounded(.towardZero)
+            wheelPageRemainder[axis] = exact - whole
+            pages[axis] = whole
+        }
+        guard pages != .zero else { return }
+        let size = bounds.size
+        scrollStep { base in
+            // From the page the content rests on (or a running step heads for).
+            var target = base
+            for axis in ScrollAxis.allCases where size[axis] > 0 {
+                target[axis] = ((base[axis] / size[axis]).rounded() + pages[axis]) * size[axis]
+            }
+            return target
+        }
     }
 
     /// Sources without a lift (trackpoint, button scrolling) move the content at once,

@@ -22,8 +22,18 @@ extension ScrollView {
     /// The view zooming scales: what the delegate's `viewForZooming(in:)` returns, when it is
     /// a descendant of the scroll view (UIKit requires a subview); nil otherwise.
     public var zoomingView: View? {
-        guard let view = delegate?.viewForZooming(in: self), view !== self, view.isDescendant(of: self) else { return nil }
+        guard let view = viewForZooming(), view !== self, view.isDescendant(of: self) else { return nil }
         return view
+    }
+
+    /// Ends a zoom: `zoomDidSettle(atScale:)`, then `scrollViewDidEndZooming`. Returns false when
+    /// a delegate started something new meanwhile.
+    @discardableResult
+    func endZooming(_ zoomView: View, atScale scale: CGFloat) -> Bool {
+        stillOwnsMotion {
+            zoomDidSettle(atScale: scale)
+            delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: scale)
+        }
     }
 
     /// The allowed zoom scales after sanitising the two properties: non-finite or
@@ -221,7 +231,9 @@ extension ScrollView {
         contentSize = contentSize(of: zoomView, scale: scale)
         return stillOwnsMotion {
             guard stillOwnsMotion(after: { applyOffset(offset) }) else { return }
-            if scale != old { delegate?.scrollViewDidZoom(self) }
+            guard scale != old else { return }
+            zoomDidChange()
+            delegate?.scrollViewDidZoom(self)
         }
     }
 
@@ -365,7 +377,7 @@ extension ScrollView {
         let target = Swift.min(Swift.max(scale, limits.lowerBound), limits.upperBound)
         guard abs(target - scale) > Self.zoomScaleTolerance else {
             zoomGestureSettled()
-            delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: scale)
+            endZooming(zoomView, atScale: scale)
             return
         }
         if fingerRemains, var session = currentSession {
@@ -447,7 +459,7 @@ extension ScrollView {
                         offset: done ? animation.toOffset : animation.offset(at: t)) else { return }
         guard done else { setNeedsComposite(); return }
         becomeIdle(at: now)
-        delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: animation.toScale)
+        endZooming(zoomView, atScale: animation.toScale)
     }
 
     /// A frame of the bounce that runs while a finger is still down after a pinch: the scale
@@ -462,7 +474,7 @@ extension ScrollView {
         guard zoom(around: bounce.around, zoomView: zoomView, scale: scale) else { return }
         if done {
             zoomGestureSettled()
-            delegate?.scrollViewDidEndZooming(self, with: zoomView, atScale: scale)
+            endZooming(zoomView, atScale: scale)
         } else {
             setNeedsComposite()
         }
@@ -496,7 +508,7 @@ extension ScrollView {
         currentSession = session
         guard zoom(around: bounce.around, zoomView: zoomView, scale: bounce.to) else { return false }
         zoomGestureSettled()
-        return notifyDelegate { $0.scrollViewDidEndZooming(self, with: zoomView, atScale: bounce.to) }
+        return endZooming(zoomView, atScale: bounce.to)
     }
 
     /// The last finger lifted while its bounce was running: the bounce goes on by itself,
@@ -526,7 +538,7 @@ extension ScrollView {
         if animation.kind == .bounce {
             guard applyZoom(zoomView, scale: animation.toScale, offset: animation.toOffset) else { return false }
         }
-        return notifyDelegate { $0.scrollViewDidEndZooming(self, with: zoomView, atScale: storedZoomScale) }
+        return endZooming(zoomView, atScale: storedZoomScale)
     }
 
     // MARK: Session access

@@ -182,6 +182,8 @@ open class ScrollView: View {
     /// Fractions of a point left over from wheel notches, carried into the next notch so that
     /// wheel targets stay on whole points and slow high-resolution wheels still scroll.
     var wheelRemainder: CGPoint = .zero
+    /// Fractions of a wheel notch not yet turned into a page on a paging scroll view.
+    var wheelPageRemainder: CGPoint = .zero
     /// Where the pointer is (superview coordinates), once known.
     var pointerLocation: CGPoint?
     /// The left button went down before any pointer position was known; the drag starts at
@@ -299,7 +301,25 @@ open class ScrollView: View {
         isApplyingOffset = false
         if !own { offsetChangedFromOutside(from: oldBounds.origin) }
         delegate?.scrollViewDidScroll(self)
+        for case let nested as ScrollView in subviews { nested.enclosingScrollViewDidScroll(self) }
     }
+
+    /// The scroll view this one is a direct subview of scrolled (a pager turned): override
+    /// point for nested scroll views (`ZoomingScrollView` returns to its fit out of sight).
+    func enclosingScrollViewDidScroll(_ enclosing: ScrollView) {}
+
+    /// Override point: the view zooming scales. Default: what the delegate's
+    /// `viewForZooming(in:)` answers (UIKit asks only the delegate; a subclass such as
+    /// `ZoomingScrollView` answers for itself and leaves the delegate to the app).
+    open func viewForZooming() -> View? {
+        delegate?.viewForZooming(in: self)
+    }
+
+    /// The zoom scale changed (after the content moved with it, before `scrollViewDidZoom`).
+    func zoomDidChange() {}
+
+    /// Zooming ended at `scale` (before `scrollViewDidEndZooming`).
+    func zoomDidSettle(atScale scale: CGFloat) {}
 
     /// Moves the content as part of the scroll view's own motion (drag, momentum, animation).
     func applyOffset(_ offset: CGPoint) {

@@ -47,10 +47,10 @@ extension ImageViewer {
             }
         }
         gallery?.onWindowRequest = { [unowned app] request in app.perform(request) }
-        if let card, let scrollView = ViewScene.scrollViews(in: card.root).first {
+        if let card {
             // The card answers the gallery's window keys too (Q quits, F fullscreen).
             let kiosk = kiosk
-            card.inputHandler = { [unowned app, unowned scrollView] events in
+            card.inputHandler = { [unowned app, unowned card] events in
                 for event in events {
                     guard case .key(let key, true) = event.kind,
                           let command = GalleryKeyMap.command(forKey: key, modifiers: event.modifiers, kiosk: kiosk) else { continue }
@@ -61,7 +61,7 @@ extension ImageViewer {
                     default: break
                     }
                 }
-                scrollView.handle(frame: events)
+                card.router.handle(frame: events)
             }
         }
         if let record {
