@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import Gallery
 import Raster
+import SafeOutput
 
 @main
 struct ImageViewer: ParsableCommand {
@@ -60,12 +61,20 @@ struct ImageViewer: ParsableCommand {
     @Option(help: ArgumentHelp("With --offscreen: write the last frame to this file (binary PPM).", valueName: "file"))
     var screenshot: String?
 
+    @Flag(help: "Let --record and --screenshot replace an existing regular file. Without it they refuse an existing path; they never write through a symbolic link or into a FIFO or device.")
+    var force = false
+
     /// 86 400 s: a slideshow or idle delay longer than a day is a typo (decision).
     static let longestDelay = 86_400.0
     /// 65 536 MiB: larger tile caches are a typo on any machine this runs on (decision).
     static let largestCacheMB = 65_536
 
+    static func main() { safeMain() }
+
     func validate() throws {
+        if force && record == nil && screenshot == nil {
+            throw ValidationError("--force lets --record or --screenshot replace an existing file: give one of them")
+        }
         if screenshot != nil && offscreenTrace == nil {
             throw ValidationError("--screenshot needs --offscreen (in a session, use your compositor's screenshot tool)")
         }
@@ -87,6 +96,9 @@ struct ImageViewer: ParsableCommand {
 
     mutating func run() throws {
         let launch = processStart()
+        // A closed stderr or a recording past the file size limit must fail a write, not end
+        // the viewer.
+        Diagnostics.ignoreOutputSignals()
         if let offscreenTrace {
             try runOffscreen(tracePath: offscreenTrace)
             return
@@ -131,7 +143,8 @@ func processStart() -> Double {
     return ProcessFigures.startTime(monotonicNow: now) ?? now
 }
 
-/// One line on stderr.
+/// One line on stderr, control characters escaped; dropped when stderr cannot take it (the
+/// viewer goes on).
 func emit(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    Diagnostics.line(line)
 }

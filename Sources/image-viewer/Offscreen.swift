@@ -5,6 +5,7 @@ import Foundation
 import Gallery
 import Raster
 import Replay
+import SafeOutput
 import ScrollKit
 import TraceFormat
 
@@ -28,6 +29,18 @@ extension ImageViewer {
             frames.append(kind, at: event.time, modifiers: modifiers)
         }
         let timeline = frames.frames
+        // The screenshot's file before any work: one that exists (without --force) or cannot be
+        // created is refused at once, and nothing is overwritten or followed.
+        var screenshotFile: OutputFile?
+        if let screenshot {
+            do {
+                screenshotFile = try OutputFile(creating: screenshot, replacing: force)
+            } catch {
+                let hint = error.reason == .exists ? "; name a new file, or add --force to replace it" : ""
+                emit("image-viewer: --screenshot: \(error)\(hint)")
+                throw ExitCode(1)
+            }
+        }
         let scene: Scene
         let renderer: Renderer
         if testCard {
@@ -42,6 +55,7 @@ extension ImageViewer {
         }
         let width = Int(trace.setup.viewport.width.rounded()), height = Int(trace.setup.viewport.height.rounded())
         guard let window = OffscreenWindow(scene: scene, width: width, height: height) else {
+            screenshotFile?.unlink()
             emit("image-viewer: \(tracePath): a \(width)×\(height) window cannot be allocated")
             throw ExitCode(2)
         }
@@ -52,11 +66,12 @@ extension ImageViewer {
             let peak = ProcessFigures.peakResidentKiB().map(String.init) ?? "null"
             emit(#"{"event":"summary","frames":\#(display.frameCount),"rendered":\#(window.framesRendered),"peakMemoryKiB":\#(peak),"tileCacheBytes":\#(renderer.cacheBytes),"tileCacheTiles":\#(renderer.cachedTileCount)}"#)
         }
-        if let screenshot {
+        if let screenshotFile {
             do {
-                try window.writePPM(to: URL(fileURLWithPath: screenshot))
+                try window.writePPM(to: screenshotFile)
             } catch {
-                emit("image-viewer: cannot write \(screenshot): \(error.localizedDescription)")
+                screenshotFile.unlink()
+                emit("image-viewer: --screenshot: writing \(screenshotFile.path) failed: \(error)")
                 throw ExitCode(1)
             }
         }
