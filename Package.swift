@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "ScrollKitTests", dependencies: ["ScrollKit", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ScrollKit", "TestSupport"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "TestSupport", "TraceFormat"]),
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "TestSupport"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "TestSupport", "SafeOutput"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport", "TraceFormat", "SafeOutput"],
                     exclude: ["Traces"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Pictures", "Raster", "ScrollKit", "Replay", "TestSupport",

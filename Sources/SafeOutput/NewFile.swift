@@ -132,7 +132,16 @@ public final class PrivateFolder {
         path = String(cString: made)
     }
 
-    deinit { remove() }
+    deinit { if !kept { remove() } }
+
+    private var kept = false
+
+    /// Leaves the folder in place when this value goes (its owner removes it later); returns
+    /// its path.
+    public func keep() -> String {
+        kept = true
+        return path
+    }
 
     /// `name` inside the folder.
     public func appending(_ name: String) -> String { path + "/" + name }

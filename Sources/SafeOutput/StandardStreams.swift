@@ -3,17 +3,8 @@
 // traps on both).
 import Glibc
 
-/// A failed write, as the system's errno.
-public struct OutputError: Error, Equatable, CustomStringConvertible, Sendable {
-    /// The errno of the failed `write(2)`.
-    public let code: Int32
-
-    /// The error for `code`.
-    public init(code: Int32) { self.code = code }
-
-    /// The system's message ("No space left on device", "Broken pipe").
-    public var description: String { String(cString: strerror(code)) }
-}
+/// A failed write: the system's errno (`SystemError`).
+public typealias OutputError = SystemError
 
 /// Raw writes to a descriptor.
 public enum Descriptor {

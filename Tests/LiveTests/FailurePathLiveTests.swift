@@ -130,3 +130,22 @@ struct FailurePathLiveTests {
                 "one warning when it failed, one at exit")
     }
 }
+
+@Suite("Live compositors' sockets", .serialized, .timeLimit(.minutes(2)))
+struct CompositorSocketTests {
+    @Test("The nested KWin's socket, which takes fake input, is reachable by sway's uid and by no other user")
+    func kwinSocketIsPrivate() throws {
+        try #require(getuid() == 0, "the test runs as root, as CI does: it tries the socket as two other uids")
+        let nested = try SwayNestedInKWin(width: 640, height: 480)
+        defer { nested.stop() }
+        func connects(asUID uid: UInt32) throws -> Bool {
+            let result = try runProcess(URL(fileURLWithPath: "/usr/bin/setpriv"), [
+                "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/python3", "-c",
+                "import socket, sys; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])", nested.kwinSocket,
+            ])
+            return result.status == 0
+        }
+        #expect(try connects(asUID: SwayHeadless.swayUID), "sway's uid reaches KWin")
+        #expect(try !connects(asUID: 4343), "another user must not reach KWin's fake input")
+    }
+}
