@@ -28,6 +28,18 @@ private func contextSwitches(of pid: pid_t) -> [String: (name: String, switches:
 
 @Suite("Live failure paths under sway headless", .serialized, .timeLimit(.minutes(3)))
 struct FailurePathLiveTests {
+    /// sway, an injector kept connected, and the test card viewer with --stats recording into a
+    /// fresh trace path, at its first frame.
+    private func recordingViewer() throws -> (SwayHeadless, Injector, String, ClientProcess) {
+        let sway = try SwayHeadless(width: 800, height: 600)
+        let inject = try Injector(environment: sway.clientEnvironment, options: ["--extent", "800x600"])
+        let trace = temporaryTracePath()
+        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats", "--record", trace],
+                                       environment: sway.clientEnvironment)
+        try viewer.waitForStderr { isStats($0, "first-frame") }
+        return (sway, inject, trace, viewer)
+    }
+
     @Test("Idle, with the bundled pictures loaded and no slideshow, no thread of the viewer wakes for 10 s")
     func idleWakesNoThread() throws {
         let sway = try SwayHeadless(width: 800, height: 600)
@@ -74,16 +86,8 @@ struct FailurePathLiveTests {
     @Test("SIGTERM or SIGINT during a --stats --record session still ends the recording with its end comment",
           arguments: [SIGTERM, SIGINT])
     func signalEndsRecording(signal: Int32) throws {
-        let sway = try SwayHeadless(width: 800, height: 600)
-        defer { sway.stop() }
-        let inject = try Injector(environment: sway.clientEnvironment, options: ["--extent", "800x600"])
-        defer { inject.stop() }
-        let trace = temporaryTracePath()
-        defer { unlink(trace) }
-        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats", "--record", trace],
-                                       environment: sway.clientEnvironment)
-        defer { viewer.terminate() }
-        try viewer.waitForStderr { isStats($0, "first-frame") }
+        let (sway, inject, trace, viewer) = try recordingViewer()
+        defer { viewer.terminate(); inject.stop(); sway.stop(); unlink(trace) }
         try inject.run(["abs 400 300", "wheel vertical 2"])
         try awaitQuiet(viewer)
         kill(viewer.process.processIdentifier, signal)
@@ -97,16 +101,8 @@ struct FailurePathLiveTests {
 
     @Test("A recording that stops fitting its file is reported when it fails and again at exit, and the viewer goes on")
     func recordingWriteFails() throws {
-        let sway = try SwayHeadless(width: 800, height: 600)
-        defer { sway.stop() }
-        let inject = try Injector(environment: sway.clientEnvironment, options: ["--extent", "800x600"])
-        defer { inject.stop() }
-        let trace = temporaryTracePath()
-        defer { unlink(trace) }
-        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats", "--record", trace],
-                                       environment: sway.clientEnvironment)
-        defer { viewer.terminate() }
-        try viewer.waitForStderr { isStats($0, "first-frame") }
+        let (sway, inject, trace, viewer) = try recordingViewer()
+        defer { viewer.terminate(); inject.stop(); sway.stop(); unlink(trace) }
         try inject.run(["abs 100 100"])
         // From now on the viewer may write files of 2 KiB at most (its window's buffers exist
         // already; they are files too): the first lines fit, a hundred more pointer motions
