@@ -30,44 +30,50 @@ let package = Package(
         .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"]),
 
         .target(name: "ScrollKit"),
+        // Output that never traps, never overwrites and never prints raw control characters:
+        // standard streams, files created for the user, private scratch folders.
+        .target(name: "SafeOutput", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "Raster", dependencies: ["ScrollKit"]),
         // The trace format (types, parser, JSON writer, recorded-input lines), one implementation
         // for the replay that reads traces and the live recording that writes them.
         .target(name: "TraceFormat", dependencies: ["ScrollKit"]),
         .target(name: "Wayland", dependencies: [
             "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CWaylandProtocols", "Raster", "ScrollKit", "TraceFormat",
+            "SafeOutput",
         ]),
         .target(name: "Pictures", dependencies: ["CPNG", "CTurboJPEG", "Raster"]),
         // The image viewer's scenes (gallery, picture pages, error cards), apart from Wayland so
         // they run offscreen and in tests.
-        .target(name: "Gallery", dependencies: ["ScrollKit", "Raster", "Pictures"]),
+        .target(name: "Gallery", dependencies: ["ScrollKit", "Raster", "Pictures", "SafeOutput"]),
         // The simulated-display replay of traces, shared by scroll-replay and the tests.
-        .target(name: "Replay", dependencies: ["ScrollKit", "Raster", "TraceFormat"]),
+        .target(name: "Replay", dependencies: ["ScrollKit", "Raster", "TraceFormat", "SafeOutput"]),
 
         .executableTarget(name: "image-viewer", dependencies: [
-            "Wayland", "Pictures", "Raster", "ScrollKit", "Replay", "Gallery", "TraceFormat",
+            "Wayland", "Pictures", "Raster", "ScrollKit", "Replay", "Gallery", "TraceFormat", "SafeOutput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "scroll-replay", dependencies: [
-            "Replay", "ScrollKit", "TraceFormat",
+            "Replay", "ScrollKit", "TraceFormat", "SafeOutput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "raster-bench", dependencies: ["Raster", "ScrollKit", "CPixman"]),
         // Decoding figures for huge JPEGs (first frame vs a full decode, memory).
         .executableTarget(name: "pictures-bench", dependencies: [
-            "Pictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Pictures", "SafeOutput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Injects pointer/keyboard (wlr virtual pointer, virtual keyboard) and touch
         // (KWin fake input) for the live tests; not part of the shipped programs.
         .executableTarget(name: "wl-inject", dependencies: ["CWaylandClient", "CXKBCommon", "CWaylandProtocols"]),
 
-        .target(name: "TestSupport", dependencies: ["ScrollKit", "Raster"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ScrollKit", "Raster", "SafeOutput"], path: "Tests/TestSupport"),
         .testTarget(name: "ScrollKitTests", dependencies: ["ScrollKit", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ScrollKit", "TestSupport"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "TestSupport", "TraceFormat"]),
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "TestSupport"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport", "TraceFormat"], exclude: ["Traces"]),
-        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Pictures", "Raster", "ScrollKit", "Replay", "TestSupport"]),
-        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Raster", "Pictures", "Gallery", "ScrollKit"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "TestSupport", "SafeOutput"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport", "TraceFormat", "SafeOutput"],
+                    exclude: ["Traces"]),
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Pictures", "Raster", "ScrollKit", "Replay", "TestSupport",
+                                                   "SafeOutput"]),
+        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Raster", "Pictures", "Gallery", "ScrollKit", "SafeOutput"]),
     ]
 )

@@ -31,7 +31,8 @@ headless_sway_cleanup() {
 make_work_folder() {
     [ -n "$work" ] && return
     work=$(mktemp -d /tmp/scrollkit-sway.XXXXXX)
-    chmod 755 "$work"
+    # sway's uid passes through to its runtime dir; nobody else may list what is here.
+    chmod 711 "$work"
     mkdir -p "$work/runtime" "$work/home"
     chmod 700 "$work/runtime"
     trap headless_sway_cleanup EXIT
@@ -61,9 +62,13 @@ touch_sway() {
     kwin_pid=$!
     kwin_socket="$work/kwin-runtime/kwin-0"
     wait_for_socket "$kwin_socket" KWin "$work/kwin.log"
-    # sway runs as an unprivileged uid and must reach KWin's socket.
-    chmod 711 "$work/kwin-runtime"
-    chmod 777 "$kwin_socket"
+    # sway runs as an unprivileged uid and must reach KWin's socket, which takes fake input:
+    # the socket and its folder are opened to that uid's group alone, never to other users.
+    if [ "$(id -u)" -eq 0 ]; then
+        chgrp 4242 "$work/kwin-runtime" "$kwin_socket"
+        chmod 710 "$work/kwin-runtime"
+        chmod 660 "$kwin_socket"
+    fi
     headless_sway "$width" "$height" "$kwin_socket"
 }
 

@@ -100,6 +100,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         if let page = pageUnderPointer, page.canPan(.horizontal) || page.canPan(.vertical) { return .openHand }
         return files.count > 1 ? .openHand : .arrow
     }
+    /// Picture loads started so far (a host bounding its work counts them: each is a decode).
+    public private(set) var loadsStarted = 0
     /// Whether a frame drawn so far showed the current page's picture, preview or error card:
     /// the moment `--stats` calls the first frame.
     public private(set) var hasRenderedContent = false
@@ -284,6 +286,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
             nextToken += 1
             loadsInFlight[token] = index
             page.beginLoad(token: token, task: nil)
+            loadsStarted += 1
             let task = loader.load(path: files[index], token: token)
             if page.loadToken == token { page.loadTask = task }
         }

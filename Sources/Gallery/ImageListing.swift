@@ -1,17 +1,24 @@
 // Turning the command line's paths into the gallery's pages: files as given, folders listed in
 // natural order with non-images skipped, and the bundled Assets/ when no path is given.
 import Foundation
+import SafeOutput
 
 /// The list of files a gallery shows, and the problems met while making it.
 public struct ImageListing: Sendable, Equatable {
-    /// Files to show, in order; each becomes a page (a bad one shows an error card).
-    public var files: [String]
-    /// One line per path that could not be listed ("photos: cannot list: Permission denied").
+    /// Files to show, in order, as the kernel names them; each becomes a page (a bad one
+    /// shows an error card).
+    public var entries: [RawPath]
+    /// One line per path that could not be listed or was left out ("photos: cannot list:
+    /// Permission denied", "notes: not a regular file …").
     public var problems: [String]
 
+    /// The entries as Strings: each path itself when it is UTF-8, else its escaped spelling
+    /// (for display; such a file is opened through its `entries` bytes).
+    public var files: [String] { entries.map { $0.string ?? $0.description } }
+
     /// Creates a listing.
-    public init(files: [String], problems: [String] = []) {
-        self.files = files
+    public init(entries: [RawPath], problems: [String] = []) {
+        self.entries = entries
         self.problems = problems
     }
 
@@ -22,67 +29,64 @@ public struct ImageListing: Sendable, Equatable {
     /// 8 bytes: enough to recognise the PNG signature (the longest one checked).
     static let sniffLength = 8
 
-    /// Lists `paths` in the order given. A file is kept whatever it holds, since the user named
-    /// it (a bad one gets its error card); so is a path that does not exist, which then
-    /// shows "cannot read". A folder contributes its image files, sorted in natural order
-    /// ("img2" before "img10"), not recursing into subfolders; a file in a folder counts as an
-    /// image when its extension is one of `imageExtensions` or its first bytes are a PNG or
-    /// JPEG signature. Hidden files (leading dot) are skipped in folders.
-    public static func list(_ paths: [String], fileManager: FileManager = .default) -> ImageListing {
-        var listing = ImageListing(files: [])
+    /// Lists `paths` (see `list(raw:)`).
+    public static func list(_ paths: [String]) -> ImageListing {
+        list(raw: paths.map(RawPath.init))
+    }
+
+    /// Lists `paths` in the order given, as bytes, so names that are not UTF-8 are kept. A
+    /// regular file is kept whatever it holds, since the user named it (a bad one gets its
+    /// error card); so is a path that does not exist, which then shows "cannot read". A FIFO,
+    /// device or socket is left out with a problem line: reading one can block forever. A
+    /// folder contributes its regular files that are images, sorted in natural order ("img2"
+    /// before "img10"), not recursing into subfolders; a file counts as an image when its
+    /// extension is one of `imageExtensions` or its first bytes are a PNG or JPEG signature.
+    /// Hidden files (leading dot) are skipped in folders. Only folders are opened while
+    /// listing, and files without an image extension for their first bytes, never blocking.
+    public static func list(raw paths: [RawPath]) -> ImageListing {
+        var listing = ImageListing(entries: [])
         for path in paths {
-            var isFolder: ObjCBool = false
-            guard fileManager.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-                listing.files.append(path)
+            switch path.kind() {
+            case .success(.folder):
+                break
+            case .success(.other):
+                listing.problems.append("\(path): not a regular file (a FIFO, device or socket), left out")
+                continue
+            case .success(.regular), .failure:
+                listing.entries.append(path)
                 continue
             }
-            let names: [String]
-            do {
-                names = try fileManager.contentsOfDirectory(atPath: path)
-            } catch {
-                listing.problems.append("\(path): cannot list: \(reason(of: error))")
+            let names: [(name: [UInt8], kind: FileKind)]
+            switch path.folderEntries() {
+            case .success(let found): names = found
+            case .failure(let error):
+                listing.problems.append("\(path): cannot list: \(error)")
                 continue
             }
-            let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
-            var images: [String] = []
-            for name in names where !name.hasPrefix(".") {
-                let full = folder.isEmpty ? "/" + name : folder + "/" + name
-                var isSubfolder: ObjCBool = false
-                guard fileManager.fileExists(atPath: full, isDirectory: &isSubfolder), !isSubfolder.boolValue else { continue }
-                if isImage(name: name, path: full) { images.append(name) }
+            var images: [(name: [UInt8], text: String)] = []
+            for entry in names where entry.kind == .regular && entry.name.first != UInt8(ascii: ".") {
+                let file = path.appending(entry.name)
+                if isImage(name: entry.name, path: file) { images.append((entry.name, TerminalText.escaped(bytes: entry.name))) }
             }
-            images.sort { NaturalOrder.precedes($0, $1) }
-            listing.files.append(contentsOf: images.map { folder.isEmpty ? "/" + $0 : folder + "/" + $0 })
+            images.sort { NaturalOrder.precedes($0.text, $1.text) }
+            listing.entries.append(contentsOf: images.map { path.appending($0.name) })
         }
         return listing
     }
 
     /// Whether a folder entry is shown: by extension, or else by its first bytes.
-    static func isImage(name: String, path: String) -> Bool {
-        if let dot = name.lastIndex(of: "."), imageExtensions.contains(name[name.index(after: dot)...].lowercased()) {
+    static func isImage(name: [UInt8], path: RawPath) -> Bool {
+        if let dot = name.lastIndex(of: UInt8(ascii: ".")),
+           let ext = String(validating: name[(dot + 1)...], as: UTF8.self), imageExtensions.contains(ext.lowercased()) {
             return true
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: sniffLength)).map { [UInt8]($0) } ?? []
-        return hasImageSignature(head)
+        return hasImageSignature(path.head(sniffLength) ?? [])
     }
 
     /// PNG's 8-byte signature or JPEG's SOI plus a marker byte (the same signatures
     /// `Pictures.ImageFormat` sniffs).
     static func hasImageSignature(_ head: [UInt8]) -> Bool {
         head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || head.starts(with: [0xFF, 0xD8, 0xFF])
-    }
-
-    /// The system's reason ("Permission denied") for a failed folder listing.
-    static func reason(of error: Error) -> String {
-        let ns = error as NSError
-        let posix = (ns.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? $0 : nil }
-        var text = (posix ?? ns).localizedDescription
-        // Foundation prefixes the system's message with a generic sentence; the message alone
-        // is what a user needs.
-        if let range = text.range(of: "could not be completed. ") { text = String(text[range.upperBound...]) }
-        return text
     }
 }
 
@@ -149,13 +153,21 @@ public enum BundledAssets {
     /// The environment variable that overrides the search (a folder path).
     public static let environmentVariable = "SCROLLKIT_ASSETS"
 
-    /// The folder of bundled pictures: `$SCROLLKIT_ASSETS` if set; else `Assets/` beside the
-    /// `Package.swift` found by walking up from the executable (a build inside the checkout,
-    /// `.build/<config>/image-viewer`); else the installed copy, `../share/scrollkit/Assets`
-    /// relative to the executable's folder (`/usr/local/bin` → `/usr/local/share/…`). Nil
-    /// when none exists.
+    /// The package this program was built from: the folder two levels above this source
+    /// file when it was compiled (Sources/Gallery/ImageListing.swift).
+    public static let buildPackageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The folder of bundled pictures: `$SCROLLKIT_ASSETS` if set; else `Assets/` of the
+    /// package that built the program (`packageRoot`), when the executable lies inside that
+    /// package (a build in the checkout, `.build/<config>/image-viewer`); else the installed
+    /// copy, `../share/scrollkit/Assets` relative to the executable's folder (`/usr/local/bin` →
+    /// `/usr/local/share/…`). Nil when none exists. No other folder is searched: walking up
+    /// from the executable looking for any `Package.swift` took a folder planted above a
+    /// binary in a shared tree.
     public static func folder(executablePath: String = CommandLine.arguments.first ?? "",
                               environment: [String: String] = ProcessInfo.processInfo.environment,
+                              packageRoot: String = buildPackageRoot,
                               fileManager: FileManager = .default) -> String? {
         func isFolder(_ path: String) -> Bool {
             var folder: ObjCBool = false
@@ -173,13 +185,10 @@ public enum BundledAssets {
             }
         }
         executable = executable.resolvingSymlinksInPath()
-        var dir = executable.deletingLastPathComponent()
-        while dir.path != "/" && !dir.path.isEmpty {
-            if fileManager.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
-                let assets = dir.appendingPathComponent("Assets").path
-                if isFolder(assets) { return assets }
-            }
-            dir.deleteLastPathComponent()
+        let root = URL(fileURLWithPath: packageRoot).standardized.path
+        if executable.standardized.path.hasPrefix(root + "/"),
+           fileManager.fileExists(atPath: root + "/Package.swift"), isFolder(root + "/Assets") {
+            return root + "/Assets"
         }
         let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("share/scrollkit/Assets").path

@@ -70,6 +70,8 @@ public final class PictureLoader: Sendable {
 
     private let options: Options
     private let queue = DispatchQueue(label: "scrollkit.pictures.loader", qos: .userInitiated)
+    /// Where the progress estimates of running decodes tick.
+    private static let progressQueue = DispatchQueue(label: "scrollkit.pictures.progress", qos: .utility)
 
     /// Creates a loader.
     public init(options: Options = Options()) {
@@ -136,7 +138,10 @@ public final class PictureLoader: Sendable {
     private static func withEstimatedProgress<T>(
         from: Double, to: Double, seconds: Double, sink: EventSink, _ work: () throws(PictureError) -> T
     ) throws(PictureError) -> T {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+        // A serial queue, not a global one: on Linux the first block libdispatch runs on a
+        // global queue starts its pool monitor, which wakes the process every second for good
+        // (src/event/workqueue.c); a serial queue runs on the overcommit pool, which has none.
+        let timer = DispatchSource.makeTimerSource(queue: progressQueue)
         let start = DispatchTime.now()
         timer.setEventHandler {
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9

@@ -1,5 +1,5 @@
-// Splitting work across cores: a parallel map over indices, results collected in order.
-import Dispatch
+// Splitting work across cores: a parallel map over indices, results collected in order, on a
+// pool of threads of our own that sleep between jobs.
 import Foundation
 import Synchronization
 
@@ -27,7 +27,7 @@ public enum Parallel {
         let chunks = min(workers, count)
         withoutActuallyEscaping(body) { work in
             let job = UnsafeSendable(work)
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            WorkerPool.shared.perform(chunks) { chunk in
                 // Interleaved indices balance uneven pieces (edge tiles, empty bands); each
                 // thread keeps its results and stores them under the lock once, at the end.
                 var mine: [(Int, T)] = []
@@ -50,7 +50,7 @@ public enum Parallel {
     }
 
     /// `body(i)` for every i in 0..<count, each index taken by whichever thread is free next
-    /// (Dispatch hands out the iterations one by one), so that a thread slowed by another
+    /// (the pool hands out the iterations one by one), so that a thread slowed by another
     /// process does not hold up the rest; one thread when `workers` ≤ 1.
     static func forEachBalanced(_ count: Int, workers: Int, _ body: (Int) -> Void) {
         guard count > 0 else { return }
@@ -60,7 +60,7 @@ public enum Parallel {
         }
         withoutActuallyEscaping(body) { work in
             let job = UnsafeSendable(work)
-            DispatchQueue.concurrentPerform(iterations: count) { job.value($0) }
+            WorkerPool.shared.perform(count) { job.value($0) }
         }
     }
 }
@@ -70,4 +70,96 @@ public enum Parallel {
 struct UnsafeSendable<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
+}
+
+/// Threads that run the pieces of one job at a time alongside the caller, parked on a condition
+/// between jobs.
+///
+/// Not Dispatch's `concurrentPerform`: on Linux the first job libdispatch runs on a global
+/// queue starts its thread-pool monitor, a timer that wakes the process once a second for the
+/// rest of its life (swift-corelibs-libdispatch, src/event/workqueue.c), so an idle viewer was
+/// never idle. A parked thread here waits on a futex without a timeout: no wakeups until work comes.
+final class WorkerPool: @unchecked Sendable {
+    /// The pool the renderer shares: one thread fewer than `Parallel.cores`, since the caller
+    /// works too.
+    static let shared = WorkerPool(threads: Parallel.cores - 1)
+
+    /// Threads besides the caller.
+    let threadCount: Int
+    // Everything below is guarded by `condition`.
+    private let condition = NSCondition()
+    private var body: ((Int) -> Void)?
+    private var pieces = 0
+    private var next = 0
+    private var running = 0
+    private var busy = false
+    private var started = false
+
+    init(threads: Int) {
+        threadCount = max(threads, 0)
+    }
+
+    /// Runs `body(i)` for every i in 0..<count on the pool's threads and the caller's, each
+    /// index taken by whichever is free next, and returns when all are done. A call made while
+    /// the pool runs another job (from another thread, or from inside a piece) runs its pieces
+    /// on the calling thread alone, so calls never wait for each other.
+    func perform(_ count: Int, _ body: (Int) -> Void) {
+        guard count > 0 else { return }
+        condition.lock()
+        if busy || threadCount == 0 || count == 1 {
+            condition.unlock()
+            for i in 0..<count { body(i) }
+            return
+        }
+        busy = true
+        if !started {
+            started = true
+            for k in 0..<threadCount {
+                let thread = Thread { [self] in workerLoop() }
+                thread.name = "raster \(k + 1)"
+                thread.qualityOfService = .userInteractive
+                thread.start()
+            }
+        }
+        withoutActuallyEscaping(body) { escapable in
+            self.body = escapable
+            pieces = count
+            next = 0
+            running = 0
+            condition.broadcast()
+            takePieces()
+            while running > 0 { condition.wait() }
+            self.body = nil
+            busy = false
+            condition.unlock()
+        }
+    }
+
+    /// Runs pieces until none is left; called and returns with the lock held.
+    private func takePieces() {
+        while body != nil && next < pieces {
+            let index = next
+            next += 1
+            running += 1
+            condition.unlock()
+            runPiece(index)
+            condition.lock()
+            running -= 1
+            if running == 0 && next >= pieces { condition.broadcast() }
+        }
+    }
+
+    /// One piece, outside the lock. `body` is only cleared once no piece runs, so it is set here;
+    /// the closure is not held past the call (the caller's `withoutActuallyEscaping` checks).
+    private func runPiece(_ index: Int) {
+        body?(index)
+    }
+
+    private func workerLoop() {
+        condition.lock()
+        while true {
+            while body == nil || next >= pieces { condition.wait() }
+            takePieces()
+        }
+    }
 }

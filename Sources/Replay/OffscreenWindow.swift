@@ -2,6 +2,7 @@
 // simulated display's frame clock, so a whole program runs without a compositor.
 import Foundation
 import Raster
+import SafeOutput
 import ScrollKit
 
 /// A `Scene` hosted the way `Wayland.Window` hosts it, but into memory: input is delivered
@@ -63,19 +64,25 @@ public final class OffscreenWindow: DisplayClient {
         onFrame?(buffer.framebuffer, time)
     }
 
-    /// Writes the current pixels as a binary PPM (P6), dropping alpha.
-    public func writePPM(to url: URL) throws {
+    /// The current pixels as a binary PPM (P6), alpha dropped.
+    public func ppm() -> [UInt8] {
         let fb = buffer.framebuffer
-        var data = Data("P6\n\(fb.width) \(fb.height)\n255\n".utf8)
-        data.reserveCapacity(data.count + fb.width * fb.height * 3)
+        var bytes = Array("P6\n\(fb.width) \(fb.height)\n255\n".utf8)
+        bytes.reserveCapacity(bytes.count + fb.width * fb.height * 3)
         for y in 0..<fb.height {
             for x in 0..<fb.width {
                 let p = fb[x, y]
-                data.append(UInt8(truncatingIfNeeded: p >> 16))
-                data.append(UInt8(truncatingIfNeeded: p >> 8))
-                data.append(UInt8(truncatingIfNeeded: p))
+                bytes.append(UInt8(truncatingIfNeeded: p >> 16))
+                bytes.append(UInt8(truncatingIfNeeded: p >> 8))
+                bytes.append(UInt8(truncatingIfNeeded: p))
             }
         }
-        try data.write(to: url)
+        return bytes
+    }
+
+    /// Writes the current pixels as a binary PPM (`ppm()`) into `file` (see `OutputFile`: it
+    /// never overwrites or follows a link unless made to replace); throws the system's error.
+    public func writePPM(to file: OutputFile) throws(OutputError) {
+        try file.write(ppm())
     }
 }

@@ -47,6 +47,13 @@ public enum ReplayOutput {
             out.point("offset", offset)
             out.number("zoomScale", zoomScale)
             out.integer("frames", frames)
+        case .stopped(let time, let offset, let zoomScale, let frames, let limit):
+            out.string("kind", "stopped")
+            out.number("t", time)
+            out.point("offset", offset)
+            out.number("zoomScale", zoomScale)
+            out.integer("frames", frames)
+            out.string("limit", limit.rawValue)
         }
         return out.json
     }

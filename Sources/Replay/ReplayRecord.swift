@@ -105,6 +105,14 @@ public enum ControlEvent: String, Equatable, Sendable {
     }
 }
 
+/// A bound on a replay's work or output, past which it stops (see `Replayer.frameLimit`).
+public enum ReplayLimit: String, Equatable, Sendable {
+    /// The most frame ticks of one replay.
+    case frames
+    /// The most bytes of output one replay writes (the command-line tool's bound).
+    case output
+}
+
 /// One line of replay output.
 public enum ReplayRecord: Equatable, Sendable {
     /// A delegate call at `time` (ms) with the state as it was when the call was made.
@@ -117,6 +125,9 @@ public enum ReplayRecord: Equatable, Sendable {
     case end(time: Double, offset: CGPoint, zoomScale: Double, frames: Int)
     /// Still animating 60 s after the last event: the replay gave up at `time` (ms).
     case timeout(time: Double, offset: CGPoint, zoomScale: Double, frames: Int)
+    /// The replay reached a limit of its work or output (`ReplayLimit`) and stopped at `time`
+    /// (ms), the trace not replayed to its end.
+    case stopped(time: Double, offset: CGPoint, zoomScale: Double, frames: Int, limit: ReplayLimit)
 
     /// The delegate call, when this record is one.
     public var delegateCall: DelegateCall? {
@@ -128,7 +139,7 @@ public enum ReplayRecord: Equatable, Sendable {
     public var time: Double {
         switch self {
         case .delegate(let t, _, _), .control(let t, _, _, _), .frame(let t, _, _), .end(let t, _, _, _),
-             .timeout(let t, _, _, _):
+             .timeout(let t, _, _, _), .stopped(let t, _, _, _, _):
             return t
         }
     }

@@ -8,9 +8,11 @@ import TraceFormat
 public struct ReplayResult: Equatable, Sendable {
     /// True when the scroll view was still animating 60 s after the last event.
     public var timedOut: Bool
+    /// The limit that stopped the replay before its end, nil when it ran to the end.
+    public var stoppedBy: ReplayLimit?
     /// Frame ticks delivered.
     public var frames: Int
-    /// The final `end` (or `timeout`) record, also handed to the sink.
+    /// The final `end` (or `timeout`, or `stopped`) record, also handed to the sink.
     public var final: ReplayRecord
 }
 
@@ -19,6 +21,12 @@ public final class Replayer: DisplayClient {
     /// How long the replay keeps ticking after the last event before giving up, in ms
     /// (spec/trace-format.md: 60 s of simulated time).
     public static let settleLimit: Double = 60_000
+    /// The most frame ticks one replay delivers: 500 000, 2 h 19 min of motion at 60 Hz or
+    /// 8 min 20 s at the largest frame rate (1000 Hz). With every tick a `scrollViewDidScroll`
+    /// and a `--frames` line (about 310 bytes together), that is at most 155 MB of output, and
+    /// it replays in about 4 s on the development machine (2 cores, release build): the bound
+    /// that keeps any accepted trace within 10 s and 200 MB (decision, issue 12).
+    public static let frameLimit = 500_000
 
     /// The trace being replayed.
     public let trace: Trace
@@ -36,6 +44,8 @@ public final class Replayer: DisplayClient {
     private let recorder: RecordingDelegate
     private let sink: (ReplayRecord) -> Void
     private var frameRequested = false
+    private var display: SimulatedDisplay?
+    private var stopReason: ReplayLimit?
 
     /// Builds the view tree the setup describes: the scroll view at the root's origin, the
     /// zooming content view (when `zoomable`) and the buttons as `Control`s in the content.
@@ -86,9 +96,19 @@ public final class Replayer: DisplayClient {
         rootView.onNeedsFrame = { [unowned self] in self.frameRequested = true }
     }
 
-    /// Replays the whole trace, handing every record to the sink, the final one last.
-    public func run() -> ReplayResult {
+    /// Ends the replay after the record being handed over (a sink whose output budget is
+    /// spent calls this): the final record is `stopped` with `limit`.
+    public func stop(limit: ReplayLimit) {
+        stopReason = stopReason ?? limit
+        display?.stop()
+    }
+
+    /// Replays the whole trace, handing every record to the sink, the final one last; stops
+    /// after `frameLimit` ticks (default `Replayer.frameLimit`) or a `stop(limit:)`.
+    public func run(frameLimit: Int = Replayer.frameLimit) -> ReplayResult {
         let display = SimulatedDisplay(frameRate: trace.setup.frameRate)
+        display.frameLimit = frameLimit
+        self.display = display
         let timeline = Self.timeline(of: trace)
         let outcome = display.run(timeline, on: self, settleLimit: Self.settleLimit)
         let final: ReplayRecord
@@ -99,12 +119,18 @@ public final class Replayer: DisplayClient {
             final = .end(time: time, offset: offset, zoomScale: zoomScale, frames: display.frameCount)
         case .timedOut(let time):
             final = .timeout(time: time, offset: offset, zoomScale: zoomScale, frames: display.frameCount)
+        case .stopped(let time):
+            final = .stopped(time: time, offset: offset, zoomScale: zoomScale, frames: display.frameCount,
+                             limit: stopReason ?? .frames)
         }
         sink(final)
-        if case .timeout = final {
-            return ReplayResult(timedOut: true, frames: display.frameCount, final: final)
+        var result = ReplayResult(timedOut: false, frames: display.frameCount, final: final)
+        switch final {
+        case .timeout: result.timedOut = true
+        case .stopped(_, _, _, _, let limit): result.stoppedBy = limit
+        default: break
         }
-        return ReplayResult(timedOut: false, frames: display.frameCount, final: final)
+        return result
     }
 
     /// Replays `trace` and returns every record (tests and small traces).

@@ -77,6 +77,9 @@ public enum DisplayOutcome: Equatable, Sendable {
     /// The client still wanted frames or timers `settleLimit` ms after the last input; the run
     /// stopped at `time` ms.
     case timedOut(time: Double)
+    /// The run was stopped at `time` ms before the timeline was done: `frameLimit` ticks were
+    /// delivered, or `stop()` was called (the host's own budget ran out).
+    case stopped(time: Double)
 }
 
 /// Runs a client against a timeline of input on simulated frame times.
@@ -87,22 +90,33 @@ public final class SimulatedDisplay {
     public private(set) var frameCount = 0
     /// The time of the last delivered input, timer or tick, in ms.
     public private(set) var now: Double = 0
+    /// The most frame ticks one run delivers before it stops with `.stopped`: the bound on a
+    /// run's work whatever its timeline asks (frames tick only while something moves, so it
+    /// bounds time spent in motion, not idle stretches). Unlimited by default.
+    public var frameLimit = Int.max
 
     private var lastFrameIndex = -1
     private var lastWake: Double?
+    private var stopRequested = false
 
     /// A display refreshing `frameRate` times per second.
     public init(frameRate: Double) {
         clock = FrameClock(frameRate: frameRate)
     }
 
+    /// Ends `run` after the input, timer or tick being delivered (from the client or the
+    /// host, e.g. when its output budget is spent); the run returns `.stopped`.
+    public func stop() { stopRequested = true }
+
     /// Delivers `timeline` (sorted by time) to `client`, ticking frames as the client asks,
-    /// then keeps ticking until it rests, for at most `settleLimit` ms after the last input.
+    /// then keeps ticking until it rests, for at most `settleLimit` ms after the last input;
+    /// stops early after `frameLimit` ticks or a `stop()`.
     public func run<Client: DisplayClient>(_ timeline: [TimedAction<Client.Action>], on client: Client,
                                            settleLimit: Double = 60_000) -> DisplayOutcome {
         var next = 0
         let deadline = (timeline.last?.time ?? 0) + settleLimit
         while true {
+            if stopRequested || frameCount >= frameLimit { return .stopped(time: now) }
             let inputTime = next < timeline.count ? timeline[next].time : nil
             var wakeTime = client.nextWakeTime.map { max($0, now) }
             if let w = wakeTime, w == lastWake { wakeTime = nil }  // already woken for it; it is stuck until time moves

@@ -2,6 +2,7 @@
 // recording), keep the cursor in step with the content, and loop until the window closes.
 import Foundation
 import Raster
+import SafeOutput
 import ScrollKit
 import TraceFormat
 
@@ -19,7 +20,7 @@ public final class Application {
     /// from the compositor that were ignored or clamped; the default prints them on standard
     /// error. Input goes on without the device, drawing at a valid scale.
     public var onWarning: (String) -> Void = { message in
-        FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+        Diagnostics.line("warning: \(message)")
     }
     /// The recording started by `record(to:setup:)`, if any.
     public private(set) var recorder: InputRecorder?
@@ -67,16 +68,17 @@ public final class Application {
     /// (spec/trace-format.md), which `scroll-replay` replays. `setup` describes the scroll
     /// view; when nil, the first scroll view of a `ViewScene` (the one that receives input)
     /// is described as it is when the first event arrives, with the window's size as viewport.
-    /// Throws `RecordingError` naming the file when it cannot be created.
-    public func record(to path: String, setup: TraceSetupDescription? = nil) throws(RecordingError) {
+    /// Throws `RecordingError` naming the file when it cannot be created; an existing file
+    /// is replaced only when `replacing` is true (see `InputRecorder`).
+    public func record(to path: String, replacing: Bool = false, setup: TraceSetupDescription? = nil) throws(RecordingError) {
         if let setup {
-            try record(to: path, describing: { setup })
+            try record(to: path, replacing: replacing, describing: { setup })
             return
         }
         guard let viewScene = window.scene as? ViewScene, ViewScene.scrollViews(in: viewScene.root).first != nil else {
             throw .noScrollView
         }
-        try record(to: path, describing: {
+        try record(to: path, replacing: replacing, describing: {
             guard let scrollView = ViewScene.scrollViews(in: viewScene.root).first else {
                 return TraceSetupDescription(content: .zero)
             }
@@ -87,10 +89,17 @@ public final class Application {
     /// Records as `record(to:setup:)`, asking `describing` for the setup when the first event
     /// arrives (after layout), e.g. `{ TraceSetupDescription(describing: gallery.pager) }`
     /// for a scene that is not a `ViewScene`. A nil viewport in it means the window's size.
-    public func record(to path: String, describing: @escaping () -> TraceSetupDescription) throws(RecordingError) {
-        let recorder = try InputRecorder(path: path, setup: describing, windowSize: { [unowned self] in
-            CGSize(width: self.window.width, height: self.window.height)
-        })
+    public func record(to path: String, replacing: Bool = false,
+                       describing: @escaping () -> TraceSetupDescription) throws(RecordingError) {
+        attach(try InputRecorder(path: path, replacing: replacing, setup: describing))
+    }
+
+    /// Records into `recorder` (created before the connection, so that a file that cannot be
+    /// written is refused before any window opens): every input event from now on, with the
+    /// window's size as the viewport when its setup description has none. Write failures are
+    /// passed to `onWarning` as they happen.
+    public func attach(_ recorder: InputRecorder) {
+        recorder.windowSize = { [unowned self] in CGSize(width: self.window.width, height: self.window.height) }
         recorder.onFailure = { [unowned self] in self.onWarning($0.description) }
         self.recorder = recorder
     }

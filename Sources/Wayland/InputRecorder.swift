@@ -2,6 +2,7 @@
 // line when the first event arrives (the window is laid out by then), then one line per event.
 import Foundation
 import Glibc
+import SafeOutput
 import ScrollKit
 // Recording's public API (`Application.record(to:setup:)`) takes the trace format's
 // `TraceSetupDescription`, so code that imports Wayland sees it without another import.
@@ -11,6 +12,10 @@ import TraceFormat
 public enum RecordingError: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// The trace file could not be created; `reason` is the errno text.
     case cannotOpen(path: String, reason: String)
+    /// Something is at the path already and replacing it was not asked for.
+    case exists(path: String)
+    /// The path is a symbolic link (never followed) or not a regular file (a FIFO, a device).
+    case notAFile(path: String, reason: String)
     /// Writing failed part-way (disk full, file system gone); recording stops there.
     case writeFailed(path: String, reason: String)
     /// The scene has no scroll view to describe in the setup line, and none was given.
@@ -21,6 +26,10 @@ public enum RecordingError: Error, Equatable, CustomStringConvertible, Localized
         switch self {
         case .cannotOpen(let path, let reason):
             return "--record: cannot create the trace file \(path): \(reason)"
+        case .exists(let path):
+            return "--record: \(path) already exists; name a new file, or add --force to replace it"
+        case .notAFile(let path, let reason):
+            return "--record: \(path) \(reason); a recording is written to a regular file only"
         case .writeFailed(let path, let reason):
             return "--record: writing the trace file \(path) failed, the recording stops here: \(reason)"
         case .noScrollView:
@@ -44,24 +53,48 @@ public final class InputRecorder {
     /// Called once with the write error (the application prints it; input goes on).
     public var onFailure: ((RecordingError) -> Void)?
 
-    private let handle: FileHandle
+    private let file: OutputFile
     private var formatter = TraceLineFormatter()
     private let describe: () -> TraceSetupDescription
-    private let windowSize: () -> CGSize
+    /// The viewport for a setup description without one (the window's size); the
+    /// application that records sets it.
+    public var windowSize: () -> CGSize
     private var wroteSetup = false
 
-    /// Creates (or truncates) the file at `path`. `setup` is asked for the scroll view's
-    /// description when the first event arrives; `windowSize` gives the viewport when the
-    /// description has none. Throws `RecordingError.cannotOpen` naming the file.
-    public init(path: String, setup: @escaping () -> TraceSetupDescription,
-                windowSize: @escaping () -> CGSize) throws(RecordingError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+    /// Creates the file at `path` (see `OutputFile`: a new file, or with `replacing` an
+    /// existing regular file emptied; never through a symbolic link, never a FIFO or device)
+    /// and writes its first line. `setup` is asked for the scroll view's description when the
+    /// first event arrives; `windowSize` gives the viewport when the description has none.
+    /// Throws `RecordingError` naming the file when it cannot be created or that first line
+    /// cannot be written (a full disk): a recording that cannot be written fails at once.
+    public init(path: String, replacing: Bool = false, setup: @escaping () -> TraceSetupDescription,
+                windowSize: @escaping () -> CGSize = { .zero }) throws(RecordingError) {
+        do {
+            file = try OutputFile(creating: path, replacing: replacing)
+        } catch {
+            switch error.reason {
+            case .exists: throw .exists(path: path)
+            case .symbolicLink: throw .notAFile(path: path, reason: "is a symbolic link (never followed)")
+            case .notRegularFile: throw .notAFile(path: path, reason: "is not a regular file")
+            case .system(let code): throw .cannotOpen(path: path, reason: String(cString: strerror(code)))
+            }
+        }
         self.path = path
-        self.handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         self.describe = setup
         self.windowSize = windowSize
         write("# ScrollKit input recording: replay it with `scroll-replay \(path.replacingOccurrences(of: "\n", with: " "))`")
+        if let failure {
+            // Nothing of the session can be kept: leave no empty file behind.
+            file.unlink()
+            throw failure
+        }
+    }
+
+    /// Removes the file, for a session that ends before it began (the compositor could not be
+    /// reached): no empty recording is left behind.
+    public func discard() {
+        failure = failure ?? .writeFailed(path: path, reason: "discarded")
+        file.unlink()
     }
 
     /// Writes `event` (and the setup line before the first one).
@@ -75,7 +108,7 @@ public final class InputRecorder {
     public func finish() {
         writeSetupIfNeeded()
         write(TraceLineFormatter.endComment(describe()))
-        try? handle.synchronize()
+        try? file.synchronize()
     }
 
     private func writeSetupIfNeeded() {
@@ -89,10 +122,10 @@ public final class InputRecorder {
     private func write(_ line: String) {
         guard failure == nil else { return }
         do {
-            try handle.write(contentsOf: Data((line + "\n").utf8))
+            try file.write(Array((line + "\n").utf8))
             linesWritten += 1
         } catch {
-            let problem = RecordingError.writeFailed(path: path, reason: error.localizedDescription)
+            let problem = RecordingError.writeFailed(path: path, reason: error.description)
             failure = problem
             onFailure?(problem)
         }

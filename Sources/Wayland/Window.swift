@@ -6,6 +6,7 @@ import CWaylandProtocols
 import Foundation
 import Glibc
 import Raster
+import SafeOutput
 import ScrollKit
 
 /// Figures about the frame loop, for `--stats` and the live tests.
@@ -64,7 +65,7 @@ public final class Window {
     /// Receives one-line warnings about scales from the compositor that were ignored or
     /// clamped; the default prints them on standard error. The window goes on drawing.
     public var onWarning: (String) -> Void = { message in
-        FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+        Diagnostics.line("warning: \(message)")
     }
 
     private let display: Display

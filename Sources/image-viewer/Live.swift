@@ -5,6 +5,7 @@ import Foundation
 import Gallery
 import Glibc
 import Raster
+import SafeOutput
 import ScrollKit
 import Synchronization
 import TraceFormat
@@ -29,11 +30,35 @@ extension ImageViewer {
             renderer = g.renderer
             gallery = g
         }
+        // The recording's file first: one that cannot be written is refused before any window.
+        var recorder: InputRecorder?
+        if let record {
+            let describe: () -> TraceSetupDescription
+            if let gallery {
+                // The pager is what a replay can reproduce: the swipes between pictures.
+                describe = { [unowned gallery] in TraceSetupDescription(describing: gallery.pager) }
+            } else if let card, ViewScene.scrollViews(in: card.root).first != nil {
+                describe = { [unowned card] in
+                    ViewScene.scrollViews(in: card.root).first.map { TraceSetupDescription(describing: $0) }
+                        ?? TraceSetupDescription(content: .zero)
+                }
+            } else {
+                emit("image-viewer: \(RecordingError.noScrollView)")
+                Glibc.exit(1)
+            }
+            do {
+                recorder = try InputRecorder(path: record, replacing: force, setup: describe)
+            } catch {
+                emit("image-viewer: \(error)")
+                Glibc.exit(1)
+            }
+        }
         let app: Application
         do {
             app = try Application(scene: scene, title: "ScrollKit image viewer", appID: "org.scrollkit.ImageViewer",
                                   fullscreen: fullscreen || kiosk)
         } catch let error as WaylandError {
+            recorder?.discard()
             fail(error)
         }
         if let gallery {
@@ -64,25 +89,10 @@ extension ImageViewer {
                 card.router.handle(frame: events)
             }
         }
-        if let record {
-            do {
-                if let gallery {
-                    // The pager is what a replay can reproduce: the swipes between pictures.
-                    try app.record(to: record, describing: { [unowned gallery] in
-                        TraceSetupDescription(describing: gallery.pager)
-                    })
-                } else {
-                    try app.record(to: record)
-                }
-            } catch {
-                emit("image-viewer: \(error)")
-                Glibc.exit(1)
-            }
-        }
+        if let recorder { app.attach(recorder) }
         let log = stats ? StatsLog(launch: launch) : nil
-        var signalSources: [DispatchSourceSignal] = []
+        let termination = TerminationSignals(app: app, log: log)
         if let log {
-            signalSources = log.reportOnSignals()
             var lastTiles = 0
             app.window.onFrameCommitted = { [unowned app] buffer, commitTime in
                 let tilesNow = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled
@@ -96,11 +106,77 @@ extension ImageViewer {
             }
         }
         do {
-            try withExtendedLifetime(signalSources) { try app.run() }
+            try withExtendedLifetime(termination) { try app.run() }
         } catch let error as WaylandError {
+            reportIncompleteRecording(app.recorder)
             fail(error)
         }
         log?.emitSummary(callbacks: app.window.statistics.callbackFigures)
+        let recordingFailed = reportIncompleteRecording(app.recorder)
+        if let number = termination.received { Glibc.exit(128 + number) }
+        if recordingFailed { Glibc.exit(1) }
+    }
+
+    /// Says again, at exit, that the recording is incomplete (the first failure was reported
+    /// as it happened); returns whether it is.
+    @discardableResult
+    private func reportIncompleteRecording(_ recorder: InputRecorder?) -> Bool {
+        guard let recorder, let failure = recorder.failure else { return false }
+        emit("image-viewer: the recording \(recorder.path) is incomplete: it holds the first \(recorder.linesWritten) lines only (\(failure))")
+        return true
+    }
+}
+
+/// SIGINT and SIGTERM end the viewer as closing its window does: the event loop is woken and
+/// quits, so the recording gets its end comment and `--stats` its summary. A second signal, or
+/// a loop that has not quit 2 s later, ends the process at once (after the summary).
+final class TerminationSignals {
+    /// The first signal's number, 0 before one arrives; shared with the handlers.
+    private final class Received: Sendable {
+        let number = Atomic<Int32>(0)
+    }
+
+    private let first = Received()
+    private let sources: [DispatchSourceSignal]
+    /// 2 s: how long a signalled loop has to quit before the process ends anyway (decision).
+    static let grace = DispatchTimeInterval.seconds(2)
+
+    /// The signal that ended the run, if one did.
+    var received: Int32? {
+        let value = first.number.load(ordering: .acquiring)
+        return value == 0 ? nil : value
+    }
+
+    init(app: Application, log: StatsLog?) {
+        // A serial queue: its thread comes from libdispatch's overcommit pool, which, unlike
+        // the global queues, starts no once-a-second pool monitor (idle must cost nothing).
+        let queue = DispatchQueue(label: "scrollkit.signals")
+        let waker = app.display.waker
+        let received = first
+        var sources: [DispatchSourceSignal] = []
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            source.setEventHandler {
+                let isFirst = received.number.compareExchange(expected: 0, desired: signalNumber,
+                                                              ordering: .acquiringAndReleasing).exchanged
+                guard isFirst else {
+                    log?.emitSummary()
+                    exit(128 + signalNumber)
+                }
+                waker.wake()
+                queue.asyncAfter(deadline: .now() + Self.grace) {
+                    log?.emitSummary()
+                    exit(128 + signalNumber)
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        self.sources = sources
+        app.display.addWakeHandler { [unowned app] in
+            if received.number.load(ordering: .acquiring) != 0 { app.quit() }
+        }
     }
 }
 
@@ -159,23 +235,6 @@ final class StatsLog: Sendable {
                                           cachedTiles: f.cachedTiles, callbacks: f.callbacks)
         }
         if let line { emit(line) }
-    }
-
-    /// SIGINT and SIGTERM print the summary before the process ends, as closing the window does.
-    /// Keep the returned sources alive for as long as that should hold.
-    func reportOnSignals() -> [DispatchSourceSignal] {
-        var sources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInitiated))
-            source.setEventHandler { [self] in
-                emitSummary()
-                exit(128 + number)
-            }
-            source.resume()
-            sources.append(source)
-        }
-        return sources
     }
 }
 

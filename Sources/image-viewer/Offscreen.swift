@@ -5,6 +5,7 @@ import Foundation
 import Gallery
 import Raster
 import Replay
+import SafeOutput
 import ScrollKit
 import TraceFormat
 
@@ -28,6 +29,18 @@ extension ImageViewer {
             frames.append(kind, at: event.time, modifiers: modifiers)
         }
         let timeline = frames.frames
+        // The screenshot's file before any work: one that exists (without --force) or cannot be
+        // created is refused at once, and nothing is overwritten or followed.
+        var screenshotFile: OutputFile?
+        if let screenshot {
+            do {
+                screenshotFile = try OutputFile(creating: screenshot, replacing: force)
+            } catch {
+                let hint = error.reason == .exists ? "; name a new file, or add --force to replace it" : ""
+                emit("image-viewer: --screenshot: \(error)\(hint)")
+                throw ExitCode(1)
+            }
+        }
         let scene: Scene
         let renderer: Renderer
         if testCard {
@@ -41,28 +54,66 @@ extension ImageViewer {
             renderer = gallery.renderer
         }
         let width = Int(trace.setup.viewport.width.rounded()), height = Int(trace.setup.viewport.height.rounded())
+        guard width <= OffscreenLimits.side, height <= OffscreenLimits.side else {
+            screenshotFile?.unlink()
+            emit("image-viewer: \(tracePath): the viewport is \(width)×\(height); --offscreen draws windows of at most \(OffscreenLimits.side)×\(OffscreenLimits.side) pixels")
+            throw ExitCode(2)
+        }
         guard let window = OffscreenWindow(scene: scene, width: width, height: height) else {
+            screenshotFile?.unlink()
             emit("image-viewer: \(tracePath): a \(width)×\(height) window cannot be allocated")
             throw ExitCode(2)
         }
         let display = SimulatedDisplay(frameRate: trace.setup.frameRate)
+        display.frameLimit = OffscreenLimits.frames
+        var exceeded: String?
+        let pixelsPerFrame = width * height
+        window.onFrame = { [unowned window, unowned display] _, _ in
+            if window.framesRendered * pixelsPerFrame > OffscreenLimits.pixels {
+                exceeded = "\(OffscreenLimits.pixels / 1_000_000) megapixels drawn"
+                display.stop()
+            } else if let gallery = scene as? GalleryScene, gallery.loadsStarted > OffscreenLimits.loads {
+                exceeded = "\(OffscreenLimits.loads) picture loads"
+                display.stop()
+            }
+        }
         let outcome = display.run(timeline, on: window)
         if stats {
             // Simulated time has no render durations to report: counts and memory only.
             let peak = ProcessFigures.peakResidentKiB().map(String.init) ?? "null"
             emit(#"{"event":"summary","frames":\#(display.frameCount),"rendered":\#(window.framesRendered),"peakMemoryKiB":\#(peak),"tileCacheBytes":\#(renderer.cacheBytes),"tileCacheTiles":\#(renderer.cachedTileCount)}"#)
         }
-        if let screenshot {
+        if let screenshotFile {
             do {
-                try window.writePPM(to: URL(fileURLWithPath: screenshot))
+                try window.writePPM(to: screenshotFile)
             } catch {
-                emit("image-viewer: cannot write \(screenshot): \(error.localizedDescription)")
+                screenshotFile.unlink()
+                emit("image-viewer: --screenshot: writing \(screenshotFile.path) failed: \(error)")
                 throw ExitCode(1)
             }
+        }
+        if case .stopped(let t) = outcome {
+            let what = exceeded ?? "\(OffscreenLimits.frames) frame ticks"
+            emit("image-viewer: \(tracePath): stopped at t = \(ReplayOutput.number(t)) ms: --offscreen is limited to \(what) (see --help)")
+            throw ExitCode(3)
         }
         if case .timedOut(let t) = outcome {
             emit("image-viewer: the scene was still animating 60 s after the last input (t = \(t) ms)")
             throw ExitCode(1)
         }
     }
+}
+
+/// The bounds of an offscreen run's work, so any accepted trace ends within seconds (a day-long
+/// trace with a 1 s slideshow decoded 86 400 pictures; a 16384-point viewport took 17 s and
+/// 2.7 GB for one frame). Decisions, issue 12: each keeps a run under about 10 s here.
+enum OffscreenLimits {
+    /// Largest window side, in pixels (4096: a 64 MiB frame).
+    static let side = 4096
+    /// Most frame ticks (83 s of motion at 60 Hz).
+    static let frames = 5_000
+    /// Most pixels drawn over the run, frames × window area (1 gigapixel: 480 frames at 1080p).
+    static let pixels = 1_000_000_000
+    /// Most picture loads (each a decode: pages met while swiping, slides).
+    static let loads = 50
 }

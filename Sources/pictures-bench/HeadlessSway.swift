@@ -2,6 +2,7 @@
 // benchmark starts: each in a process group of its own, ended by the benchmark alone.
 import Foundation
 import Glibc
+import SafeOutput
 import Synchronization
 
 /// Why the benchmark cannot go on: one line, plus a log excerpt where that helps.
@@ -113,6 +114,7 @@ final class HeadlessSway {
     }
 
     let folder: URL
+    private let privateFolder: PrivateFolder
     let runtimeDir: URL
     /// The Wayland socket (absolute path, usable as WAYLAND_DISPLAY).
     let socket: String
@@ -125,13 +127,15 @@ final class HeadlessSway {
     /// not appear within `timeout` seconds.
     init(sway: String, width: Int, height: Int, timeout: Double = 15) throws {
         let fm = FileManager.default
-        folder = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("pictures-bench-sway-\(getpid())-\(UUID().uuidString.prefix(8))")
+        // mkdtemp's unguessable name, then 0711: sway's uid may pass through, nobody may list it.
+        let made = try PrivateFolder(prefix: "pictures-bench-sway")
+        privateFolder = made
+        folder = URL(fileURLWithPath: made.path)
         runtimeDir = folder.appendingPathComponent("runtime")
         let home = folder.appendingPathComponent("home")
         try fm.createDirectory(at: runtimeDir, withIntermediateDirectories: true)
         try fm.createDirectory(at: home, withIntermediateDirectories: true)
-        chmod(folder.path, 0o755)
+        chmod(folder.path, 0o711)
         // The runtime dir must belong to sway's uid with mode 0700, or sway refuses it.
         chmod(runtimeDir.path, 0o700)
         let asRoot = getuid() == 0

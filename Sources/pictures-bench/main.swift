@@ -6,6 +6,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import Pictures
+import SafeOutput
 
 struct PicturesBench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,7 +41,7 @@ struct PicturesBench: ParsableCommand {
     @Flag(help: "Only the in-process decode figures: no sway, no image-viewer, no swayimg.")
     var inProcessOnly = false
 
-    @Option(help: ArgumentHelp("Also keep the generated JPEG at this path.", valueName: "file"))
+    @Option(help: ArgumentHelp("Also keep the generated JPEG at this path (a new file: an existing one, a symbolic link or a FIFO is refused).", valueName: "file"))
     var keepJPEG: String?
 
     /// 16 384 pixels: the longest side accepted for sway's output (decision: larger is a typo).
@@ -83,7 +84,7 @@ struct PicturesBench: ParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch {
-            FileHandle.standardError.write(Data("pictures-bench: \(error)\n".utf8))
+            Diagnostics.lines("pictures-bench: \(error)")
             throw ExitCode.failure
         }
     }
@@ -92,17 +93,15 @@ struct PicturesBench: ParsableCommand {
     private func measure() throws -> Bool {
         // Everything live is checked before minutes go into generating and decoding.
         let live = inProcessOnly ? nil : try liveTools()
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("pictures-bench-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // sway's uid reads nothing here; the clients run as this user.
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("photo-\(width)x\(height).jpg").path
-        try Data(PictureBenchmark.makePhotoJPEG(width: width, height: height)).write(to: URL(fileURLWithPath: file))
-        if let keepJPEG {
-            try? FileManager.default.removeItem(atPath: keepJPEG)
-            try FileManager.default.copyItem(atPath: file, toPath: keepJPEG)
-        }
+        // A folder made by mkdtemp (mode 0700): a name fixed by the pid let anyone plant a
+        // symbolic link there beforehand and have the photo written where it points. sway's uid
+        // reads nothing here; the clients run as this user.
+        let folder = try PrivateFolder(prefix: "pictures-bench")
+        defer { folder.remove() }
+        let file = folder.appending("photo-\(width)x\(height).jpg")
+        let jpeg = try PictureBenchmark.makePhotoJPEG(width: width, height: height)
+        try OutputFile(creating: file).write(jpeg)
+        if let keepJPEG { try OutputFile(creating: keepJPEG).write(jpeg) }
 
         let figures = try PictureBenchmark.run(path: file)
         say("In process (best of 3):")
@@ -186,9 +185,15 @@ struct PicturesBench: ParsableCommand {
     }
 }
 
-/// Prints `line` at once (unbuffered), so a long run shows its figures as they come.
+/// Prints `line` at once (unbuffered), so a long run shows its figures as they come; ends the
+/// run with `outputFailureStatus` when standard output cannot take it.
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    do {
+        try Descriptor.writeAll(Array((line + "\n").utf8), to: STDOUT_FILENO)
+    } catch {
+        Diagnostics.line("pictures-bench: writing standard output failed: \(error)")
+        exit(outputFailureStatus)
+    }
 }
 
-PicturesBench.main()
+PicturesBench.safeMain()

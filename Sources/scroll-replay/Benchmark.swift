@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import Replay
+import SafeOutput
 import TraceFormat
 
 /// Parses and replays one trace several times and prints the median timings.
@@ -20,7 +21,7 @@ struct Benchmark {
         let name: String
         if let tracePath {
             guard let data = FileManager.default.contents(atPath: tracePath) else {
-                FileHandle.standardError.write(Data("scroll-replay: \(tracePath): cannot be read\n".utf8))
+                Diagnostics.line("scroll-replay: \(tracePath): cannot be read")
                 throw ExitCode(2)
             }
             bytes = Array(data)
@@ -54,21 +55,27 @@ struct Benchmark {
                 replayTimes.append(milliseconds(clock.now - parsed))
                 summary = (trace.events.count, result.final.time, result.frames, lines, outputBytes)
             } catch {
-                FileHandle.standardError.write(Data("scroll-replay: \(error)\n".utf8))
+                Diagnostics.line("scroll-replay: \(error)")
                 throw ExitCode(2)
             }
         }
         let parse = median(parseTimes), replay = median(replayTimes)
         let total = parse + replay
         let simulated = max(summary.simulated, 1)
-        print("""
+        let report = """
         scroll-replay benchmark (\(name))
           trace:     \(summary.events) events, \(bytes.count) bytes, \(ReplayOutput.number(simulated / 1000)) s simulated
           replay:    \(summary.frames) frames, \(summary.lines) output lines (\(summary.bytes) bytes, formatted and discarded)
           parse:     \(format(parse)) ms (median of \(Self.repetitions))
           replay:    \(format(replay)) ms (median of \(Self.repetitions))
           total:     \(format(total)) ms for \(format(simulated)) ms of input = \(String(format: "%.5f", total / simulated)) of real time (\(String(format: "%.0f", simulated / max(total, 0.001)))× faster)
-        """)
+        """
+        do {
+            try Descriptor.writeAll(Array((report + "\n").utf8), to: STDOUT_FILENO)
+        } catch {
+            Diagnostics.line("scroll-replay: writing standard output failed: \(error)")
+            throw ExitCode(outputFailureStatus)
+        }
     }
 
     private func milliseconds(_ duration: Duration) -> Double {

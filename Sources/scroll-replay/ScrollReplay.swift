@@ -1,7 +1,9 @@
 // The scroll-replay command: replays an input trace offscreen and prints the delegate calls.
 import ArgumentParser
 import Foundation
+import Glibc
 import Replay
+import SafeOutput
 import TraceFormat
 
 @main
@@ -20,10 +22,13 @@ struct ScrollReplay: ParsableCommand {
         (half away from zero), integers print without ".0".
 
         Timing: frames fall every 1000/frameRate ms from t = 0 and tick while something \
-        moves, as frame callbacks would; an event stamped with a frame's time is delivered \
-        before that frame's tick. Limits: viewport sides up to 16384 pt, content sides and \
-        coordinates up to 1000000 pt, frameRate 1...1000, t up to 24 h, 1000000 events, \
-        64 MiB per file.
+        moves, as frame callbacks would (idle stretches cost nothing); an event stamped with a \
+        frame's time is delivered before that frame's tick. Limits of a trace: viewport sides \
+        up to 16384 pt, content sides and coordinates up to 1000000 pt, frameRate 1...1000, \
+        t up to 24 h, 1000000 events, 64 MiB per file. Limits of a replay: \(Replayer.frameLimit) \
+        frame ticks (2 h 19 min of motion at 60 Hz) and \(Self.outputLimit >> 20) MiB of output; \
+        within them any trace replays in seconds. Past either the replay stops, the last line \
+        is {"kind":"stopped",...,"limit":"frames"} (or "output") and the exit status is 3.
 
         Buttons: with canCancelContentTouches on, a drag that starts on a button takes its \
         touch away (touchCancel) and scrolls, even once the button has it: the replay's scroll \
@@ -32,7 +37,9 @@ struct ScrollReplay: ParsableCommand {
 
         Exit status: 0 replayed and came to rest; 1 still animating 60 s of simulated time \
         after the last event (the last line is {"kind":"timeout",...}); 2 the trace is \
-        malformed (message on standard error as FILE:LINE: problem, nothing replayed).
+        malformed (message on standard error as FILE:LINE: problem, nothing replayed); 3 \
+        stopped at a limit of the replay (above); 74 standard output could not be written (a \
+        full disk, a closed pipe): the replay stops at once.
 
         Examples:
           scroll-replay fling.jsonl
@@ -59,45 +66,47 @@ struct ScrollReplay: ParsableCommand {
         }
     }
 
+    /// 150 MiB: the most output one replay writes. Every tick within `Replayer.frameLimit`
+    /// fits (about 155 MB with `--frames`); this bounds the lines events add on top, keeping
+    /// any replay under 200 MB of output (decision, issue 12).
+    static let outputLimit = 150 << 20
+
+    static func main() { safeMain() }
+
     func run() throws {
         if bench {
             try Benchmark(tracePath: trace, seconds: benchSeconds).run()
             return
         }
         let path = trace ?? "-"
-        let output = LineWriter()
+        let output = BufferedOutput()
+        let parsed: Trace
+        let replayer: Replayer
         do {
-            let parsed = try TraceParser().parse(fileAt: path)
-            let replayer = try Replayer(trace: parsed, file: path, reportsFrames: frames) { record in
-                output.write(ReplayOutput.line(for: record))
+            parsed = try TraceParser().parse(fileAt: path)
+            var stop: (ReplayLimit) -> Void = { _ in }
+            replayer = try Replayer(trace: parsed, file: path, reportsFrames: frames) { record in
+                // A failed write stops the replay at once: there is no one to show the rest to.
+                guard output.write(line: ReplayOutput.line(for: record)) else { return stop(.output) }
+                if output.byteCount > Self.outputLimit { stop(.output) }
             }
-            let result = replayer.run()
-            output.flush()
-            if result.timedOut { throw ExitCode(1) }
-        } catch let error as TraceError {
-            output.flush()
-            FileHandle.standardError.write(Data("scroll-replay: \(error)\n".utf8))
+            stop = { [unowned replayer] in replayer.stop(limit: $0) }
+        } catch {
+            Diagnostics.line("scroll-replay: \(error)")
             throw ExitCode(2)
         }
-    }
-}
-
-/// Buffers standard output so that a long replay is not one write call per line.
-final class LineWriter {
-    private var buffer: [UInt8] = []
-    private let flushThreshold = 1 << 16
-
-    init() { buffer.reserveCapacity(flushThreshold + 512) }
-
-    func write(_ line: String) {
-        buffer.append(contentsOf: line.utf8)
-        buffer.append(UInt8(ascii: "\n"))
-        if buffer.count >= flushThreshold { flush() }
-    }
-
-    func flush() {
-        guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
+        let result = replayer.run()
+        output.flush()
+        if let failure = output.failure {
+            Diagnostics.line("scroll-replay: writing standard output failed, the replay stopped: \(failure)")
+            throw ExitCode(outputFailureStatus)
+        }
+        if let limit = result.stoppedBy {
+            let what = limit == .frames ? "\(Replayer.frameLimit) frame ticks" : "\(Self.outputLimit >> 20) MiB of output"
+            Diagnostics.line("scroll-replay: \(path): stopped at t = \(ReplayOutput.number(result.final.time)) ms: a replay "
+                             + "is limited to \(what) (see --help)")
+            throw ExitCode(3)
+        }
+        if result.timedOut { throw ExitCode(1) }
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Gallery
 import Raster
 import Replay
+import SafeOutput
 import ScrollKit
 import TestSupport
 
@@ -106,13 +107,13 @@ final class Harness {
 /// A temporary folder removed when the value is dropped.
 final class TemporaryFolder {
     let path: String
+    /// Made by mkdtemp, mode 0700: no name another user could plant beforehand.
+    private let folder: PrivateFolder
 
     init() throws {
-        path = NSTemporaryDirectory() + "gallery-tests-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        folder = try PrivateFolder(prefix: "gallery-tests")
+        path = folder.path
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 
     /// Writes `bytes` to `name` in the folder and returns its path.
     @discardableResult

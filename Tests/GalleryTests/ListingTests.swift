@@ -2,6 +2,8 @@
 // the bundled assets found from the executable.
 import Foundation
 @testable import Gallery
+import Glibc
+import SafeOutput
 import Testing
 
 @Suite("Image listing")
@@ -63,12 +65,47 @@ struct ListingTests {
     }
 }
 
-@Suite("Listing problems")
-struct ListingProblemTests {
-    @Test("A folder that cannot be listed is reported with the system's reason")
-    func reason() {
-        let denied = NSError(domain: NSCocoaErrorDomain, code: 257,
-                             userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES))])
-        #expect(ImageListing.reason(of: denied) == "Permission denied")
+@Suite("Listing special files and raw names", .timeLimit(.minutes(1)))
+struct ListingSpecialFileTests {
+    @Test("FIFOs and devices are never opened: left out of folders, and named ones reported and left out")
+    func fifosAndDevices() throws {
+        let folder = try TemporaryFolder()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]
+        try folder.write("a.png", png)
+        try folder.write("c.png", png)
+        // Without an extension a file is sniffed, and opening a FIFO to read waits for a writer
+        // forever; with one it would be listed and its load would block the loader.
+        #expect(mkfifo(folder.path + "/notes", 0o600) == 0)
+        #expect(mkfifo(folder.path + "/b.jpg", 0o600) == 0)
+        #expect(symlink("/dev/zero", folder.path + "/zero.png") == 0)
+        let listing = ImageListing.list([folder.path, folder.path + "/b.jpg", "/dev/null"])
+        #expect(listing.files == [folder.path + "/a.png", folder.path + "/c.png"])
+        #expect(listing.problems == ["\(folder.path)/b.jpg: not a regular file (a FIFO, device or socket), left out",
+                                     "/dev/null: not a regular file (a FIFO, device or socket), left out"])
+    }
+
+    @Test("Names that are not UTF-8 are listed with their bytes, and shown escaped")
+    func rawNames() throws {
+        let folder = try TemporaryFolder()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]
+        let latin1: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".png".utf8)
+        let raw = RawPath(folder.path).appending(latin1)
+        let fd = raw.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o600) }
+        #expect(fd >= 0)
+        #expect(write(fd, png, png.count) == png.count)
+        close(fd)
+        let listing = ImageListing.list([folder.path])
+        #expect(listing.entries == [raw])
+        #expect(listing.files == [folder.path + "/caf\\xE9.png"])
+        #expect(raw.head(8) == Array(png.prefix(8)), "the bytes open the file")
+    }
+
+    @Test("The bundled assets are looked for only in the package that built the viewer, never in a folder planted above it")
+    func plantedPackage() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Package.swift", Array("// planted".utf8))
+        try FileManager.default.createDirectory(atPath: folder.path + "/Assets", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.path + "/shared/bin", withIntermediateDirectories: true)
+        #expect(BundledAssets.folder(executablePath: folder.path + "/shared/bin/image-viewer", environment: [:]) == nil)
     }
 }

@@ -1,6 +1,7 @@
 // The bundled demo images decode to the colours their generator painted at known places.
 import Foundation
 import Raster
+import SafeOutput
 import Testing
 @testable import Pictures
 
@@ -77,7 +78,10 @@ struct HugeJPEGBenchmark {
     @Test("first frame versus full decode, and peak memory",
           .enabled(if: ProcessInfo.processInfo.environment["PICTURES_BENCH"] == "1"))
     func hugeJPEG() throws {
-        let figures = try PictureBenchmark.run()
+        // A private folder: the default, the shared temporary folder, is a fixed name anyone
+        // could plant a link at.
+        let folder = try PrivateFolder(prefix: "pictures-bench-test")
+        let figures = try PictureBenchmark.run(directory: folder.path)
         print(figures)
         #expect(figures.fullDecodeSeconds > 0 && figures.firstFrameSeconds > 0)
     }

@@ -56,17 +56,20 @@ public struct ProcessResult: Sendable {
 }
 
 /// Runs `executable` with `arguments` (in `environment`, or this process's when nil) and
-/// waits for it, collecting both output streams.
-public func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+/// waits for it, collecting both output streams; standard output goes to `standardOutput`
+/// instead when given (a file, /dev/full), and is then collected empty.
+public func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                       standardOutput: FileHandle? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     if let environment { process.environment = environment }
     let out = Pipe(), err = Pipe()
-    process.standardOutput = out
+    process.standardOutput = standardOutput ?? out
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    if standardOutput != nil { try? out.fileHandleForWriting.close() }
     // Drain both pipes concurrently with the child so a full pipe cannot deadlock it.
     let errData = LockedBox<Data>(Data())
     let errReader = err.fileHandleForReading

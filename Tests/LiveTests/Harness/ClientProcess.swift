@@ -57,9 +57,16 @@ final class ClientProcess {
     private let stdinPipe = Pipe()
     let name: String
 
-    /// Starts the built executable `name` (from this test build) with `arguments`.
-    init(_ name: String, _ arguments: [String], environment: [String: String]) throws {
-        guard let url = PackagePaths.builtExecutable(name) else {
+    /// Starts the built executable `name` (from this test build), or the program at `name`
+    /// when it is an absolute path, with `arguments`. Standard error goes to `standardError`
+    /// when given (then `stderr` collects nothing), else it is collected.
+    init(_ name: String, _ arguments: [String], environment: [String: String], standardError: FileHandle? = nil) throws {
+        let url: URL
+        if name.hasPrefix("/") {
+            url = URL(fileURLWithPath: name)
+        } else if let built = PackagePaths.builtExecutable(name) {
+            url = built
+        } else {
             throw HarnessError(description: "\(name) was not built next to the tests (run `swift build` first)")
         }
         self.name = name
@@ -68,10 +75,12 @@ final class ClientProcess {
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
-        process.standardError = err
+        process.standardError = standardError ?? err
         process.standardInput = stdinPipe
         try runWithTerminationSignals(process)
         stdout.drain(out.fileHandleForReading)
+        // An unused pipe ends at once, so `stderr` finishes empty.
+        if standardError != nil { try? err.fileHandleForWriting.close() }
         stderr.drain(err.fileHandleForReading)
     }
 

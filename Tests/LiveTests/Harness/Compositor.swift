@@ -2,6 +2,7 @@
 // user with a private runtime dir, screenshots with grim, teardown by process group.
 import Foundation
 import Glibc
+import SafeOutput
 import TestSupport
 
 /// Why the harness could not do its job; the message carries the compositor's log.
@@ -78,14 +79,15 @@ struct PrivateFolders {
     let home: URL
 
     init(prefix: String, owner: UInt32?) throws {
-        folder = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("\(prefix)-\(getpid())-\(UUID().uuidString.prefix(8))")
+        // mkdtemp's unguessable name (a folder made by name could be planted beforehand), then
+        // 0711: the compositor's uid may pass through to its runtime dir, nobody may list it.
+        folder = URL(fileURLWithPath: try PrivateFolder(prefix: prefix).keep())
         runtimeDir = folder.appendingPathComponent("runtime")
         home = folder.appendingPathComponent("home")
         let fm = FileManager.default
         try fm.createDirectory(at: runtimeDir, withIntermediateDirectories: true)
         try fm.createDirectory(at: home, withIntermediateDirectories: true)
-        chmod(folder.path, 0o755)
+        chmod(folder.path, 0o711)
         chmod(runtimeDir.path, 0o700)
         if let owner, getuid() == 0 {
             chown(runtimeDir.path, owner, owner)
@@ -317,9 +319,14 @@ final class SwayNestedInKWin {
 
     init(width: Int = 800, height: Int = 600, timeout: Double = 20) throws {
         kwin = try KWinVirtual(width: width, height: height, timeout: timeout)
-        // sway runs as an unprivileged uid and must reach KWin's socket.
-        chmod(kwin.runtimeDir.path, 0o711)
-        chmod(kwin.socket, 0o777)
+        // sway runs as an unprivileged uid and must reach KWin's socket, which takes fake input:
+        // it and the folder holding it are opened to that uid's group alone, never to others.
+        if getuid() == 0 {
+            chown(kwin.runtimeDir.path, 0, SwayHeadless.swayUID)
+            chmod(kwin.runtimeDir.path, 0o710)
+            chown(kwin.socket, 0, SwayHeadless.swayUID)
+            chmod(kwin.socket, 0o660)
+        }
         do {
             sway = try SwayHeadless(width: width, height: height, parentSocket: kwin.socket, timeout: timeout)
         } catch {
