@@ -1,0 +1,153 @@
+// Rasterised glyphs kept between draws, bounded in bytes: text drawn again (a tile redrawn,
+// the same letters on the next line) blends cached pixels instead of asking FreeType again.
+import Foundation
+import ScrollKit
+import Synchronization
+
+/// A glyph ready to blend: its pixels and where they sit relative to the pen on the baseline.
+final class GlyphImage: Sendable {
+    /// Pixels from the pen to the left edge, and from the baseline up to the top edge.
+    let left: Int
+    let top: Int
+    /// Size in pixels.
+    let width: Int
+    let height: Int
+    /// Coverage 0…255, row by row; empty for colour glyphs.
+    let coverage: [UInt8]
+    /// Premultiplied ARGB, row by row; empty for coverage glyphs.
+    let color: [UInt32]
+
+    /// Whether the glyph has its own colours (emoji), which the text colour does not tint.
+    var isColor: Bool { !color.isEmpty }
+    /// Memory the glyph holds, in bytes (pixels plus bookkeeping).
+    var byteCount: Int { coverage.count + 4 * color.count + 64 }
+
+    init(left: Int, top: Int, width: Int, height: Int, coverage: [UInt8], color: [UInt32]) {
+        self.left = left
+        self.top = top
+        self.width = width
+        self.height = height
+        self.coverage = coverage
+        self.color = color
+    }
+
+    /// The glyph FreeType made, scaled to `pixelSize` pixels per em when it is a fixed-size
+    /// colour strike (box filter down, bilinear up: the resampler the renderer uses for pictures).
+    convenience init?(_ glyph: RasterizedGlyph, pixelSize: Double) {
+        guard let strike = glyph.strikeSize, strike != pixelSize, !glyph.color.isEmpty else {
+            self.init(left: glyph.left, top: glyph.top, width: glyph.width, height: glyph.height,
+                      coverage: glyph.coverage, color: glyph.color)
+            return
+        }
+        let f = pixelSize / strike
+        let width = max(Int((Double(glyph.width) * f).rounded()), 1), height = max(Int((Double(glyph.height) * f).rounded()), 1)
+        guard let source = OwnedFramebuffer(width: glyph.width, height: glyph.height),
+              let target = OwnedFramebuffer(width: width, height: height),
+              let xAxis = ResampleAxis(step: Double(glyph.width) / Double(width), lower: 0, upper: glyph.width),
+              let yAxis = ResampleAxis(step: Double(glyph.height) / Double(height), lower: 0, upper: glyph.height)
+        else { return nil }
+        for y in 0..<glyph.height {
+            for x in 0..<glyph.width { source.framebuffer[x, y] = glyph.color[y * glyph.width + x] }
+        }
+        do {
+            try Resampler.resample(f < 1 ? .box : .bilinear, source: source.framebuffer, sourceOrigin: (0, 0),
+                                   xAxis: xAxis, yAxis: yAxis, output: PixelRect(x: 0, y: 0, width: width, height: height),
+                                   into: target.framebuffer, at: (0, 0))
+        } catch {
+            return nil
+        }
+        self.init(left: Int((Double(glyph.left) * f).rounded()), top: Int((Double(glyph.top) * f).rounded()),
+                  width: width, height: height, coverage: [], color: target.pixels)
+    }
+}
+
+/// The process's rasterised glyphs, by face, glyph, pixel size and subpixel position, least
+/// recently used dropped first once they exceed the budget. Any thread may draw: FreeType is
+/// called under the cache's lock.
+final class GlyphCache: Sendable {
+    /// The cache every text drawing shares.
+    static let shared = GlyphCache(budget: defaultBudget)
+
+    /// 8 MiB: a screen of CJK text at 20 px holds about 2000 distinct glyphs of ~500 bytes, so
+    /// several such screens in every subpixel phase stay cached (decision).
+    static let defaultBudget = 8 << 20
+
+    /// Horizontal pen positions per pixel a glyph is rasterised at: 4 (a quarter pixel, as
+    /// Skia and FreeType's own demos use), so letters keep HarfBuzz's spacing without
+    /// rasterising each glyph at every position.
+    static let subpixelSteps = 4
+
+    /// What identifies one rasterisation.
+    struct Key: Hashable {
+        var face: Int
+        var glyph: UInt32
+        /// Pixels per em, 26.6 fixed point.
+        var size64: Int
+        /// Pen position in `subpixelSteps`ths of a pixel.
+        var subpixel: Int
+    }
+
+    private struct Entry {
+        var image: GlyphImage?
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var rasterizer: FreeTypeRasterizer?
+        var entries: [Key: Entry] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+        var hits = 0
+        var misses = 0
+    }
+
+    /// Most bytes the cached glyphs hold before the least recently used are dropped.
+    let budget: Int
+    private let state: Mutex<State>
+
+    /// A cache holding up to `budget` bytes of glyphs.
+    init(budget: Int) {
+        self.budget = max(budget, 0)
+        state = Mutex(State(rasterizer: FreeTypeRasterizer()))
+    }
+
+    /// The glyph `glyph` of `face` at `pixelSize` pixels per em, its pen `subpixel` steps
+    /// right of a pixel boundary; nil when it has no pixels.
+    func image(_ face: FontFace, glyph: UInt32, pixelSize: Double, subpixel: Int) -> GlyphImage? {
+        guard pixelSize.isFinite, pixelSize > 0, pixelSize <= FreeTypeRasterizer.maximumPixelSize else { return nil }
+        // Colour bitmaps are placed on whole pixels: one rasterisation serves every phase.
+        let key = Key(face: face.id, glyph: glyph, size64: Int((pixelSize * 64).rounded()),
+                      subpixel: face.isColor ? 0 : subpixel)
+        return state.withLock { s in
+            s.clock += 1
+            if let hit = s.entries[key] {
+                s.entries[key]?.lastUse = s.clock
+                s.hits += 1
+                return hit.image
+            }
+            s.misses += 1
+            let size = Double(key.size64) / 64
+            let image = s.rasterizer?.rasterize(face.source, glyph: glyph, pixelSize: size,
+                                                subpixelX: Double(key.subpixel) / Double(Self.subpixelSteps))
+                .flatMap { GlyphImage($0, pixelSize: size) }
+            s.entries[key] = Entry(image: image, lastUse: s.clock)
+            s.bytes += image?.byteCount ?? 64
+            if s.bytes > budget { Self.evict(&s, to: budget * 3 / 4) }
+            return image
+        }
+    }
+
+    /// Drops the least recently used glyphs until at most `target` bytes remain.
+    private static func evict(_ s: inout State, to target: Int) {
+        let oldestFirst = s.entries.sorted { $0.value.lastUse < $1.value.lastUse }
+        for (key, entry) in oldestFirst where s.bytes > target {
+            s.entries[key] = nil
+            s.bytes -= entry.image?.byteCount ?? 64
+        }
+    }
+
+    /// Glyphs held, their bytes, and lookups answered from the cache and by FreeType.
+    var statistics: (count: Int, bytes: Int, hits: Int, misses: Int) {
+        state.withLock { ($0.entries.count, $0.bytes, $0.hits, $0.misses) }
+    }
+}
