@@ -83,6 +83,12 @@ public struct TextLayout: Sendable {
     /// Whether text was left out or cut to respect the line limit.
     public let isTruncated: Bool
 
+    /// How many glyphs no installed font has (each drawn as its font's missing-glyph box): 0
+    /// when every character found a font.
+    public var missingGlyphs: Int {
+        lines.reduce(0) { n, line in n + line.runs.reduce(0) { $0 + $1.glyphs.filter { $0.id == 0 }.count } }
+    }
+
     /// The size the lines take: the widest line's advance (at most `maxWidth` unless a line
     /// is clipped) and the sum of the line heights, in points.
     public var size: CGSize {

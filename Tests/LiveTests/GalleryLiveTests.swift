@@ -81,11 +81,14 @@ func expectedCard(title: String, message: String, pageWidth: Int, pageHeight: In
     -> (x: Int, y: Int, width: Int, height: Int, pixels: [UInt32]) {
     let card = CardView(title: title, message: message)
     // PageView lays its card out 16 pt inside each side of the page and centres it, rounded.
-    card.layout(maxWidth: CGFloat(pageWidth) - 32)
+    card.layout(maxWidth: CGFloat(pageWidth) - 32, maxHeight: CGFloat(pageHeight) - 32)
     let width = Int(card.frame.width), height = Int(card.frame.height)
+    // The card and its labels, rendered by the renderer over the black page.
+    let page = View(frame: CGRect(x: 0, y: 0, width: width, height: height))
+    page.backgroundColor = .black
+    page.addSubview(card)
     let buffer = OwnedFramebuffer(width: width, height: height)!
-    buffer.framebuffer.fill(buffer.framebuffer.bounds, with: 0xFF00_0000)
-    card.draw(PixelRect(x: 0, y: 0, width: width, height: height), scale: 1, into: buffer.framebuffer)
+    Renderer().render(page, into: buffer, bufferAge: 0)
     let x = Int(((CGFloat(pageWidth) - card.frame.width) / 2).rounded())
     let y = Int(((CGFloat(pageHeight) - card.frame.height) / 2).rounded())
     return (x, y, width, height, buffer.pixels)
