@@ -120,9 +120,15 @@ final class FontFaces: Sendable {
     /// Candidates opened so far: family candidate i under i, emoji candidate i under -1 - i.
     private let opened = Mutex<[Int: FontFace?]>([:])
 
+    /// The best candidate that opens, and its index: most characters are found there.
+    private let first: (face: FontFace, index: Int)?
+
     private init(candidates: FontCandidates, emoji: FontCandidates?) {
         self.candidates = candidates
         self.emoji = emoji
+        first = candidates.sources.indices.lazy.compactMap { i in
+            Self.face(candidates.sources[i], isColor: candidates.isColor[i]).map { (face: $0, index: i) }
+        }.first
     }
 
     /// Faces by family and weight, made once per process.
@@ -183,12 +189,7 @@ final class FontFaces: Sendable {
     }
 
     /// The best face that opens: the one used for line metrics and the ellipsis.
-    var primary: FontFace? {
-        for i in candidates.sources.indices {
-            if let face = open(i, emoji: false) { return face }
-        }
-        return nil
-    }
+    var primary: FontFace? { first?.face }
 
     /// Scalars a font need not have for a cluster to show: joiners and variation selectors
     /// (shaping consumes them).
@@ -199,6 +200,13 @@ final class FontFaces: Sendable {
     /// Whether a cluster is shown as emoji: an emoji-presentation base, or any base followed by
     /// VS16 (U+FE0F), unless VS15 (U+FE0E) asks for text.
     private static func wantsEmoji(_ cluster: ArraySlice<UInt32>) -> Bool {
+        // Characters shown as emoji by default lie in these blocks (emoji-data.txt,
+        // Emoji_Presentation=Yes): most text, CJK included, never asks for the property.
+        func mayBeEmoji(_ v: UInt32) -> Bool {
+            v >= 0x1F000 || (0x231A...0x2B55).contains(v) || v == 0x3030 || v == 0x303D || v == 0x3297 || v == 0x3299
+                || v == 0xFE0F
+        }
+        guard cluster.contains(where: mayBeEmoji) else { return false }
         if cluster.contains(0xFE0E) { return false }
         if cluster.contains(0xFE0F) { return true }
         guard let first = cluster.first, let scalar = Unicode.Scalar(first) else { return false }
@@ -208,17 +216,29 @@ final class FontFaces: Sendable {
     /// The face to draw `cluster` (one grapheme cluster's scalars) with: the first candidate
     /// that has all of its characters (colour fonts first for emoji), else the first that has
     /// its base character, else the primary face (which shows its missing-glyph box).
-    func face(for cluster: ArraySlice<UInt32>) -> FontFace? {
-        let needed = cluster.filter { !Self.isIgnorable($0) }
-        if Self.wantsEmoji(cluster), let emoji {
-            for i in emoji.sources.indices where emoji.isColor[i] && needed.allSatisfy({ emoji.covers(i, $0) }) {
+    ///
+    /// Characters common to all scripts (`isCommon`: spaces, digits, punctuation) stay in
+    /// `previous`, the face of the cluster before, when it has them: a space between Arabic
+    /// or Japanese words keeps that font's width, and the run, with its shaping context, goes on.
+    func face(for cluster: ArraySlice<UInt32>, isCommon: Bool = false, previous: FontFace? = nil) -> FontFace? {
+        func coversAll(_ list: FontCandidates, _ i: Int) -> Bool {
+            cluster.allSatisfy { Self.isIgnorable($0) || list.covers(i, $0) }
+        }
+        if isCommon, let previous, !previous.isColor,
+           cluster.allSatisfy({ Self.isIgnorable($0) || previous.shaping.nominalGlyph($0) != 0 }) {
+            return previous
+        }
+        let emojiWanted = Self.wantsEmoji(cluster)
+        if !emojiWanted, let first, coversAll(candidates, first.index) { return first.face }
+        if emojiWanted, let emoji {
+            for i in emoji.sources.indices where emoji.isColor[i] && coversAll(emoji, i) {
                 if let face = open(i, emoji: true) { return face }
             }
         }
-        for i in candidates.sources.indices where needed.allSatisfy({ candidates.covers(i, $0) }) {
+        for i in candidates.sources.indices where coversAll(candidates, i) {
             if let face = open(i, emoji: false) { return face }
         }
-        if let base = needed.first {
+        if let base = cluster.first(where: { !Self.isIgnorable($0) }) {
             for i in candidates.sources.indices where candidates.covers(i, base) {
                 if let face = open(i, emoji: false) { return face }
             }

@@ -77,14 +77,17 @@ final class GlyphCache: Sendable {
     /// rasterising each glyph at every position.
     static let subpixelSteps = 4
 
-    /// What identifies one rasterisation.
+    /// What identifies one rasterisation, packed in one word so that a lookup hashes once:
+    /// the face id (16 bits), the pixels per em in 26.6 fixed point (19 bits: up to
+    /// `maximumPixelSize`), the glyph index (16 bits, OpenType's limit) and the pen position
+    /// in `subpixelSteps`ths of a pixel (2 bits).
     struct Key: Hashable {
-        var face: Int
-        var glyph: UInt32
-        /// Pixels per em, 26.6 fixed point.
-        var size64: Int
-        /// Pen position in `subpixelSteps`ths of a pixel.
-        var subpixel: Int
+        let bits: UInt64
+
+        init(face: Int, glyph: UInt32, size64: Int, subpixel: Int) {
+            bits = UInt64(face & 0xFFFF) << 37 | UInt64(size64 & 0x7FFFF) << 18 | UInt64(glyph & 0xFFFF) << 2
+                | UInt64(subpixel & 3)
+        }
     }
 
     private struct Entry {
@@ -114,26 +117,41 @@ final class GlyphCache: Sendable {
     /// The glyph `glyph` of `face` at `pixelSize` pixels per em, its pen `subpixel` steps
     /// right of a pixel boundary; nil when it has no pixels.
     func image(_ face: FontFace, glyph: UInt32, pixelSize: Double, subpixel: Int) -> GlyphImage? {
-        guard pixelSize.isFinite, pixelSize > 0, pixelSize <= FreeTypeRasterizer.maximumPixelSize else { return nil }
-        // Colour bitmaps are placed on whole pixels: one rasterisation serves every phase.
-        let key = Key(face: face.id, glyph: glyph, size64: Int((pixelSize * 64).rounded()),
-                      subpixel: face.isColor ? 0 : subpixel)
-        return state.withLock { s in
-            s.clock += 1
-            if let hit = s.entries[key] {
-                s.entries[key]?.lastUse = s.clock
-                s.hits += 1
-                return hit.image
+        var out: [GlyphImage?] = []
+        images(face, pixelSize: pixelSize, glyphs: [(glyph, subpixel)], into: &out)
+        return out[0]
+    }
+
+    /// `image` for each (glyph, subpixel) of `glyphs`, all of `face` at `pixelSize`, under one
+    /// lock (a line's glyphs are looked up together), replacing the contents of `out`.
+    func images(_ face: FontFace, pixelSize: Double, glyphs: [(id: UInt32, subpixel: Int)], into out: inout [GlyphImage?]) {
+        out.removeAll(keepingCapacity: true)
+        guard pixelSize.isFinite, pixelSize > 0, pixelSize <= FreeTypeRasterizer.maximumPixelSize else {
+            out.append(contentsOf: repeatElement(nil, count: glyphs.count))
+            return
+        }
+        let size64 = Int((pixelSize * 64).rounded()), size = Double(size64) / 64
+        state.withLock { s in
+            for glyph in glyphs {
+                // Colour bitmaps are placed on whole pixels: one rasterisation serves every phase.
+                let phase = face.isColor ? 0 : glyph.subpixel
+                let key = Key(face: face.id, glyph: glyph.id, size64: size64, subpixel: phase)
+                s.clock += 1
+                if let i = s.entries.index(forKey: key) {
+                    s.entries.values[i].lastUse = s.clock
+                    s.hits += 1
+                    out.append(s.entries.values[i].image)
+                    continue
+                }
+                s.misses += 1
+                let image = s.rasterizer?.rasterize(face.source, glyph: glyph.id, pixelSize: size,
+                                                    subpixelX: Double(phase) / Double(Self.subpixelSteps))
+                    .flatMap { GlyphImage($0, pixelSize: size) }
+                s.entries[key] = Entry(image: image, lastUse: s.clock)
+                s.bytes += image?.byteCount ?? 64
+                if s.bytes > budget { Self.evict(&s, to: budget * 3 / 4) }
+                out.append(image)
             }
-            s.misses += 1
-            let size = Double(key.size64) / 64
-            let image = s.rasterizer?.rasterize(face.source, glyph: glyph, pixelSize: size,
-                                                subpixelX: Double(key.subpixel) / Double(Self.subpixelSteps))
-                .flatMap { GlyphImage($0, pixelSize: size) }
-            s.entries[key] = Entry(image: image, lastUse: s.clock)
-            s.bytes += image?.byteCount ?? 64
-            if s.bytes > budget { Self.evict(&s, to: budget * 3 / 4) }
-            return image
         }
     }
 

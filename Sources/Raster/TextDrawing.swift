@@ -19,6 +19,10 @@ extension TextLayout {
         guard pixel != 0 else { return }
         let opacity = pixel >> 24
         let steps = Double(GlyphCache.subpixelSteps)
+        // Reused from run to run: the glyphs that may touch the target, where, and their pixels.
+        var places: [(x: Int, y: Int)] = []
+        var wanted: [(id: UInt32, subpixel: Int)] = []
+        var images: [GlyphImage?] = []
         for line in lines {
             // Light hinting fits outlines to whole pixels vertically: the baseline sits on one.
             let baseline = Int(((Double(origin.y) + line.baseline) * scale).rounded())
@@ -30,26 +34,54 @@ extension TextLayout {
             for run in line.runs {
                 let pixelSize = run.size * scale
                 let extent = Int(pixelSize.rounded(.up)) * 2 + 2
-                for glyph in run.glyphs {
+                places.removeAll(keepingCapacity: true)
+                wanted.removeAll(keepingCapacity: true)
+                // Glyphs run left to right: start near the target's left edge (a tile of a
+                // long line skips most of them).
+                let from = Double(rect.x - extent) / scale - left / scale
+                var k = Self.firstGlyph(in: run.glyphs, atOrRightOf: from)
+                while k < run.glyphs.count {
+                    let glyph = run.glyphs[k]
+                    k += 1
                     // Whole pixel and quarter-pixel phase from the absolute position, so every
                     // tile rounds the same way.
                     let gx = left + glyph.x * scale
-                    var px = gx.rounded(.down)
-                    var phase = Int(((gx - px) * steps).rounded())
-                    if phase == GlyphCache.subpixelSteps {
-                        px += 1
-                        phase = 0
-                    }
-                    guard px.isFinite, abs(px) < 1e12 else { continue }
-                    let x = Int(px) - rect.x
-                    let y = baseline + Int((glyph.y * scale).rounded()) - rect.y
-                    guard x + extent > 0, x - extent < target.width, y + extent > 0, y - extent < target.height,
-                          let image = cache.image(run.face, glyph: glyph.id, pixelSize: pixelSize, subpixel: phase)
-                    else { continue }
-                    target.blendGlyph(image, x: x + image.left, y: y - image.top, pixel: pixel, opacity: opacity)
+                    guard gx.isFinite, abs(gx) < 1e12 else { continue }
+                    let quarters = Self.floor(gx * steps + 0.5)
+                    let px = Self.floor(Double(quarters) / steps)
+                    let x = px - rect.x
+                    if x - extent >= target.width { break }
+                    let y = baseline + Self.floor(glyph.y * scale + 0.5) - rect.y
+                    guard x + extent > 0, y + extent > 0, y - extent < target.height else { continue }
+                    places.append((x, y))
+                    wanted.append((glyph.id, quarters - px * GlyphCache.subpixelSteps))
+                }
+                guard !wanted.isEmpty else { continue }
+                cache.images(run.face, pixelSize: pixelSize, glyphs: wanted, into: &images)
+                for (place, image) in zip(places, images) {
+                    guard let image else { continue }
+                    target.blendGlyph(image, x: place.x + image.left, y: place.y - image.top, pixel: pixel, opacity: opacity)
                 }
             }
         }
+    }
+
+    /// The index of the first glyph whose position is at least `x` points (binary search:
+    /// glyphs are in left-to-right order, marks within an em of their base).
+    static func firstGlyph(in glyphs: [PlacedGlyph], atOrRightOf x: Double) -> Int {
+        var low = 0, high = glyphs.count
+        while low < high {
+            let mid = (low + high) / 2
+            if glyphs[mid].x < x { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// ⌊v⌋ for |v| < 2⁶³, without a library call per glyph.
+    @inline(__always)
+    static func floor(_ v: Double) -> Int {
+        let t = Int(v)
+        return Double(t) > v ? t - 1 : t
     }
 }
 
@@ -75,14 +107,29 @@ extension Framebuffer {
             }
             return
         }
+        let color4 = SIMD4<UInt32>(repeating: pixel)
         glyph.coverage.withUnsafeBufferPointer { src in
             for row in y0..<y1 {
                 let dst = pointer(x: x, y: y + row)
-                for col in x0..<x1 {
-                    let c = UInt32(src[row * w + col])
-                    if c == 0 { continue }
-                    let s = c == 255 ? pixel : scalePixel(pixel, by: c)
-                    dst[col] = blendPixel(s, over: dst[col])
+                let coverage = src.baseAddress! + row * w
+                var col = x0
+                // Four pixels at a time with the renderer's blend arithmetic (exactly the
+                // scalar result): a 1080p screen of text blends about 1.4 million pixels.
+                while col + 4 <= x1 {
+                    let c0 = UInt16(coverage[col]), c1 = UInt16(coverage[col + 1])
+                    let c2 = UInt16(coverage[col + 2]), c3 = UInt16(coverage[col + 3])
+                    if c0 | c1 | c2 | c3 != 0 {
+                        let s = scalePixels(color4, by: SIMD8(c0, c0, c1, c1, c2, c2, c3, c3))
+                        let d = UnsafeRawPointer(dst + col).loadUnaligned(as: SIMD4<UInt32>.self)
+                        UnsafeMutableRawPointer(dst + col).storeBytes(of: s &+ scalePixels(d, by: inverseAlphaLanes(s)),
+                                                                      as: SIMD4<UInt32>.self)
+                    }
+                    col += 4
+                }
+                while col < x1 {
+                    let c = UInt32(coverage[col])
+                    if c != 0 { dst[col] = blendPixel(c == 255 ? pixel : scalePixel(pixel, by: c), over: dst[col]) }
+                    col += 1
                 }
             }
         }

@@ -158,31 +158,36 @@ struct ShapedParagraph {
     let runOf: [Int]
     /// Element i: the advances of scalars 0..<i, in points.
     let prefix: [Double]
+    /// Element i: scalar i is whitespace (trimmed at line ends).
+    let spaces: [Bool]
 
     init(_ text: Substring, font: Font, faces: FontFaces) {
-        let scalars = text.unicodeScalars.map(\.value)
+        let scalars = text.unicodeScalars.map { Self.shown($0.value) }
         self.scalars = scalars
         bidi = BidiParagraph(scalars)
         breaks = LineBreaks.opportunities(scalars)
         let n = scalars.count
-        // Grapheme clusters (Swift's characters) and the face for each.
-        var clusterEnds = [Bool](repeating: false, count: n)
-        var faceOf = [FontFace?](repeating: nil, count: n)
-        var at = 0
-        for character in text {
-            let count = character.unicodeScalars.count
-            let face = faces.face(for: scalars[at..<(at + count)])
-            for i in at..<(at + count) { faceOf[i] = face }
-            at += count
-            clusterEnds[at - 1] = true
-        }
-        self.clusterEnds = clusterEnds
-        // Scripts: characters common to scripts (spaces, digits, punctuation) and marks take
-        // the script of the text before them, or after them at the start.
+        spaces = scalars.map(Self.isWhitespace)
         var scripts = scalars.map { ShapingFont.script(of: $0) }
         func isNeutral(_ s: UInt32) -> Bool {
             s == ShapingFont.commonScript || s == ShapingFont.inheritedScript || s == ShapingFont.unknownScript
         }
+        // Grapheme clusters (Swift's characters) and the face for each.
+        var clusterEnds = [Bool](repeating: false, count: n)
+        var faceOf = [FontFace?](repeating: nil, count: n)
+        var at = 0
+        var previous: FontFace?
+        for character in text {
+            let count = character.unicodeScalars.count
+            let face = faces.face(for: scalars[at..<(at + count)], isCommon: scripts[at..<(at + count)].allSatisfy(isNeutral),
+                                  previous: previous)
+            for i in at..<(at + count) { faceOf[i] = face }
+            previous = face
+            at += count
+            clusterEnds[at - 1] = true
+        }
+        // Scripts: characters common to scripts (spaces, digits, punctuation) and marks take
+        // the script of the text before them, or after them at the start.
         if let first = scripts.firstIndex(where: { !isNeutral($0) }) {
             var current = scripts[first]
             for i in 0..<n {
@@ -195,9 +200,8 @@ struct ShapedParagraph {
         var advances = [Double](repeating: 0, count: n)
         var start = 0
         let levels = bidi.levels
-        for i in 1...max(n, 1) where i == n || levels[i] != levels[start] || scripts[i] != scripts[start]
+        for i in stride(from: 1, through: n, by: 1) where i == n || levels[i] != levels[start] || scripts[i] != scripts[start]
             || faceOf[i] !== faceOf[start] {
-            guard start < n else { break }
             if let face = faceOf[start] {
                 let scale = font.size / Double(face.shaping.unitsPerEm)
                 let rtl = levels[start] & 1 == 1
@@ -213,6 +217,15 @@ struct ShapedParagraph {
             }
             start = i
         }
+        // A line may end only where HarfBuzz's clusters end too: a glyph standing for
+        // characters on both sides of a cut (marks after a control character, which Swift
+        // counts as clusters of their own) would be measured on one side and drawn on the other.
+        for run in runs {
+            var starts = Set(run.glyphs.map(\.cluster))
+            starts.insert(run.range.lowerBound)
+            for i in run.range.dropFirst() where !starts.contains(i) { clusterEnds[i - 1] = false }
+        }
+        self.clusterEnds = clusterEnds
         self.runs = runs
         self.runOf = runOf
         var prefix = [Double](repeating: 0, count: n + 1)
@@ -222,10 +235,30 @@ struct ShapedParagraph {
 
     var count: Int { scalars.count }
 
+    /// What a character is shown as: a tab as a space (labels have no tab stops), other
+    /// control characters (C0, DEL, C1; a file name may hold them) as U+FFFD, so they show
+    /// and measure like any character instead of as whatever box a font has for them.
+    static func shown(_ v: UInt32) -> UInt32 {
+        switch v {
+        case 0x09: return 0x20
+        case 0x00...0x1F, 0x7F...0x9F: return 0xFFFD
+        default: return v
+        }
+    }
+
+    /// Unicode's White_Space characters (PropList.txt: a fixed set of 25, unchanged since
+    /// Unicode 4.1), without a property lookup per character.
+    static func isWhitespace(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return true
+        default: return false
+        }
+    }
+
     /// The advance of scalars `a..<b`, in points.
     func width(_ a: Int, _ b: Int) -> Double { b > a ? prefix[b] - prefix[a] : 0 }
 
-    func isSpace(_ i: Int) -> Bool { Unicode.Scalar(scalars[i])?.properties.isWhitespace ?? false }
+    func isSpace(_ i: Int) -> Bool { spaces[i] }
 
     /// `end` moved back over trailing whitespace, not before `start`.
     func trimmedEnd(_ start: Int, _ end: Int) -> Int {
@@ -253,6 +286,20 @@ struct ShapedParagraph {
         var s = String.UnicodeScalarView()
         for v in scalars[range] { if let u = Unicode.Scalar(v) { s.append(u) } }
         return String(s)
+    }
+
+    /// The cluster boundary before `end` (exclusive), not before `start`.
+    func clusterStart(before end: Int, from start: Int) -> Int {
+        var e = end - 1
+        while e > start && !clusterEnds[e - 1] { e -= 1 }
+        return max(e, start)
+    }
+
+    /// The advance of scalars `a..<b` as a line shows them, in points: the glyphs of
+    /// `glyphs(a..<b)`, shaped again where the cuts are unsafe (Arabic letters take their
+    /// initial or final forms at a cut).
+    func shownWidth(_ a: Int, _ b: Int) -> Double {
+        glyphs(a..<b).reduce(0) { sum, piece in sum + Double(piece.glyphs.reduce(0) { $0 + Int($1.advance) }) * piece.run.scale }
     }
 
     /// The glyphs showing scalars `range`, left to right: taken from the paragraph's shaping
@@ -358,22 +405,28 @@ struct LineSetter {
     private func lineEnd(_ p: ShapedParagraph, from start: Int) -> Int {
         let n = p.count
         guard maxWidth.isFinite else { return n }
-        var best: Int?
+        var fitting: [Int] = []
         var e = start + 1
         while e <= n {
             // Never inside a grapheme cluster, whatever the break tables say (a flag, a ZWJ emoji).
             let allowed = p.clusterEnds[e - 1] && (mode == .byCharWrapping || p.breaks[e - 1])
             if allowed {
-                if p.width(start, p.trimmedEnd(start, e)) <= maxWidth + Self.slack { best = e } else { break }
+                if p.width(start, p.trimmedEnd(start, e)) <= maxWidth + Self.slack { fitting.append(e) } else { break }
             }
             e += 1
         }
-        if let best { return best }
+        // The sums of the paragraph's advances are exact where the cuts are safe; where they are
+        // not, the line as shown decides.
+        while let best = fitting.last {
+            if p.shownWidth(start, p.trimmedEnd(start, best)) <= maxWidth + Self.slack { return best }
+            fitting.removeLast()
+        }
         // A word wider than the line: break it between clusters.
         var end = p.clusterEnd(after: start)
         while end < n {
             let next = p.clusterEnd(after: end)
-            guard p.width(start, p.trimmedEnd(start, next)) <= maxWidth + Self.slack else { break }
+            guard p.width(start, p.trimmedEnd(start, next)) <= maxWidth + Self.slack,
+                  p.shownWidth(start, p.trimmedEnd(start, next)) <= maxWidth + Self.slack else { break }
             end = next
         }
         // Spaces after the cut end this line rather than start the next.
@@ -402,7 +455,7 @@ struct LineSetter {
             return [.ellipsis, .text(p.trimmedStart(s, n)..<n)]
         case .byTruncatingMiddle:
             let e = longestFit(p, from: start, upTo: n, width: room / 2)
-            let used = p.width(start, p.trimmedEnd(start, e))
+            let used = p.shownWidth(start, p.trimmedEnd(start, e))
             let s = shortestFit(p, from: e, upTo: n, width: room - used)
             return [.text(start..<p.trimmedEnd(start, e)), .ellipsis, .text(p.trimmedStart(s, n)..<n)]
         }
@@ -416,6 +469,9 @@ struct LineSetter {
             guard next <= end, p.width(start, p.trimmedEnd(start, next)) <= width + Self.slack else { break }
             e = next
         }
+        while e > start && p.shownWidth(start, p.trimmedEnd(start, e)) > width + Self.slack {
+            e = p.clusterStart(before: e, from: start)
+        }
         return e
     }
 
@@ -423,6 +479,7 @@ struct LineSetter {
     private func shortestFit(_ p: ShapedParagraph, from start: Int, upTo end: Int, width: Double) -> Int {
         var s = start
         while s < end && p.width(p.trimmedStart(s, end), end) > width + Self.slack { s = p.clusterEnd(after: s) }
+        while s < end && p.shownWidth(p.trimmedStart(s, end), end) > width + Self.slack { s = p.clusterEnd(after: s) }
         return min(s, end)
     }
 
@@ -496,11 +553,11 @@ struct LineSetter {
         let logical = p.glyphs(range)
         guard logical.count > 1 else { return logical }
         let order = p.bidi.visualOrder(range)
-        var firstShown = [Int: Int]()
+        var firstShown = [Int](repeating: Int.max, count: p.runs.count)
         for (position, index) in order.enumerated() {
             let run = p.runOf[index]
-            if firstShown[run] == nil { firstShown[run] = position }
+            if run >= 0 && firstShown[run] == Int.max { firstShown[run] = position }
         }
-        return logical.sorted { (firstShown[p.runOf[$0.run.range.lowerBound]] ?? 0) < (firstShown[p.runOf[$1.run.range.lowerBound]] ?? 0) }
+        return logical.sorted { firstShown[p.runOf[$0.run.range.lowerBound]] < firstShown[p.runOf[$1.run.range.lowerBound]] }
     }
 }

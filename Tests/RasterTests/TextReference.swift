@@ -90,11 +90,11 @@ final class ReferenceFont {
         var pen = 0.0
         FT_Set_Char_Size(face, 0, FT_F26Dot6((pixelSize * 64).rounded()), 72, 72)
         for g in shape(text) {
+            // The pen to the nearest quarter pixel (halves up): a whole pixel and a phase.
             let x = left + (pen + Double(g.offsetX)) * k
-            var px = x.rounded(.down)
-            var phase = ((x - px) * 4).rounded()
-            if phase == 4 { px += 1; phase = 0 }
-            let y = baseline + Int((-Double(g.offsetY) * k).rounded())
+            let quarters = (x * 4 + 0.5).rounded(.down)
+            let px = (quarters / 4).rounded(.down), phase = quarters - 4 * px
+            let y = baseline + Int((-Double(g.offsetY) * k + 0.5).rounded(.down))
             pen += Double(g.advance)
             guard FT_Load_Glyph(face, g.id, Int32(FT_LOAD_NO_BITMAP) | scrollkit_ft_load_target_light()) == 0,
                   let slot = face!.pointee.glyph else { continue }
