@@ -3,24 +3,6 @@
 import CFreeType
 import Foundation
 
-/// A glyph's pixels as FreeType made them, before any scaling.
-struct RasterizedGlyph {
-    /// Bitmap size in pixels.
-    var width: Int
-    var height: Int
-    /// Pixels from the pen position to the bitmap's left edge, and from the baseline up to
-    /// its top edge.
-    var left: Int
-    var top: Int
-    /// Coverage 0…255 per pixel, row by row (outline glyphs); empty for colour glyphs.
-    var coverage: [UInt8]
-    /// Premultiplied ARGB per pixel, row by row (colour bitmaps); empty for outline glyphs.
-    var color: [UInt32]
-    /// The pixel size the bitmap was made at, when it is a fixed-size colour strike that must
-    /// be scaled to the size asked for; nil when it is already at that size.
-    var strikeSize: Double?
-}
-
 /// FreeType's library and the faces opened so far. Neither is thread-safe: one caller at a
 /// time (the glyph cache holds its lock around every call).
 final class FreeTypeRasterizer {
@@ -54,13 +36,15 @@ final class FreeTypeRasterizer {
 
     /// Rasterises glyph `glyph` of `source` at `pixelSize` pixels per em with the pen
     /// `subpixelX` pixels (0 ≤ x < 1) right of a pixel boundary; nil for glyphs with no pixels
-    /// (a space) or that FreeType cannot load.
+    /// (a space) or that FreeType cannot load. `strikeSize` is the pixel size of a fixed-size
+    /// colour bitmap, which the caller scales; nil when the glyph is at `pixelSize` already.
     ///
     /// Outlines are hinted lightly (vertically only, FT_LOAD_TARGET_LIGHT), which keeps their
     /// shapes where HarfBuzz's unhinted advances put them while stems and the x-height sit on
     /// whole pixels, then anti-aliased to 8-bit coverage. Colour fonts with bitmap strikes
     /// (Noto Color Emoji, CBDT) give their nearest strike, to be scaled by the caller.
-    func rasterize(_ source: FaceSource, glyph: UInt32, pixelSize: Double, subpixelX: Double) -> RasterizedGlyph? {
+    func rasterize(_ source: FaceSource, glyph: UInt32, pixelSize: Double,
+                   subpixelX: Double) -> (image: GlyphImage, strikeSize: Double?)? {
         guard pixelSize > 0, pixelSize <= Self.maximumPixelSize, let face = face(source) else { return nil }
         let colorFont = scrollkit_ft_has_color(face) != 0
         var strikeSize: Double?
@@ -87,13 +71,12 @@ final class FreeTypeRasterizer {
         let bitmap = slot.pointee.bitmap
         let width = Int(bitmap.width), height = Int(bitmap.rows), pitch = Int(bitmap.pitch)
         guard width > 0, height > 0, let buffer = bitmap.buffer else { return nil }
-        var result = RasterizedGlyph(width: width, height: height, left: Int(slot.pointee.bitmap_left),
-                                     top: Int(slot.pointee.bitmap_top), coverage: [], color: [], strikeSize: strikeSize)
+        var coverage: [UInt8] = [], color: [UInt32] = []
         // A negative pitch means rows run bottom-up.
         let firstRow = pitch >= 0 ? buffer : buffer + (height - 1) * -pitch
         switch UInt32(bitmap.pixel_mode) {
         case UInt32(FT_PIXEL_MODE_GRAY.rawValue):
-            result.coverage = [UInt8](unsafeUninitializedCapacity: width * height) { out, n in
+            coverage = [UInt8](unsafeUninitializedCapacity: width * height) { out, n in
                 for y in 0..<height {
                     let row = firstRow + y * pitch
                     for x in 0..<width { out[y * width + x] = row[x] }
@@ -101,7 +84,7 @@ final class FreeTypeRasterizer {
                 n = width * height
             }
         case UInt32(FT_PIXEL_MODE_MONO.rawValue):
-            result.coverage = [UInt8](unsafeUninitializedCapacity: width * height) { out, n in
+            coverage = [UInt8](unsafeUninitializedCapacity: width * height) { out, n in
                 for y in 0..<height {
                     let row = firstRow + y * pitch
                     for x in 0..<width { out[y * width + x] = row[x >> 3] & (0x80 >> UInt8(x & 7)) != 0 ? 255 : 0 }
@@ -110,7 +93,7 @@ final class FreeTypeRasterizer {
             }
         case UInt32(FT_PIXEL_MODE_BGRA.rawValue):
             // Premultiplied blue, green, red, alpha bytes: our ARGB8888 read byte by byte.
-            result.color = [UInt32](unsafeUninitializedCapacity: width * height) { out, n in
+            color = [UInt32](unsafeUninitializedCapacity: width * height) { out, n in
                 for y in 0..<height {
                     let row = firstRow + y * pitch
                     for x in 0..<width {
@@ -123,7 +106,9 @@ final class FreeTypeRasterizer {
         default:
             return nil
         }
-        return result
+        let image = GlyphImage(left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top), width: width,
+                               height: height, coverage: coverage, color: color)
+        return (image, strikeSize)
     }
 
     /// The fixed size to scale from: the smallest strike at least `pixelSize` high (scaling

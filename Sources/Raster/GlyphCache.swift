@@ -31,33 +31,29 @@ final class GlyphImage: Sendable {
         self.color = color
     }
 
-    /// The glyph FreeType made, scaled to `pixelSize` pixels per em when it is a fixed-size
-    /// colour strike (box filter down, bilinear up: the resampler the renderer uses for pictures).
-    convenience init?(_ glyph: RasterizedGlyph, pixelSize: Double) {
-        guard let strike = glyph.strikeSize, strike != pixelSize, !glyph.color.isEmpty else {
-            self.init(left: glyph.left, top: glyph.top, width: glyph.width, height: glyph.height,
-                      coverage: glyph.coverage, color: glyph.color)
-            return
-        }
-        let f = pixelSize / strike
-        let width = max(Int((Double(glyph.width) * f).rounded()), 1), height = max(Int((Double(glyph.height) * f).rounded()), 1)
-        guard let source = OwnedFramebuffer(width: glyph.width, height: glyph.height),
-              let target = OwnedFramebuffer(width: width, height: height),
-              let xAxis = ResampleAxis(step: Double(glyph.width) / Double(width), lower: 0, upper: glyph.width),
-              let yAxis = ResampleAxis(step: Double(glyph.height) / Double(height), lower: 0, upper: glyph.height)
+    /// This colour bitmap, made at `strikeSize` pixels per em, scaled to `pixelSize` (box
+    /// filter down, bilinear up: the resampler the renderer uses for pictures); nil when the
+    /// sizes make no image.
+    func scaled(from strikeSize: Double, to pixelSize: Double) -> GlyphImage? {
+        guard strikeSize != pixelSize, !color.isEmpty else { return self }
+        let f = pixelSize / strikeSize
+        let w = max(Int((Double(width) * f).rounded()), 1), h = max(Int((Double(height) * f).rounded()), 1)
+        guard let source = OwnedFramebuffer(width: width, height: height), let target = OwnedFramebuffer(width: w, height: h),
+              let xAxis = ResampleAxis(step: Double(width) / Double(w), lower: 0, upper: width),
+              let yAxis = ResampleAxis(step: Double(height) / Double(h), lower: 0, upper: height)
         else { return nil }
-        for y in 0..<glyph.height {
-            for x in 0..<glyph.width { source.framebuffer[x, y] = glyph.color[y * glyph.width + x] }
+        for y in 0..<height {
+            for x in 0..<width { source.framebuffer[x, y] = color[y * width + x] }
         }
         do {
             try Resampler.resample(f < 1 ? .box : .bilinear, source: source.framebuffer, sourceOrigin: (0, 0),
-                                   xAxis: xAxis, yAxis: yAxis, output: PixelRect(x: 0, y: 0, width: width, height: height),
+                                   xAxis: xAxis, yAxis: yAxis, output: PixelRect(x: 0, y: 0, width: w, height: h),
                                    into: target.framebuffer, at: (0, 0))
         } catch {
             return nil
         }
-        self.init(left: Int((Double(glyph.left) * f).rounded()), top: Int((Double(glyph.top) * f).rounded()),
-                  width: width, height: height, coverage: [], color: target.pixels)
+        return GlyphImage(left: Int((Double(left) * f).rounded()), top: Int((Double(top) * f).rounded()),
+                          width: w, height: h, coverage: [], color: target.pixels)
     }
 }
 
@@ -146,7 +142,7 @@ final class GlyphCache: Sendable {
                 s.misses += 1
                 let image = s.rasterizer?.rasterize(face.source, glyph: glyph.id, pixelSize: size,
                                                     subpixelX: Double(phase) / Double(Self.subpixelSteps))
-                    .flatMap { GlyphImage($0, pixelSize: size) }
+                    .flatMap { made in made.strikeSize.map { made.image.scaled(from: $0, to: size) } ?? made.image }
                 s.entries[key] = Entry(image: image, lastUse: s.clock)
                 s.bytes += image?.byteCount ?? 64
                 if s.bytes > budget { Self.evict(&s, to: budget * 3 / 4) }
