@@ -328,9 +328,11 @@ struct GalleryLiveTests {
         let fm = FileManager.default
         try fm.copyItem(atPath: DecodedImage.assetPath(sunsetAsset), toPath: folder.appendingPathComponent("01-sunset.png").path)
         #expect(fm.createFile(atPath: folder.appendingPathComponent("02-empty.png").path, contents: Data()))
-        // The bubbles PNG cut after 40 % of its bytes: a valid header, data ending early.
+        // The bubbles PNG cut after 40 % of its bytes: a valid header, data ending early; its
+        // name in three scripts, which the card shows in its own letters.
         let whole = try Data(contentsOf: URL(fileURLWithPath: DecodedImage.assetPath(bubblesAsset)))
-        let truncated = folder.appendingPathComponent("03-truncated.png")
+        let cutName = "03-Urlaub ünïcödé 写真 2023.png"
+        let truncated = folder.appendingPathComponent(cutName)
         try whole.prefix(whole.count * 2 / 5).write(to: truncated)
         try fm.copyItem(atPath: DecodedImage.assetPath(bubblesAsset), toPath: folder.appendingPathComponent("04-bubbles.png").path)
         // What the project's decoder says about the truncated file: the card's and stderr's reason.
@@ -355,7 +357,7 @@ struct GalleryLiveTests {
         #expect(empty.y > 200 && empty.height < 200, "card at y \(empty.y), \(empty.height) high")
 
         try run.swipeLeft()
-        let cut = expectedCard(title: "03-truncated.png", message: reason, pageWidth: 800, pageHeight: 600)
+        let cut = expectedCard(title: cutName, message: reason, pageWidth: 800, pageHeight: 600)
         (problems, shot) = try awaitShot(timeout: 10, run.shot) { errorCardProblems($0, cut) }
         #expect(problems.isEmpty, "the truncated file's card: \(problems)")
 
@@ -364,7 +366,7 @@ struct GalleryLiveTests {
         #expect(next.isEmpty, "the good picture after the bad ones: \(next)")
         #expect(run.viewer.process.isRunning)
         let errors = run.viewer.stderr.lines.filter { !$0.hasPrefix("{") }
-        #expect(errors == ["image-viewer: 02-empty.png: empty file", "image-viewer: 03-truncated.png: \(reason)"],
+        #expect(errors == ["image-viewer: 02-empty.png: empty file", "image-viewer: \(cutName): \(reason)"],
                 "stderr: \(errors)")
     }
 
