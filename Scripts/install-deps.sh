@@ -4,7 +4,12 @@
 set -euo pipefail
 
 # Build: headers and pkg-config files for the C libraries; wayland-scanner for the glue check.
-build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng-dev libturbojpeg0-dev libpixman-1-dev)
+build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng-dev libturbojpeg0-dev libpixman-1-dev
+       libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libunibreak-dev)
+# Fonts for the text layer: DejaVu and Noto for Latin, Greek, Cyrillic, Arabic, Hebrew, Indic and
+# more (fonts-noto-core, 42 MB), Noto CJK for Chinese, Japanese and Korean (91 MB: no smaller
+# package covers them well), and Noto Color Emoji (11 MB, colour bitmaps).
+fonts=(fontconfig fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji)
 # Run headless: sway (wlroots headless backend), grim for screenshots, and KWin, whose fake
 # touch input reaches a sway nested in it (the demo's touch tour, the touch tests).
 headless=(sway grim kwin-wayland)
@@ -12,7 +17,7 @@ headless=(sway grim kwin-wayland)
 # memory reference of the huge-image benchmark.
 tests=(plasma-wayland-protocols cage weston swayimg)
 
-wanted=("${build[@]}" "${headless[@]}")
+wanted=("${build[@]}" "${fonts[@]}" "${headless[@]}")
 [ "${1:-}" = "--demo" ] || wanted+=("${tests[@]}")
 
 missing=()

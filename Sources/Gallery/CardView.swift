@@ -1,126 +1,119 @@
 // The card a page shows instead of its picture when the file cannot be shown (and the gallery
-// when there is nothing to show): a rounded panel with a title and a wrapped message.
+// when there is nothing to show): a rounded panel naming the file, with the reason below.
 import Foundation
 import Raster
 import ScrollKit
 
-/// A rounded panel with a title line and a message, drawn in tiles at any scale.
+/// A rounded panel with the file's name and the reason, in labels that wrap at words.
 ///
-/// Lay it out with `layout(maxWidth:)`: it sizes itself to its text, up to that width in
-/// points, and wraps lines (inside over-long words too, as file names can be).
+/// Lay it out with `layout(maxWidth:maxHeight:)`: it sizes itself to its text, up to that
+/// size in points. The name is shown in full wherever the window leaves room for it (text
+/// shrinks on narrow cards); only when even the name does not fit the height is it cut in the
+/// middle, keeping its extension, and the reason before it with an ellipsis at the end.
 public final class CardView: View, TiledContent {
-    /// 2 pt per font dot: 10 × 18 pt glyphs, a comfortable reading size on a 1080p screen
-    /// and on a touchscreen kiosk at arm's length (decision).
-    public static let dotSize: CGFloat = 2
-    /// 24 pt between the panel's edge and its text (decision).
+    /// 17 pt semibold title and 15 pt message on cards 400 pt wide or more: UIKit's headline
+    /// and subheadline sizes, readable on a 1080p screen and on a kiosk at arm's length (decision).
+    public static let titleFont = Font.systemFont(ofSize: 17, weight: .semibold)
+    public static let messageFont = Font.systemFont(ofSize: 15)
+    /// Cards narrower than 400 pt set their text smaller in proportion, down to 70 % (12 pt
+    /// titles), so that a 160×120 window still names the file in full (decision).
+    public static let fullTextWidth: CGFloat = 400
+    public static let minimumTextScale = 0.7
+    /// 24 pt between the panel's edge and its text, 1/16 of the width on narrower cards but at
+    /// least 8 pt (decision).
     public static let padding: CGFloat = 24
     /// 12 pt: the panel's corner radius (decision, close to iOS alert corners).
     public static let cornerRadius: CGFloat = 12
     /// 2 pt: the panel's border (decision).
     public static let borderWidth: CGFloat = 2
-    /// 12 pt between the title and the message (decision).
-    public static let titleGap: CGFloat = 12
     /// 640 pt: the widest panel, so long messages wrap into readable lines (decision).
     public static let maximumWidth: CGFloat = 640
 
-    /// Panel fill: a dark grey that stands out on the black page (premultiplied ARGB).
-    static let fillColor: UInt32 = 0xFF2C_2C30
-    /// Panel border: a muted red that says "problem" without shouting.
-    static let borderColor: UInt32 = 0xFFB0_3A3A
+    /// The panel: a dark grey that stands out on the black page, bordered in a muted red that
+    /// says "problem" without shouting.
+    static let panel = RoundedBackground(color: Color(rgb: 0x2C2C30), cornerRadius: cornerRadius,
+                                         borderColor: Color(rgb: 0xB03A3A), borderWidth: borderWidth)
     /// Title text: white.
-    static let titleColor: UInt32 = 0xFFFF_FFFF
+    static let titleColor = Color.white
     /// Message text: light grey.
-    static let messageColor: UInt32 = 0xFFC8_C8C8
+    static let messageColor = Color(rgb: 0xC8C8C8)
 
     /// The first line: the file's name.
     public let title: String
     /// The rest: why it cannot be shown.
     public let message: String
 
-    private var titleLines: [[Character]] = []
-    private var messageLines: [[Character]] = []
+    private let titleLabel = Label()
+    private let messageLabel = Label()
 
-    /// A card for `title` and `message`; call `layout(maxWidth:)` to size it.
+    /// A card for `title` and `message`; call `layout(maxWidth:maxHeight:)` to size it.
     public init(title: String, message: String) {
         self.title = title
         self.message = message
         super.init(frame: .zero)
+        titleLabel.text = title
+        titleLabel.textColor = Self.titleColor
+        // A name cut for height keeps its start and its extension.
+        titleLabel.lineBreakMode = .byTruncatingMiddle
+        messageLabel.text = message
+        messageLabel.textColor = Self.messageColor
+        for label in [titleLabel, messageLabel] {
+            label.numberOfLines = 0
+            addSubview(label)
+        }
         layout(maxWidth: Self.maximumWidth)
     }
 
-    /// Wraps the text for a panel at most `maxWidth` points wide (and never wider than
+    /// Wraps the text for a panel at most `maxWidth` × `maxHeight` points (and never wider than
     /// `maximumWidth`), then sets the bounds' size to fit it; the caller positions the frame.
-    public func layout(maxWidth: CGFloat) {
-        let dot = Self.dotSize
-        let advance = CGFloat(BitmapFont.advance) * dot
-        let width = min(max(maxWidth, 2 * Self.padding + advance), Self.maximumWidth)
-        let columns = max(Int((width - 2 * Self.padding + dot) / advance), 1)
-        titleLines = BitmapFont.wrap(BitmapFont.printable(title), columns: columns)
-        messageLines = message.isEmpty ? [] : BitmapFont.wrap(BitmapFont.printable(message), columns: columns)
-        let longest = (titleLines + messageLines).map(\.count).max() ?? 0
-        let textWidth = CGFloat(longest) * advance - dot
-        let lineHeight = CGFloat(BitmapFont.lineHeight) * dot
-        let glyphHeight = CGFloat(BitmapFont.glyphHeight) * dot
-        let textHeight = CGFloat(titleLines.count + messageLines.count - 1) * lineHeight + glyphHeight
-            + (messageLines.isEmpty ? 0 : Self.titleGap)
-        let size = CGSize(width: min(max(textWidth + 2 * Self.padding, 0), width).rounded(.up),
-                          height: (textHeight + 2 * Self.padding).rounded(.up))
+    public func layout(maxWidth: CGFloat, maxHeight: CGFloat = .infinity) {
+        let width = min(max(maxWidth, 0), Self.maximumWidth)
+        let padding = min(Self.padding, max((width / 16).rounded(), 8))
+        let textScale = min(max(Double(width / Self.fullTextWidth), Self.minimumTextScale), 1)
+        titleLabel.font = Self.titleFont.withSize(Self.titleFont.size * textScale)
+        messageLabel.font = Self.messageFont.withSize(Self.messageFont.size * textScale)
+        let gap = (padding / 2).rounded()
+        let room = CGSize(width: max(width - 2 * padding, 1), height: 0)
+        let titleSize = titleLabel.sizeThatFits(room)
+        let messageSize = message.isEmpty ? .zero : messageLabel.sizeThatFits(room)
+        // Height: the title first, then as many message lines as are left room for.
+        let height = maxHeight.isFinite ? max(maxHeight - 2 * padding, 0) : .infinity
+        let titleHeight = min(titleSize.height, max(height, CGFloat(Self.titleFont.lineHeight * textScale).rounded(.up)))
+        let messageRoom = height - titleHeight - gap
+        let messageLine = CGFloat(Self.messageFont.lineHeight * textScale)
+        let messageHeight = messageSize.height > 0 && messageRoom >= messageLine ? min(messageSize.height, messageRoom) : 0
+        titleLabel.frame = CGRect(x: padding, y: padding, width: room.width, height: titleHeight)
+        messageLabel.frame = CGRect(x: padding, y: padding + titleHeight + gap, width: room.width, height: messageHeight)
+        messageLabel.isHidden = messageHeight == 0
+        let textWidth = max(titleSize.width, messageHeight > 0 ? messageSize.width : 0)
+        let size = CGSize(width: min(textWidth + 2 * padding, max(width, 2 * padding)).rounded(.up),
+                          height: (2 * padding + titleHeight + (messageHeight > 0 ? gap + messageHeight : 0)).rounded(.up))
+        // Lines align within the text's width, which may be narrower than the room.
+        titleLabel.frame.size.width = size.width - 2 * padding
+        messageLabel.frame.size.width = size.width - 2 * padding
         frame = CGRect(origin: frame.origin, size: size)
         setNeedsDisplay()
     }
 
     /// The lines as laid out: title lines, then message lines (for tests and logs).
-    public var lines: [String] { (titleLines + messageLines).map { String($0) } }
+    public var lines: [String] {
+        let shown = messageLabel.isHidden ? [titleLabel] : [titleLabel, messageLabel]
+        return shown.flatMap { $0.textLayout.lines.map(\.text) }
+    }
 
-    /// Draws the panel and its text for content pixels `rect` at `scale` device pixels per point.
+    /// The font sizes in use, in points: the title's and the message's.
+    public var fontSizes: (title: Double, message: Double) { (titleLabel.font.size, messageLabel.font.size) }
+
+    /// Draws the panel (the labels draw the text) for content pixels `rect` at `scale`.
     public func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
-        guard scale > 0, scale.isFinite else { return }
-        let s = CGFloat(scale)
-        let panel = DeviceRect(x: Double(-rect.x), y: Double(-rect.y), width: Double(bounds.width * s),
-                               height: Double(bounds.height * s))
-        target.fillRoundedRect(panel, radius: Double(Self.cornerRadius * s), fill: Self.fillColor,
-                               border: Self.borderColor, borderWidth: Double(Self.borderWidth * s))
-        let dot = Self.dotSize
-        let lineHeight = CGFloat(BitmapFont.lineHeight) * dot
-        var y = Self.padding
-        for line in titleLines {
-            drawLine(line, at: CGPoint(x: Self.padding, y: y), color: Self.titleColor, rect: rect, scale: s, into: target)
-            y += lineHeight
-        }
-        y += Self.titleGap
-        for line in messageLines {
-            drawLine(line, at: CGPoint(x: Self.padding, y: y), color: Self.messageColor, rect: rect, scale: s, into: target)
-            y += lineHeight
-        }
+        Self.panel.draw(size: bounds.size, rect: rect, scale: scale, into: target)
     }
 
-    /// Fills each set dot of `line` (top-left at `origin`, points) as a device-pixel square
-    /// whose edges are the dot's edges rounded to pixels, so every tile agrees on them.
-    private func drawLine(_ line: [Character], at origin: CGPoint, color: UInt32, rect: PixelRect, scale: CGFloat,
-                          into target: Framebuffer) {
-        let dot = Self.dotSize
-        let advance = CGFloat(BitmapFont.advance) * dot
-        let height = CGFloat(BitmapFont.glyphHeight) * dot
-        // Skip lines that miss the tile entirely.
-        let top = Int((origin.y * scale).rounded()) - rect.y, bottom = Int(((origin.y + height) * scale).rounded()) - rect.y
-        guard bottom > 0, top < target.height else { return }
-        for (i, c) in line.enumerated() where c != " " {
-            let left = origin.x + CGFloat(i) * advance
-            let gx0 = Int((left * scale).rounded()) - rect.x, gx1 = Int(((left + advance) * scale).rounded()) - rect.x
-            guard gx1 > 0, gx0 < target.width else { continue }
-            for dy in 0..<BitmapFont.glyphHeight {
-                for dx in 0..<BitmapFont.glyphWidth where BitmapFont.dot(c, x: dx, y: dy) {
-                    let px = left + CGFloat(dx) * dot, py = origin.y + CGFloat(dy) * dot
-                    let x0 = Int((px * scale).rounded()), x1 = Int(((px + dot) * scale).rounded())
-                    let y0 = Int((py * scale).rounded()), y1 = Int(((py + dot) * scale).rounded())
-                    let r = PixelRect(x: x0 - rect.x, y: y0 - rect.y, width: x1 - x0, height: y1 - y0)
-                        .intersection(target.bounds)
-                    if !r.isEmpty { target.fill(r, with: color) }
-                }
-            }
-        }
-    }
-
-    /// Drawing reads only the laid-out lines, which change on the main thread between frames.
+    /// The panel depends on the size only.
     public var drawsConcurrently: Bool { true }
+
+    public func concurrentDrawing() -> TileDrawing? {
+        let size = bounds.size
+        return TileDrawing { rect, scale, target in CardView.panel.draw(size: size, rect: rect, scale: scale, into: target) }
+    }
 }

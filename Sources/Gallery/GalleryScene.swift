@@ -236,7 +236,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
             page.layoutPage(outputScale: outputScale)
         }
         if let card = emptyCard {
-            card.layout(maxWidth: windowSize.width - 32)
+            card.layout(maxWidth: windowSize.width - 32, maxHeight: windowSize.height - 32)
             let size = card.frame.size
             card.frame = CGRect(x: ((windowSize.width - size.width) / 2).rounded(),
                                 y: ((windowSize.height - size.height) / 2).rounded(), width: size.width, height: size.height)

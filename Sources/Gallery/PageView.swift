@@ -115,7 +115,7 @@ public final class PageView: ZoomingScrollView {
         progressFill.frame = CGRect(x: origin.x, y: origin.y, width: bounds.width * CGFloat(min(max(progress, 0), 1)),
                                     height: Self.progressBarHeight)
         if let card {
-            card.layout(maxWidth: bounds.width - 2 * 16)
+            card.layout(maxWidth: bounds.width - 2 * 16, maxHeight: bounds.height - 2 * 16)
             let size = card.frame.size
             card.frame = CGRect(x: origin.x + ((bounds.width - size.width) / 2).rounded(),
                                 y: origin.y + ((bounds.height - size.height) / 2).rounded(),

@@ -8,8 +8,8 @@ struct Bench {
     /// Repetitions per figure: medians of 41 runs are stable to a few percent on a shared
     /// two-core machine (measured: spread of repeated runs, design decision).
     var repetitions = 41
-    /// Medians by name, in milliseconds.
-    private(set) var medians: [String: Double] = [:]
+    /// Medians by name, in milliseconds (and `frame_60Hz`, the budget text is held to).
+    var medians: [String: Double] = [:]
 
     /// Sections to run (`--only compose,resample`); empty runs all.
     var sections: Set<String> = []
@@ -69,10 +69,12 @@ struct Bench {
         if wants("kernels") { runKernels() }
         if wants("resample") { runResample() }
         if wants("frames") { runFrames() }
-        print("ratio summary (targets: compose ≤ 1.3, bilinear ≤ 1.2)")
+        if wants("text") { runText() }
+        print("ratio summary (targets: compose ≤ 1.3, bilinear ≤ 1.2, a text frame < 1)")
         ratio("compose_1080p", "memcpy_1080p")
         ratio("compose_2160p", "memcpy_2160p")
         ratio("bilinear_1080p", "pixman_bilinear_1080p")
+        ratio("text_frame_1080p", "frame_60Hz")
     }
 
     /// Full-frame memcpy next to a frame composed from cached tiles at a fractional offset,

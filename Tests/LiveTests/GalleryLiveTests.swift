@@ -81,11 +81,14 @@ func expectedCard(title: String, message: String, pageWidth: Int, pageHeight: In
     -> (x: Int, y: Int, width: Int, height: Int, pixels: [UInt32]) {
     let card = CardView(title: title, message: message)
     // PageView lays its card out 16 pt inside each side of the page and centres it, rounded.
-    card.layout(maxWidth: CGFloat(pageWidth) - 32)
+    card.layout(maxWidth: CGFloat(pageWidth) - 32, maxHeight: CGFloat(pageHeight) - 32)
     let width = Int(card.frame.width), height = Int(card.frame.height)
+    // The card and its labels, rendered by the renderer over the black page.
+    let page = View(frame: CGRect(x: 0, y: 0, width: width, height: height))
+    page.backgroundColor = .black
+    page.addSubview(card)
     let buffer = OwnedFramebuffer(width: width, height: height)!
-    buffer.framebuffer.fill(buffer.framebuffer.bounds, with: 0xFF00_0000)
-    card.draw(PixelRect(x: 0, y: 0, width: width, height: height), scale: 1, into: buffer.framebuffer)
+    Renderer().render(page, into: buffer, bufferAge: 0)
     let x = Int(((CGFloat(pageWidth) - card.frame.width) / 2).rounded())
     let y = Int(((CGFloat(pageHeight) - card.frame.height) / 2).rounded())
     return (x, y, width, height, buffer.pixels)
@@ -325,9 +328,11 @@ struct GalleryLiveTests {
         let fm = FileManager.default
         try fm.copyItem(atPath: DecodedImage.assetPath(sunsetAsset), toPath: folder.appendingPathComponent("01-sunset.png").path)
         #expect(fm.createFile(atPath: folder.appendingPathComponent("02-empty.png").path, contents: Data()))
-        // The bubbles PNG cut after 40 % of its bytes: a valid header, data ending early.
+        // The bubbles PNG cut after 40 % of its bytes: a valid header, data ending early; its
+        // name in three scripts, which the card shows in its own letters.
         let whole = try Data(contentsOf: URL(fileURLWithPath: DecodedImage.assetPath(bubblesAsset)))
-        let truncated = folder.appendingPathComponent("03-truncated.png")
+        let cutName = "03-Urlaub ünïcödé 写真 2023.png"
+        let truncated = folder.appendingPathComponent(cutName)
         try whole.prefix(whole.count * 2 / 5).write(to: truncated)
         try fm.copyItem(atPath: DecodedImage.assetPath(bubblesAsset), toPath: folder.appendingPathComponent("04-bubbles.png").path)
         // What the project's decoder says about the truncated file: the card's and stderr's reason.
@@ -352,7 +357,7 @@ struct GalleryLiveTests {
         #expect(empty.y > 200 && empty.height < 200, "card at y \(empty.y), \(empty.height) high")
 
         try run.swipeLeft()
-        let cut = expectedCard(title: "03-truncated.png", message: reason, pageWidth: 800, pageHeight: 600)
+        let cut = expectedCard(title: cutName, message: reason, pageWidth: 800, pageHeight: 600)
         (problems, shot) = try awaitShot(timeout: 10, run.shot) { errorCardProblems($0, cut) }
         #expect(problems.isEmpty, "the truncated file's card: \(problems)")
 
@@ -361,7 +366,7 @@ struct GalleryLiveTests {
         #expect(next.isEmpty, "the good picture after the bad ones: \(next)")
         #expect(run.viewer.process.isRunning)
         let errors = run.viewer.stderr.lines.filter { !$0.hasPrefix("{") }
-        #expect(errors == ["image-viewer: 02-empty.png: empty file", "image-viewer: 03-truncated.png: \(reason)"],
+        #expect(errors == ["image-viewer: 02-empty.png: empty file", "image-viewer: \(cutName): \(reason)"],
                 "stderr: \(errors)")
     }
 

@@ -1,0 +1,2 @@
+// Umbrella header for the CFontconfig system library (flags from pkg-config).
+#include <fontconfig/fontconfig.h>
