@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["CPNG", "CTurboJPEG", "Raster"]),
         // The image viewer's scenes (gallery, picture pages, error cards), apart from Wayland so
         // they run offscreen and in tests.
-        .target(name: "Gallery", dependencies: ["ScrollKit", "Raster", "Pictures", "SafeOutput"]),
+        .target(name: "Gallery", dependencies: ["ScrollKit", "Raster", "Pictures", "SafeOutput", "TraceFormat"]),
         // The simulated-display replay of traces, shared by scroll-replay and the tests.
         .target(name: "Replay", dependencies: ["ScrollKit", "Raster", "TraceFormat", "SafeOutput"]),
 

@@ -53,6 +53,9 @@ extension GalleryScene {
 
     private func key(_ key: Key, pressed: Bool, modifiers: InputEvent.Modifiers, event: InputEvent) {
         guard pressed, let command = GalleryKeyMap.command(forKey: key, modifiers: modifiers, kiosk: options.isKiosk) else {
+            // Not a command (a modifier, a release): a recording keeps the key, whose modifiers
+            // count for what follows.
+            report(.input(event.kind, modifiers: modifiers))
             return
         }
         perform(command, key: event)
@@ -69,17 +72,28 @@ extension GalleryScene {
         case .arrow(let dx, let dy):
             if let page, let event, page.isZoomedIn, canPan(page, dx: dx, dy: dy) {
                 page.handle(event)
+                report(.input(event.kind, modifiers: event.modifiers, view: page.index + 1))
             } else if dx != 0 {
                 show(page: basePage + dx, animated: true)
             }
-        case .zoomIn: page?.zoomIn()
-        case .zoomOut: page?.zoomOut()
-        case .zoomToFit: page?.zoomToFit()
-        case .zoomToActualSize: page?.zoomToActualSize()
+        case .zoomIn: zoom(page, to: page?.zoomRect(by: PageView.keyZoomFactor))
+        case .zoomOut: zoom(page, to: page?.zoomRect(by: 1 / PageView.keyZoomFactor))
+        case .zoomToFit:
+            guard let page, page.imageSize != nil else { return }
+            page.setZoomScale(page.fitScale, animated: true)
+            report(.call(.setZoomScale(Double(page.fitScale), animated: true), view: page.index + 1))
+        case .zoomToActualSize: zoom(page, to: page?.zoomRectToDetail())
         case .toggleFullscreen: onWindowRequest?(.toggleFullscreen)
         case .leaveFullscreen: onWindowRequest?(.leaveFullscreen)
         case .quit: onWindowRequest?(.quit)
         }
+    }
+
+    /// Zooms `page` to `rect` (its picture's coordinates), as a key asked; a recording gets the call.
+    private func zoom(_ page: PageView?, to rect: CGRect?) {
+        guard let page, let rect else { return }
+        page.zoom(to: rect, animated: true)
+        report(.call(.zoomToRect(rect, animated: true), view: page.index + 1))
     }
 
     /// Whether a zoomed page can still pan the way an arrow points.

@@ -4,6 +4,7 @@ import Foundation
 import Pictures
 import Raster
 import ScrollKit
+import TraceFormat
 
 /// The gallery: one page per file in a paging scroll view, each page a zooming scroll view.
 ///
@@ -62,6 +63,12 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     public let pager = ScrollView()
     /// Called for the window requests of keys (fullscreen, quit).
     public var onWindowRequest: ((WindowRequest) -> Void)?
+    /// Called with what the gallery does to its scroll views that input alone would not
+    /// reproduce, and the time (ms): the method calls its keys, slideshow and idle reset make,
+    /// keys it hands to a page, other keys, and pages' new content as pictures load. A recording
+    /// (`--record`) writes these beside the input, so a replay of the gallery (`traceSetup()`)
+    /// does what the gallery did.
+    public var onTraceAction: ((TraceAction, Double) -> Void)?
     /// Called once per file that cannot be shown, with the error whose `description` is the
     /// line the viewer prints on stderr.
     public var onLoadFailure: ((PictureError) -> Void)?
@@ -115,6 +122,9 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// The page index of each load in flight, by token.
     var loadsInFlight: [UInt64: Int] = [:]
     private var nextToken: UInt64 = 1
+    /// The picture sizes known so far, by page index (zero for a file that failed): what a
+    /// recording's setup says of pages that do not exist at the moment.
+    private var knownSizes: [Int: CGSize] = [:]
     /// The window's size in points and its scale.
     private(set) var windowSize: CGSize = .zero
     private(set) var outputScale: CGFloat = 1
@@ -304,9 +314,15 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
             case .loaded, .failed: loadsInFlight[delivery.token] = nil
             default: break
             }
+            let before = page.imageSize
             if let failure = page.apply(delivery.event), failures[index] == nil {
                 failures[index] = failure
                 onLoadFailure?(failure)
+            }
+            let size = page.failure == nil ? page.imageSize ?? .zero : .zero
+            if page.imageSize != before || (page.failure != nil && knownSizes[index] != .zero) {
+                knownSizes[index] = size
+                report(.layout(NestedLayout(view: index + 1, content: size, detailScale: Double(page.detailScale))))
             }
             if case .header = delivery.event, page.isLarge, loader.mode == .background,
                !pageFrame(index).intersects(pager.bounds) {
@@ -339,7 +355,27 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         guard !files.isEmpty, !pager.isTracking else { return }
         let target = min(max(index, 0), files.count - 1)
         targetPage = animated ? target : nil
-        pager.setContentOffset(CGPoint(x: CGFloat(target) * pageStride, y: 0), animated: animated)
+        let offset = CGPoint(x: CGFloat(target) * pageStride, y: 0)
+        pager.setContentOffset(offset, animated: animated)
+        report(.call(.setContentOffset(offset, animated: animated)))
+    }
+
+    /// Hands `action` to `onTraceAction` at the gallery's time.
+    func report(_ action: TraceAction) {
+        onTraceAction?(action, now)
+    }
+
+    /// The setup a recording of the gallery starts with: the pager, and every page as a nested
+    /// `ZoomingScrollView` at its place in the pager's content, with the picture sizes known
+    /// so far (pages not made yet, or not loaded, have none until a `layout` line gives it).
+    public func traceSetup() -> TraceSetupDescription {
+        var description = TraceSetupDescription(describing: pager)
+        description.setup.nested = files.indices.map { index in
+            if let page = pages[index] { return TraceSetupDescription.nestedSetup(describing: page, frame: pageFrame(index)) }
+            return NestedScrollSetup(frame: pageFrame(index), content: knownSizes[index] ?? .zero, zoomable: true,
+                                     fitsContent: true, detailScale: outputScale == 1 ? nil : Double(1 / outputScale))
+        }
+        return description
     }
 
     /// The page keys and the slideshow count from: where an animation is heading, or here.
@@ -355,7 +391,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         case .idleReset:
             guard !files.isEmpty else { return }
             if currentIndex != 0 || pager.contentOffset.x != 0 { show(page: 0, animated: false) }
-            for page in pages.values where page.isZoomedIn || page.zoomScale != page.fitScale { page.resetZoom() }
+            for page in pages.values where page.isZoomedIn || page.zoomScale != page.fitScale {
+                page.resetZoom()
+                report(.call(.setZoomScale(Double(page.fitScale), animated: false), view: page.index + 1))
+                report(.call(.setContentOffset(page.contentOffset, animated: false), view: page.index + 1))
+            }
         }
     }
 

@@ -16,6 +16,8 @@ public final class RecordingDelegate: ScrollViewDelegate {
     public var sink: (ReplayRecord) -> Void
     /// While true nothing is recorded (the replay sets up the starting scale and offset).
     public var isMuted = false
+    /// The scroll view's number in the setup (0 its own, 1 and up nested), on every record.
+    public var view = 0
 
     /// A delegate answering per `config` and handing records to `sink`.
     public init(config: DelegateConfig = DelegateConfig(), sink: @escaping (ReplayRecord) -> Void) {
@@ -33,13 +35,17 @@ public final class RecordingDelegate: ScrollViewDelegate {
 
     private func record(_ call: DelegateCall, _ scrollView: ScrollView) {
         guard !isMuted else { return }
-        sink(.delegate(time: now, call: call, state: Self.snapshot(of: scrollView)))
+        var state = Self.snapshot(of: scrollView)
+        state.view = view
+        sink(.delegate(time: now, call: call, state: state))
     }
 
     /// Records what control `id` received, with the scroll view's state at that moment.
     public func recordControl(id: String, event: ControlEvent, in scrollView: ScrollView) {
         guard !isMuted else { return }
-        sink(.control(time: now, id: id, event: event, state: Self.snapshot(of: scrollView)))
+        var state = Self.snapshot(of: scrollView)
+        state.view = view
+        sink(.control(time: now, id: id, event: event, state: state))
     }
 
     /// Records `scrollViewDidScroll`.

@@ -18,6 +18,7 @@ public enum ReplayOutput {
         case .delegate(let time, let call, let state):
             out.number("t", time)
             out.string("call", call.name)
+            if state.view != 0 { out.integer("view", state.view) }
             switch call {
             case .willEndDragging(let velocity, let target):
                 out.point("velocity", velocity)
@@ -33,6 +34,7 @@ public enum ReplayOutput {
         case .control(let time, let id, let event, let state):
             out.number("t", time)
             out.string("kind", "control")
+            if state.view != 0 { out.integer("view", state.view) }
             out.string("id", id)
             out.string("event", event.rawValue)
             out.state(state)
@@ -47,6 +49,12 @@ public enum ReplayOutput {
             out.point("offset", offset)
             out.number("zoomScale", zoomScale)
             out.integer("frames", frames)
+        case .nestedEnd(let time, let view, let offset, let zoomScale):
+            out.string("kind", "nestedEnd")
+            out.number("t", time)
+            out.integer("view", view)
+            out.point("offset", offset)
+            out.number("zoomScale", zoomScale)
         case .stopped(let time, let offset, let zoomScale, let frames, let limit):
             out.string("kind", "stopped")
             out.number("t", time)

@@ -19,10 +19,13 @@ public struct ScrollStateSnapshot: Equatable, Sendable {
     public var zoomBouncing: Bool
     /// `zoomScale` (scale factor).
     public var zoomScale: Double
+    /// Which scroll view: 0 the setup's own, 1 and up its nested ones (the project's addition).
+    public var view: Int
 
-    /// Creates a snapshot; the zoom fields default to "not zooming, scale 1".
+    /// Creates a snapshot; the zoom fields default to "not zooming, scale 1", the view to 0.
     public init(offset: CGPoint, tracking: Bool, dragging: Bool, decelerating: Bool, zooming: Bool = false,
-                zoomBouncing: Bool = false, zoomScale: Double = 1) {
+                zoomBouncing: Bool = false, zoomScale: Double = 1, view: Int = 0) {
+        self.view = view
         self.offset = offset
         self.tracking = tracking
         self.dragging = dragging
@@ -125,6 +128,9 @@ public enum ReplayRecord: Equatable, Sendable {
     case end(time: Double, offset: CGPoint, zoomScale: Double, frames: Int)
     /// Still animating 60 s after the last event: the replay gave up at `time` (ms).
     case timeout(time: Double, offset: CGPoint, zoomScale: Double, frames: Int)
+    /// Where a nested scroll view (`view`, 1 and up) ended, printed before the `end` line for
+    /// each one that moved or zoomed during the replay (the project's addition).
+    case nestedEnd(time: Double, view: Int, offset: CGPoint, zoomScale: Double)
     /// The replay reached a limit of its work or output (`ReplayLimit`) and stopped at `time`
     /// (ms), the trace not replayed to its end.
     case stopped(time: Double, offset: CGPoint, zoomScale: Double, frames: Int, limit: ReplayLimit)
@@ -139,7 +145,7 @@ public enum ReplayRecord: Equatable, Sendable {
     public var time: Double {
         switch self {
         case .delegate(let t, _, _), .control(let t, _, _, _), .frame(let t, _, _), .end(let t, _, _, _),
-             .timeout(let t, _, _, _), .stopped(let t, _, _, _, _):
+             .timeout(let t, _, _, _), .stopped(let t, _, _, _, _), .nestedEnd(let t, _, _, _):
             return t
         }
     }

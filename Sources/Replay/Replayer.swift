@@ -32,24 +32,33 @@ public final class Replayer: DisplayClient {
     public let trace: Trace
     /// The window's root view, sized to the viewport, holding the scroll view at (0, 0).
     public let rootView: View
-    /// The scroll view under test.
+    /// The scroll view under test (view 0).
     public let scrollView: ScrollView
     /// The zooming content view when the setup is `zoomable`.
     public let zoomingView: View?
     /// The setup's buttons, in order, as controls in the scroll view's content.
     public let controls: [Control]
+    /// Every scroll view of the setup, numbered as traces number them: `scrollView` first,
+    /// then the nested ones depth first.
+    public let scrollViews: [ScrollView]
     /// Whether a `frame` record is emitted for every tick (`--frames`).
     public var reportsFrames: Bool
 
-    private let recorder: RecordingDelegate
+    private let recorders: [RecordingDelegate]
+    private var recorder: RecordingDelegate { recorders[0] }
+    /// Shares input among the scroll views as a live window does.
+    private let router: InputRouter
     private let sink: (ReplayRecord) -> Void
     private var frameRequested = false
     private var display: SimulatedDisplay?
     private var stopReason: ReplayLimit?
+    /// Each nested view's offset and scale once set up, to report the ones that changed.
+    private var nestedStart: [(offset: CGPoint, zoomScale: CGFloat)] = []
 
     /// Builds the view tree the setup describes: the scroll view at the root's origin, the
-    /// zooming content view (when `zoomable`) and the buttons as `Control`s in the content.
-    /// `file` names the trace in messages. Every trace the parser accepts can be replayed.
+    /// zooming content view (when `zoomable`), the buttons as `Control`s in the content and
+    /// the nested scroll views in it. `file` names the trace in messages. Every trace the
+    /// parser accepts can be replayed.
     public init(trace: Trace, file: String? = nil, reportsFrames: Bool = false,
                 sink: @escaping (ReplayRecord) -> Void) throws(TraceError) {
         self.trace = trace
@@ -58,10 +67,10 @@ public final class Replayer: DisplayClient {
         let setup = trace.setup
         let frame = CGRect(origin: .zero, size: setup.viewport)
         rootView = View(frame: frame)
-        scrollView = ReplayScrollView(frame: frame)
+        let scrollView = ReplayScrollView(frame: frame)
+        self.scrollView = scrollView
         rootView.addSubview(scrollView)
         let recorder = RecordingDelegate(config: setup.delegate, sink: sink)
-        self.recorder = recorder
         if setup.zoomable {
             // The zooming content view fills the content size, as an image view would.
             let content = View(frame: CGRect(origin: .zero, size: setup.content))
@@ -84,16 +93,73 @@ public final class Replayer: DisplayClient {
             controls.append(control)
         }
         self.controls = controls
-        Self.configure(scrollView, with: setup)
-        // Setting the starting scale and offset is part of building the screen, not a zoom or
-        // a scroll the output should report: the delegate (which names the zoom view) listens
+        Self.configure(scrollView, options: setup.options)
+        scrollView.contentSize = setup.content
+        var views: [ScrollView] = [scrollView]
+        var recorders = [recorder]
+        Self.addNested(setup.nested, to: scrollView, views: &views, recorders: &recorders, sink: sink)
+        scrollViews = views
+        self.recorders = recorders
+        router = InputRouter(root: rootView)
+        // Setting the starting scales and offsets is part of building the screen, not a zoom or
+        // a scroll the output should report: the delegates (which name the zoom views) listen
         // muted until then.
-        recorder.isMuted = true
-        scrollView.delegate = recorder
+        for (view, delegate) in zip(views, recorders) {
+            delegate.isMuted = true
+            view.delegate = delegate
+        }
         if let scale = setup.options.zoomScale { scrollView.zoomScale = CGFloat(scale) }
         if let offset = setup.options.contentOffset { scrollView.contentOffset = offset }
-        recorder.isMuted = false
+        Self.applyStartingState(setup.nested, views: views, from: 1)
+        for delegate in recorders { delegate.isMuted = false }
+        nestedStart = views.dropFirst().map { ($0.contentOffset, $0.zoomScale) }
         rootView.onNeedsFrame = { [unowned self] in self.frameRequested = true }
+    }
+
+    /// Adds the nested scroll views of `specs` to `parent`'s content, depth first, each with a
+    /// recording delegate that numbers its lines.
+    private static func addNested(_ specs: [NestedScrollSetup], to parent: ScrollView, views: inout [ScrollView],
+                                  recorders: inout [RecordingDelegate], sink: @escaping (ReplayRecord) -> Void) {
+        for spec in specs {
+            let delegate = RecordingDelegate(sink: sink)
+            delegate.view = views.count
+            let view: ScrollView
+            if spec.fitsContent {
+                let zooming = ZoomingScrollView(frame: spec.frame, zoomedView: View())
+                if let detail = spec.detailScale { zooming.detailScale = CGFloat(detail) }
+                view = zooming
+            } else {
+                view = ScrollView(frame: spec.frame)
+                if spec.zoomable {
+                    let content = View(frame: CGRect(origin: .zero, size: spec.content))
+                    view.addSubview(content)
+                    delegate.zoomingView = content
+                }
+                view.contentSize = spec.content
+            }
+            configure(view, options: spec.options)
+            parent.addSubview(view)
+            views.append(view)
+            recorders.append(delegate)
+            addNested(spec.nested, to: view, views: &views, recorders: &recorders, sink: sink)
+        }
+    }
+
+    /// Lays out the fitted views' content and applies each nested view's starting scale and
+    /// offset, in view order from `first`; returns the next view number.
+    @discardableResult
+    private static func applyStartingState(_ specs: [NestedScrollSetup], views: [ScrollView], from first: Int) -> Int {
+        var index = first
+        for spec in specs {
+            let view = views[index]
+            if let zooming = view as? ZoomingScrollView, spec.content.width > 0, spec.content.height > 0 {
+                zooming.zoomedContentSize = spec.content
+            }
+            if let scale = spec.options.zoomScale { view.zoomScale = CGFloat(scale) }
+            if let offset = spec.options.contentOffset { view.contentOffset = offset }
+            index = applyStartingState(spec.nested, views: views, from: index + 1)
+        }
+        return index
     }
 
     /// Ends the replay after the record being handed over (a sink whose output budget is
@@ -123,6 +189,18 @@ public final class Replayer: DisplayClient {
             final = .stopped(time: time, offset: offset, zoomScale: zoomScale, frames: display.frameCount,
                              limit: stopReason ?? .frames)
         }
+        // Nested views away from where they start say where they ended, before the last line: a
+        // zooming page away from its fit (as a recording's end comment lists them), any other
+        // view that moved or zoomed.
+        for (index, view) in scrollViews.enumerated().dropFirst() {
+            let start = nestedStart[index - 1]
+            if let zooming = view as? ZoomingScrollView {
+                guard zooming.zoomedContentSize != nil, !zooming.isAtRest else { continue }
+            } else {
+                guard view.contentOffset != start.offset || view.zoomScale != start.zoomScale else { continue }
+            }
+            sink(.nestedEnd(time: final.time, view: index, offset: view.contentOffset, zoomScale: Double(view.zoomScale)))
+        }
         sink(final)
         var result = ReplayResult(timedOut: false, frames: display.frameCount, final: final)
         switch final {
@@ -141,12 +219,16 @@ public final class Replayer: DisplayClient {
         return records
     }
 
-    /// What the replay delivers at one time: an input frame, or a method call.
+    /// What the replay delivers at one time: an input frame, or what the app did.
     public enum Step: Equatable {
         /// The events of one input frame, stamped with the seat's state.
         case input([InputEvent])
-        /// A method called by application code.
-        case call(ScrollCall)
+        /// A method called by application code on scroll view `view`.
+        case call(ScrollCall, view: Int)
+        /// A key the app handed to scroll view `view` itself, stamped with the seat's state.
+        case key(InputEvent, view: Int)
+        /// A nested view's content changed.
+        case layout(NestedLayout)
     }
 
     /// The trace's events as the replay delivers them: input grouped into frames and stamped
@@ -157,11 +239,19 @@ public final class Replayer: DisplayClient {
         func flush() { steps += frames.takeFrames().map { TimedAction(time: $0.time, action: Step.input($0.action)) } }
         for event in trace.events {
             switch event.action {
-            case .input(let kind, let modifiers):
+            case .input(let kind, let modifiers, nil):
                 frames.append(kind, at: event.time, modifiers: modifiers)
-            case .call(let call):
+            case .input(let kind, let modifiers, let view?):
+                // The key still passes the seat (its modifiers count for what follows).
+                frames.append(kind, at: event.time, modifiers: modifiers)
+                guard let key = frames.takeFrames().last?.action.last else { continue }
+                steps.append(TimedAction(time: event.time, action: .key(key, view: view)))
+            case .call(let call, let view):
                 flush()
-                steps.append(TimedAction(time: event.time, action: .call(call)))
+                steps.append(TimedAction(time: event.time, action: .call(call, view: view)))
+            case .layout(let layout):
+                flush()
+                steps.append(TimedAction(time: event.time, action: .layout(layout)))
             }
         }
         flush()
@@ -170,49 +260,64 @@ public final class Replayer: DisplayClient {
 
     // MARK: DisplayClient
 
-    /// Input goes to the scroll view as the seat would deliver it; calls run as app code would.
+    /// Input goes to the scroll views as the seat and the router deliver it; calls, keys the
+    /// app handles and layout changes run as app code would.
     public func perform(_ action: Step, at time: Double) {
-        recorder.now = time
+        for delegate in recorders { delegate.now = time }
         switch action {
         case .input(let frame):
-            scrollView.handle(frame: frame)
-        case .call(let call):
+            router.handle(frame: frame)
+        case .key(let event, let view):
+            scrollViews[view].handle(event)
+        case .call(let call, let view):
+            let target = scrollViews[view]
             // Animations a method starts begin now, not at the last frame.
-            scrollView.currentTime = time
+            target.currentTime = time
             switch call {
             case .setContentOffset(let offset, let animated):
-                scrollView.setContentOffset(offset, animated: animated)
+                target.setContentOffset(offset, animated: animated)
             case .scrollRectToVisible(let rect, let animated):
-                scrollView.scrollRectToVisible(rect, animated: animated)
+                target.scrollRectToVisible(rect, animated: animated)
             case .flashScrollIndicators:
-                scrollView.flashScrollIndicators()
+                target.flashScrollIndicators()
             case .scrollToTop:
-                scrollView.scrollToTop()
+                target.scrollToTop()
             case .setZoomScale(let scale, let animated):
-                scrollView.setZoomScale(CGFloat(scale), animated: animated)
+                target.setZoomScale(CGFloat(scale), animated: animated)
             case .zoomToRect(let rect, let animated):
-                scrollView.zoom(to: rect, animated: animated)
+                target.zoom(to: rect, animated: animated)
+            }
+        case .layout(let layout):
+            let target = scrollViews[layout.view]
+            target.currentTime = time
+            if let zooming = target as? ZoomingScrollView {
+                if let detail = layout.detailScale { zooming.detailScale = CGFloat(detail) }
+                let content = layout.content
+                zooming.zoomedContentSize = content.width > 0 && content.height > 0 ? content : nil
+            } else {
+                target.zoomingView?.bounds.size = layout.content
+                target.contentSize = layout.content
             }
         }
     }
 
-    /// A frame is due while the scroll view animates or after anything changed on screen.
-    public var wantsFrame: Bool { frameRequested || scrollView.isAnimating }
+    /// A frame is due while a scroll view animates or after anything changed on screen.
+    public var wantsFrame: Bool { frameRequested || scrollViews.contains(where: \.isAnimating) }
 
-    /// The scroll view's next timer (the content-touch delay, an indicator fade), in ms.
-    public var nextWakeTime: Double? { scrollView.nextWakeTime }
+    /// The scroll views' next timer (a content-touch delay, an indicator fade), in ms.
+    public var nextWakeTime: Double? { scrollViews.compactMap(\.nextWakeTime).min() }
 
-    /// Runs the scroll view's timers due at `time`.
+    /// Runs the scroll views' timers due at `time`.
     public func wake(at time: Double) {
-        recorder.now = time
-        scrollView.advance(to: time)
+        for delegate in recorders { delegate.now = time }
+        for view in scrollViews { view.advance(to: time) }
     }
 
     /// Advances animations to the vsync time, as the frame callback does.
     public func tick(frameTime time: Double) {
-        recorder.now = time
+        for delegate in recorders { delegate.now = time }
         frameRequested = false
-        scrollView.advance(to: time)
+        for view in scrollViews { view.advance(to: time) }
         if reportsFrames {
             sink(.frame(time: time, offset: scrollView.contentOffset,
                         zoomScale: RecordingDelegate.snapshot(of: scrollView).zoomScale))
@@ -221,9 +326,7 @@ public final class Replayer: DisplayClient {
 
     // MARK: Setup
 
-    private static func configure(_ scrollView: ScrollView, with setup: TraceSetup) {
-        scrollView.contentSize = setup.content
-        let options = setup.options
+    private static func configure(_ scrollView: ScrollView, options: ScrollOptions) {
         if let inset = options.contentInset { scrollView.contentInset = inset }
         if let value = options.bounces { scrollView.bounces = value }
         if let value = options.alwaysBounceVertical { scrollView.alwaysBounceVertical = value }

@@ -118,8 +118,12 @@ public final class InputRouter {
         case .touchUp(let id):
             contactUp(.touch(id), event: event, sequence: &touches)
         case .touchCancel:
-            for view in touches?.receivers ?? [] { deliver(event, to: view) }
+            // The compositor took the touches away, or the pointer device vanished mid-drag
+            // (the seat reports that as a cancel too): whatever owns a sequence ends without a fling.
+            for view in (touches?.receivers ?? []) + (pointer?.receivers ?? []) { deliver(event, to: view) }
             touches = nil
+            pointer = nil
+            pendingPress = nil
         case .pointerEnter(let location), .pointerMotion(let location):
             if pointer != nil {
                 contactMoved(.pointer, to: location, event: event, sequence: &pointer)
@@ -353,10 +357,16 @@ public final class InputRouter {
         return chain
     }
 
-    /// The scroll views under the pointer, innermost first; without a pointer position, the
-    /// first scroll view of the tree and those inside it that contain its middle.
+    /// The scroll views under the pointer, innermost first; without a pointer position (or
+    /// with none under it), the first scroll view of the tree and those inside it that contain
+    /// its middle.
     private func underPointer(_ event: InputEvent) -> [ScrollView] {
-        if let location = event.pointerLocation { return scrollViews(at: location) }
+        if let location = event.pointerLocation {
+            // Over no scroll view (a window only partly filled by one), the first one still
+            // takes the wheel and the keys, as a window's only scroll view always did.
+            let chain = scrollViews(at: location)
+            if !chain.isEmpty { return chain }
+        }
         guard let first = Self.firstScrollView(in: root) else { return [] }
         let middle = first.convert(CGPoint(x: first.bounds.midX, y: first.bounds.midY), to: nil)
         let chain = scrollViews(at: middle)

@@ -136,7 +136,14 @@ open class ZoomingScrollView: ScrollView {
     /// Zooms (animated) to `scale`, within the limits, keeping the content point `contentPoint`
     /// at `viewportPoint` (relative to the view's top-left) as far as the content's edges allow.
     public func zoom(toScale scale: CGFloat, keeping contentPoint: CGPoint, at viewportPoint: CGPoint) {
-        guard let size = zoomedContentSize, scale.isFinite, scale > 0 else { return }
+        guard let rect = zoomRect(toScale: scale, keeping: contentPoint, at: viewportPoint) else { return }
+        zoom(to: rect, animated: true)
+    }
+
+    /// The rect (the zooming view's coordinates) that `zoom(to:animated:)` is given to zoom to
+    /// `scale` keeping `contentPoint` at `viewportPoint`; nil while there is no content.
+    public func zoomRect(toScale scale: CGFloat, keeping contentPoint: CGPoint, at viewportPoint: CGPoint) -> CGRect? {
+        guard let size = zoomedContentSize, scale.isFinite, scale > 0 else { return nil }
         let limits = zoomScaleLimits
         let s = Swift.min(Swift.max(scale, limits.lowerBound), limits.upperBound)
         let content = CGSize(width: size.width * s, height: size.height * s)
@@ -148,14 +155,25 @@ open class ZoomingScrollView: ScrollView {
         let offset = CGPoint(x: axisOffset(contentPoint.x * s - viewportPoint.x, content: content.width, page: bounds.width),
                              y: axisOffset(contentPoint.y * s - viewportPoint.y, content: content.height, page: bounds.height))
         // `zoom(to:)` shows exactly a rect of the view's aspect: the one at that offset.
-        zoom(to: CGRect(x: offset.x / s, y: offset.y / s, width: bounds.width / s, height: bounds.height / s), animated: true)
+        return CGRect(x: offset.x / s, y: offset.y / s, width: bounds.width / s, height: bounds.height / s)
+    }
+
+    /// The rect `zoom(by:)` zooms to: `factor` times the scale, around the middle of the view.
+    public func zoomRect(by factor: CGFloat) -> CGRect? {
+        let middle = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
+        return zoomRect(toScale: zoomScale * factor, keeping: zoomedView.convert(bounds.origin + middle, from: self), at: middle)
+    }
+
+    /// The rect `zoomToDetail()` zooms to: `detailScale`, around the middle of the view.
+    public func zoomRectToDetail() -> CGRect? {
+        let middle = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
+        return zoomRect(toScale: detailScale, keeping: zoomedView.convert(bounds.origin + middle, from: self), at: middle)
     }
 
     /// Zooms by `factor` (animated) around the middle of the view, within the limits.
     public func zoom(by factor: CGFloat) {
-        guard zoomedContentSize != nil else { return }
-        let middle = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
-        zoom(toScale: zoomScale * factor, keeping: zoomedView.convert(bounds.origin + middle, from: self), at: middle)
+        guard let rect = zoomRect(by: factor) else { return }
+        zoom(to: rect, animated: true)
     }
 
     /// Back to the fit, animated.
@@ -166,9 +184,14 @@ open class ZoomingScrollView: ScrollView {
 
     /// To `detailScale` (one image pixel per device pixel), around the middle of the view.
     public func zoomToDetail() {
-        guard zoomedContentSize != nil else { return }
-        let middle = CGPoint(x: bounds.width / 2, y: bounds.height / 2)
-        zoom(toScale: detailScale, keeping: zoomedView.convert(bounds.origin + middle, from: self), at: middle)
+        guard let rect = zoomRectToDetail() else { return }
+        zoom(to: rect, animated: true)
+    }
+
+    /// Whether the content rests at its fit, centred: where `resetZoom()` puts it.
+    public var isAtRest: Bool {
+        abs(zoomScale - fitScale) <= fitScale * Self.fitTolerance
+            && contentOffset == CGPoint(x: -contentInset.left, y: -contentInset.top)
     }
 
     // MARK: Hooks

@@ -35,6 +35,9 @@ public struct TraceSetup: Equatable, Sendable {
     public var zoomable: Bool
     /// How the recording delegate answers.
     public var delegate: DelegateConfig
+    /// Scroll views inside the content (a pager's zoomable pages): the project's addition to
+    /// the format. Views are numbered depth first from 1; the setup's own scroll view is 0.
+    public var nested: [NestedScrollSetup] = []
     /// 1-based line number of the setup line in the file (for messages).
     public var line: Int
 
@@ -54,6 +57,63 @@ public struct TraceSetup: Equatable, Sendable {
 
     /// Milliseconds between frame ticks.
     public var frameInterval: Double { 1000 / frameRate }
+
+    /// How many scroll views the setup describes, its own included (1 + every nested one).
+    public var viewCount: Int { 1 + nested.reduce(0) { $0 + $1.viewCount } }
+}
+
+/// A scroll view inside another's content, as a trace's setup describes it (`nested`).
+public struct NestedScrollSetup: Equatable, Sendable {
+    /// Frame in the enclosing scroll view's content coordinates, in points.
+    public var frame: CGRect
+    /// `contentSize`, in points; for a zoomable view, its zooming view's unscaled size. Zero:
+    /// no content yet (a page whose picture has not loaded).
+    public var content: CGSize
+    /// Whether the view zooms a content view of `content`'s size.
+    public var zoomable: Bool
+    /// Whether it is a `ZoomingScrollView`: the content fitted and centred, zooming from the
+    /// fit, double-tap zoom, back to the fit once scrolled out of sight (implies zoomable).
+    public var fitsContent: Bool
+    /// For `fitsContent`: the scale of full detail (`ZoomingScrollView.detailScale`; one image
+    /// pixel per device pixel is 1 / the output scale); nil keeps the default, 1.
+    public var detailScale: Double?
+    /// Properties set before input starts, as the setup's own `options`.
+    public var options: ScrollOptions
+    /// Scroll views inside this one's content.
+    public var nested: [NestedScrollSetup]
+
+    /// A nested view at `frame` with `content`; everything else at its default.
+    public init(frame: CGRect, content: CGSize, zoomable: Bool = false, fitsContent: Bool = false, detailScale: Double? = nil,
+                options: ScrollOptions = ScrollOptions(), nested: [NestedScrollSetup] = []) {
+        self.frame = frame
+        self.content = content
+        self.zoomable = zoomable
+        self.fitsContent = fitsContent
+        self.detailScale = detailScale
+        self.options = options
+        self.nested = nested
+    }
+
+    /// This view and every one inside it.
+    public var viewCount: Int { 1 + nested.reduce(0) { $0 + $1.viewCount } }
+}
+
+/// A nested view's content changed while the trace ran (a page's picture loaded): the
+/// project's `layout` line.
+public struct NestedLayout: Equatable, Sendable {
+    /// The view, numbered as `TraceSetup.nested` numbers them (1 and up).
+    public var view: Int
+    /// Its new content size (for a zoomable view, the zooming view's unscaled size), in points.
+    public var content: CGSize
+    /// For a `fitsContent` view, its new detail scale; nil keeps it.
+    public var detailScale: Double?
+
+    /// Creates a layout change.
+    public init(view: Int, content: CGSize, detailScale: Double? = nil) {
+        self.view = view
+        self.content = content
+        self.detailScale = detailScale
+    }
 }
 
 /// Scroll-view properties a trace may set, named after UIKit's Swift properties without
@@ -213,10 +273,13 @@ public struct TraceEvent: Equatable, Sendable {
 /// What a trace event does: input from the seat, or a programmatic call on the scroll view.
 public enum TraceAction: Equatable, Sendable {
     /// An input event, delivered as the Wayland seat would deliver it; `modifiers` are those a
-    /// key line states (other lines take the seat's, see `SeatState`).
-    case input(InputEvent.Kind, modifiers: InputEvent.Modifiers = [])
-    /// A method called by application code.
-    case call(ScrollCall)
+    /// key line states (other lines take the seat's, see `SeatState`). `view` (a key line's,
+    /// the project's addition): the app handed the key to that scroll view itself.
+    case input(InputEvent.Kind, modifiers: InputEvent.Modifiers = [], view: Int? = nil)
+    /// A method called by application code on scroll view `view` (0: the setup's own).
+    case call(ScrollCall, view: Int = 0)
+    /// A nested view's content changed (the project's `layout` line).
+    case layout(NestedLayout)
 }
 
 /// Programmatic scroll-view methods a trace can call.

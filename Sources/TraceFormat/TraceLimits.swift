@@ -27,6 +27,13 @@ public struct TraceLimits: Equatable, Sendable {
     public var maxButtons: Int
     /// Largest magnitude of a `value120x`/`value120y` (120 per notch; 1000 notches in one event).
     public var maxValue120: Int
+    /// Most nested scroll views a setup describes (100 000: a gallery of that many pictures).
+    public var maxNestedViews = 100_000
+    /// Deepest nesting of scroll views in a setup.
+    public var maxNestingDepth = 8
+    /// Longest setup line, in bytes (16 MiB: it lists every nested view; event lines keep
+    /// `maxLineBytes`).
+    public var maxSetupLineBytes = 16 << 20
 
     /// The limits `scroll-replay` enforces.
     public static let standard = TraceLimits(

@@ -47,6 +47,13 @@ public struct TraceSetupDescription: Equatable, Sendable {
         self.init(content: zoomView?.bounds.size ?? scrollView.contentSize, viewport: scrollView.frame.size,
                   origin: scrollView.frame.origin,
                   frameRate: frameRate, zoomable: zoomView != nil)
+        setup.options = Self.options(of: scrollView, zoomable: zoomView != nil)
+        setup.nested = Self.nestedScrollViews(in: scrollView, enclosing: scrollView)
+    }
+
+    /// Every option of `scrollView` that differs from UIKit's default (zoom limits and scale
+    /// only when it zooms).
+    static func options(of scrollView: ScrollView, zoomable: Bool) -> ScrollOptions {
         let defaults = ScrollView()
         func differs<T: Equatable>(_ value: T, _ standard: T) -> T? { value == standard ? nil : value }
         var options = ScrollOptions()
@@ -66,13 +73,52 @@ public struct TraceSetupDescription: Equatable, Sendable {
                                                        defaults.showsVerticalScrollIndicator)
         options.showsHorizontalScrollIndicator = differs(scrollView.showsHorizontalScrollIndicator,
                                                          defaults.showsHorizontalScrollIndicator)
-        if zoomView != nil {
+        if zoomable {
             options.minimumZoomScale = differs(Double(scrollView.minimumZoomScale), 1)
             options.maximumZoomScale = differs(Double(scrollView.maximumZoomScale), 1)
             options.zoomScale = differs(Double(scrollView.zoomScale), 1)
             options.bouncesZoom = differs(scrollView.bouncesZoom, defaults.bouncesZoom)
         }
-        setup.options = options
+        return options
+    }
+
+    /// The scroll views inside `view`'s subtree (not inside another nested one), described in
+    /// `enclosing`'s content coordinates, each with those inside it.
+    static func nestedScrollViews(in view: View, enclosing: ScrollView) -> [NestedScrollSetup] {
+        var found: [NestedScrollSetup] = []
+        for child in view.subviews {
+            guard let nested = child as? ScrollView else {
+                found += nestedScrollViews(in: child, enclosing: enclosing)
+                continue
+            }
+            let origin = child.superview?.convert(child.frame.origin, to: enclosing) ?? child.frame.origin
+            var entry = nestedSetup(describing: nested, frame: CGRect(origin: origin, size: child.frame.size))
+            entry.nested = nestedScrollViews(in: nested, enclosing: nested)
+            found.append(entry)
+        }
+        return found
+    }
+
+    /// The `nested` entry for `scrollView` at `frame` (its enclosing scroll view's content
+    /// coordinates), without the views inside it. A `ZoomingScrollView` is described by its
+    /// content, detail scale and, when it does not rest at its fit, its scale and offset; the
+    /// rest of its zoom settings follow from those in a replay.
+    public static func nestedSetup(describing scrollView: ScrollView, frame: CGRect) -> NestedScrollSetup {
+        guard let zooming = scrollView as? ZoomingScrollView else {
+            let zoomView = scrollView.canZoom ? scrollView.zoomingView : nil
+            return NestedScrollSetup(frame: frame, content: zoomView?.bounds.size ?? scrollView.contentSize,
+                                     zoomable: zoomView != nil, options: options(of: scrollView, zoomable: zoomView != nil))
+        }
+        var options = options(of: zooming, zoomable: false)
+        // Offsets and insets follow from the fit; only a page away from its rest says where it is.
+        options.contentOffset = nil
+        options.contentInset = nil
+        if zooming.zoomedContentSize != nil, !zooming.isAtRest {
+            options.zoomScale = Double(zooming.zoomScale)
+            options.contentOffset = zooming.contentOffset
+        }
+        return NestedScrollSetup(frame: frame, content: zooming.zoomedContentSize ?? .zero, zoomable: true, fitsContent: true,
+                                 detailScale: zooming.detailScale == 1 ? nil : Double(zooming.detailScale), options: options)
     }
 
     /// The setup's own values: `content` (points), `frameRate` (frames per second),
@@ -139,11 +185,34 @@ public struct TraceLineFormatter: Sendable {
             out.raw("buttons", "[" + buttons.joined(separator: ",") + "]")
         }
         if setup.zoomable { out.bool("zoomable", true) }
+        if !setup.nested.isEmpty { out.raw("nested", nestedList(setup.nested)) }
         var delegate = JSONObjectWriter(numbers: .exact)
         if let target = setup.delegate.targetContentOffset { delegate.point("targetContentOffset", target) }
         if !setup.delegate.shouldScrollToTop { delegate.bool("shouldScrollToTop", false) }
         if !delegate.isEmpty { out.object("delegate", delegate) }
         return out.json
+    }
+
+    /// The `nested` list: each view's frame and content, then only what differs from the defaults.
+    private static func nestedList(_ views: [NestedScrollSetup]) -> String {
+        let entries = views.map { view in
+            var out = JSONObjectWriter(numbers: .exact)
+            var frame = JSONObjectWriter(numbers: .exact)
+            frame.number("x", Double(view.frame.origin.x))
+            frame.number("y", Double(view.frame.origin.y))
+            frame.number("width", Double(view.frame.size.width))
+            frame.number("height", Double(view.frame.size.height))
+            out.object("frame", frame)
+            out.size("content", view.content)
+            if view.zoomable { out.bool("zoomable", true) }
+            if view.fitsContent { out.bool("fitsContent", true) }
+            if let detail = view.detailScale { out.number("detailScale", detail) }
+            let options = optionsObject(view.options)
+            if !options.isEmpty { out.object("options", options) }
+            if !view.nested.isEmpty { out.raw("nested", nestedList(view.nested)) }
+            return out.json
+        }
+        return "[" + entries.joined(separator: ",") + "]"
     }
 
     /// The `options` object: every option that is set, in the spec's order.
@@ -185,6 +254,25 @@ public struct TraceLineFormatter: Sendable {
         var out = JSONObjectWriter(numbers: .exact)
         out.point("offset", state.contentOffset ?? .zero)
         out.number("zoomScale", state.zoomScale ?? 1)
+        // Nested views away from where they start (a page left zoomed in), numbered as the
+        // setup numbers them, as `scroll-replay` prints its `nestedEnd` lines.
+        var moved: [String] = []
+        var number = 0
+        func visit(_ views: [NestedScrollSetup]) {
+            for view in views {
+                number += 1
+                if let offset = view.options.contentOffset {
+                    var entry = JSONObjectWriter(numbers: .exact)
+                    entry.integer("view", number)
+                    entry.point("offset", offset)
+                    entry.number("zoomScale", view.options.zoomScale ?? 1)
+                    moved.append(entry.json)
+                }
+                visit(view.nested)
+            }
+        }
+        visit(state.setup.nested)
+        if !moved.isEmpty { out.raw("nested", "[" + moved.joined(separator: ",") + "]") }
         return "# live end: " + out.json
     }
 
@@ -203,12 +291,7 @@ public struct TraceLineFormatter: Sendable {
             // start the trace's clock.
             break
         default:
-            if startTime == nil, event.time.isFinite { startTime = event.time }
-            if let start = startTime, event.time.isFinite {
-                // Microsecond steps keep the subtraction's float dust out of the file; times
-                // never go back.
-                t = max(((event.time - start) * 1000).rounded() / 1000, lastTime)
-            }
+            t = traceTime(of: event.time)
         }
         lastTime = t
         let origin = self.origin
@@ -276,6 +359,60 @@ public struct TraceLineFormatter: Sendable {
                 if !held.isEmpty { $0.strings("modifiers", held) }
             }
         }
+    }
+
+    /// The trace time of an event at `time` (the events' clock, ms): relative to the first
+    /// timed line, in microsecond steps (the subtraction's float dust stays out of the file),
+    /// never before the previous line's. The first call starts the clock.
+    private mutating func traceTime(of time: Double) -> Double {
+        if startTime == nil, time.isFinite { startTime = time }
+        guard let start = startTime, time.isFinite else { return lastTime }
+        return max(((time - start) * 1000).rounded() / 1000, lastTime)
+    }
+
+    /// The line for what the app did at `time` (the events' clock, ms): a method call on scroll
+    /// view `view` (0 the setup's own), a nested view's new content (`layout`, the project's
+    /// kind), or a key the app handed to a scroll view (a `key` line with `view`).
+    public mutating func line(for action: TraceAction, at time: Double) -> String {
+        let t = traceTime(of: time)
+        lastTime = t
+        var out = JSONObjectWriter(numbers: .exact)
+        switch action {
+        case .call(let call, let view):
+            out.string("kind", "call")
+            out.number("t", t)
+            out.string("method", call.methodName)
+            switch call {
+            case .setContentOffset(let offset, let animated):
+                out.number("x", Double(offset.x))
+                out.number("y", Double(offset.y))
+                out.bool("animated", animated)
+            case .scrollRectToVisible(let rect, let animated), .zoomToRect(let rect, let animated):
+                out.number("x", Double(rect.origin.x))
+                out.number("y", Double(rect.origin.y))
+                out.number("width", Double(rect.size.width))
+                out.number("height", Double(rect.size.height))
+                out.bool("animated", animated)
+            case .setZoomScale(let scale, let animated):
+                out.number("scale", scale)
+                out.bool("animated", animated)
+            case .flashScrollIndicators, .scrollToTop:
+                break
+            }
+            if view != 0 { out.integer("view", view) }
+        case .layout(let layout):
+            out.string("kind", "layout")
+            out.number("t", t)
+            out.integer("view", layout.view)
+            out.size("content", layout.content)
+            if let detail = layout.detailScale { out.number("detailScale", detail) }
+        case .input(let kind, let modifiers, let view):
+            var formatter = self
+            let line = formatter.line(for: InputEvent(time: time, kind: kind, modifiers: modifiers))
+            guard let view, line.hasPrefix("{"), line.hasSuffix("}") else { return line }
+            return String(line.dropLast()) + ",\"view\":\(view)}"
+        }
+        return out.json
     }
 
     /// Whether `name` passes the trace format's keysym check: 1–64 ASCII letters, digits, `_`.

@@ -23,7 +23,7 @@ public struct TraceParser: Sendable {
     /// (new kinds only, as the format allows: `pointer.hold`, a touchpad hold gesture).
     public static let eventKinds = [
         "touch.down", "touch.motion", "touch.up", "touch.cancel", "pointer.motion", "pointer.button",
-        "pointer.axis", "pointer.axis_stop", "pointer.pinch", "key", "call", "pointer.hold",
+        "pointer.axis", "pointer.axis_stop", "pointer.pinch", "key", "call", "pointer.hold", "layout",
     ]
 
     /// Every name the setup's `options` object accepts, in the spec's order.
@@ -36,7 +36,9 @@ public struct TraceParser: Sendable {
     ]
 
     private static let setupKeys = ["kind", "t", "viewport", "content", "frameRate", "options", "buttons", "zoomable",
-                                    "delegate"]
+                                    "delegate", "nested"]
+    /// The keys of one entry of the setup's `nested` list (the project's addition).
+    private static let nestedKeys = ["frame", "content", "zoomable", "fitsContent", "detailScale", "options", "nested"]
 
     // MARK: Entry points
 
@@ -71,8 +73,10 @@ public struct TraceParser: Sendable {
             if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             defer { start = next }
             let context = LineContext(file: file, line: lineNumber)
-            guard end - start <= limits.maxLineBytes else {
-                throw context.error("line is \(end - start) bytes long, more than the limit of \(limits.maxLineBytes)")
+            // The setup line lists every nested scroll view: it may be longer than an event line.
+            let lineLimit = setup == nil ? limits.maxSetupLineBytes : limits.maxLineBytes
+            guard end - start <= lineLimit else {
+                throw context.error("line is \(end - start) bytes long, more than the limit of \(lineLimit)")
             }
             var first = start
             while first < end, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
@@ -95,7 +99,9 @@ public struct TraceParser: Sendable {
                 guard kind == "setup" else {
                     throw context.error("expected the setup line (kind \"setup\") first, found kind \"\(kind)\"")
                 }
-                setup = try parseSetup(object, context)
+                let parsed = try parseSetup(object, context)
+                state.viewCount = parsed.viewCount
+                setup = parsed
             }
         }
         guard let setup else {
@@ -185,6 +191,10 @@ public struct TraceParser: Sendable {
             }
             if let answer = try delegate.optionalBool("shouldScrollToTop") { setup.delegate.shouldScrollToTop = answer }
         }
+        if let list = try fields.optionalArray("nested") {
+            var count = 0
+            setup.nested = try nestedViews(list, in: fields, name: "nested", depth: 1, count: &count)
+        }
         if let buttons = try fields.optionalArray("buttons") {
             guard buttons.count <= limits.maxButtons else {
                 throw fields.error("'buttons' has \(buttons.count) entries, more than the limit of \(limits.maxButtons)")
@@ -205,6 +215,43 @@ public struct TraceParser: Sendable {
             }
         }
         return setup
+    }
+
+    /// The `nested` list (project addition): scroll views inside a scroll view's content, each
+    /// with its frame there, its content, and optionally options and views of its own.
+    private func nestedViews(_ list: [JSONValue], in fields: Fields, name: String, depth: Int,
+                             count: inout Int) throws(TraceError) -> [NestedScrollSetup] {
+        guard depth <= limits.maxNestingDepth else {
+            throw fields.error("'\(fields.path(name))' nests scroll views deeper than the limit of \(limits.maxNestingDepth)")
+        }
+        var views: [NestedScrollSetup] = []
+        for (index, entry) in list.enumerated() {
+            let entryName = "\(name)[\(index)]"
+            count += 1
+            guard count <= limits.maxNestedViews else {
+                throw fields.error("more than \(limits.maxNestedViews) nested scroll views, the limit for one setup")
+            }
+            guard case .object(let object) = entry else {
+                throw fields.error("'\(fields.path(entryName))' must be an object {frame, content, …}, found \(entry.typeDescription)")
+            }
+            let view = fields.nested(object, name: entryName)
+            try view.rejectUnknownKeys(Self.nestedKeys, what: "key")
+            guard let frameObject = try view.optionalObject("frame") else {
+                throw view.error("missing field '\(view.path("frame"))' (an object {x, y, width, height} in points)")
+            }
+            try frameObject.rejectUnknownKeys(["x", "y", "width", "height"], what: "key")
+            let frame = try rect(frameObject, minSide: .positive)
+            var nested = NestedScrollSetup(frame: frame, content: try size(view, "content", max: limits.maxContentSide, allowZero: true))
+            nested.zoomable = try view.optionalBool("zoomable") ?? false
+            nested.fitsContent = try view.optionalBool("fitsContent") ?? false
+            nested.detailScale = try zoomScale(view, "detailScale")
+            if let options = try view.optionalObject("options") { nested.options = try parseOptions(options) }
+            if let inner = try view.optionalArray("nested") {
+                nested.nested = try nestedViews(inner, in: view, name: "nested", depth: depth + 1, count: &count)
+            }
+            views.append(nested)
+        }
+        return views
     }
 
     private func parseOptions(_ fields: Fields) throws(TraceError) -> ScrollOptions {
@@ -262,6 +309,8 @@ public struct TraceParser: Sendable {
         var lastTime = 0.0
         var lastTimeLine: Int?
         var pinchScale = 1.0
+        /// Scroll views the setup describes: `view` keys must name one of them.
+        var viewCount = 1
     }
 
     private func parseEvent(kind: String, _ object: JSONObject, _ context: LineContext,
@@ -317,9 +366,14 @@ public struct TraceParser: Sendable {
             let phase = try fields.requireEnum("phase", [("begin", InputEvent.Phase.begin), ("end", .end), ("cancel", .cancel)])
             action = .input(.hold(phase: phase))
         case "key":
-            action = try key(fields)
+            action = try key(fields, view: try view(fields, state, nestedOnly: false))
+        case "layout":
+            guard fields.has("view") else { throw fields.error("missing field 'view' (the nested scroll view, 1 and up)") }
+            let view = try view(fields, state, nestedOnly: true) ?? 1
+            action = .layout(NestedLayout(view: view, content: try size(fields, "content", max: limits.maxContentSide, allowZero: true),
+                                          detailScale: try zoomScale(fields, "detailScale")))
         default:  // "call"
-            action = .call(try call(fields))
+            action = .call(try call(fields), view: try view(fields, state, nestedOnly: false) ?? 0)
         }
         return TraceEvent(time: time, action: action, line: context.line)
     }
@@ -360,7 +414,20 @@ public struct TraceParser: Sendable {
         return value
     }
 
-    private func key(_ fields: Fields) throws(TraceError) -> TraceAction {
+    /// The optional `view` key (project addition): a scroll view the setup describes, 0 being
+    /// its own (or, for `nestedOnly`, 1 and up).
+    private func view(_ fields: Fields, _ state: EventState, nestedOnly: Bool) throws(TraceError) -> Int? {
+        guard fields.has("view") else { return nil }
+        let view = try fields.requireInteger("view")
+        let lowest = nestedOnly ? 1 : 0
+        guard view >= lowest, view < state.viewCount else {
+            let range = state.viewCount > lowest ? "\(lowest)...\(state.viewCount - 1)" : "none"
+            throw fields.error("'view' must name a scroll view of the setup (\(range)), found \(view)")
+        }
+        return view
+    }
+
+    private func key(_ fields: Fields, view: Int?) throws(TraceError) -> TraceAction {
         let name = try fields.requireString("key")
         guard TraceNames.isKeysymName(name) else {
             throw fields.error("'key' must be an xkbcommon keysym name such as \"Page_Down\", found \(JSONValue.string(name).typeDescription)")
@@ -376,7 +443,7 @@ public struct TraceParser: Sendable {
                 modifiers.insert(modifier)
             }
         }
-        return .input(.key(Key(keysymName: name), pressed: pressed), modifiers: modifiers)
+        return .input(.key(Key(keysymName: name), pressed: pressed), modifiers: modifiers, view: view)
     }
 
     private func call(_ fields: Fields) throws(TraceError) -> ScrollCall {
@@ -445,7 +512,7 @@ public struct TraceParser: Sendable {
         return CGRect(x: origin.x, y: origin.y, width: sides[0], height: sides[1])
     }
 
-    private func size(_ fields: Fields, _ key: String, max: Double) throws(TraceError) -> CGSize {
+    private func size(_ fields: Fields, _ key: String, max: Double, allowZero: Bool = false) throws(TraceError) -> CGSize {
         guard let object = try fields.optionalObject(key) else {
             throw fields.error("missing field '\(key)' (an object {\"width\":…, \"height\":…} in points)")
         }
@@ -453,8 +520,9 @@ public struct TraceParser: Sendable {
         var sides: [Double] = []
         for side in ["width", "height"] {
             let value = try object.requireNumber(side)
-            guard value > 0, value <= max else {
-                throw object.error("'\(object.path(side))' must be greater than 0 and at most \(formatNumber(max)) points, found \(formatNumber(value))")
+            guard allowZero ? value >= 0 : value > 0, value <= max else {
+                let lowest = allowZero ? "at least 0" : "greater than 0"
+                throw object.error("'\(object.path(side))' must be \(lowest) and at most \(formatNumber(max)) points, found \(formatNumber(value))")
             }
             sides.append(value)
         }

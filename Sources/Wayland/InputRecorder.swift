@@ -97,10 +97,24 @@ public final class InputRecorder {
         file.unlink()
     }
 
+    /// Whether the scene reports what each key did through `record(_:at:)` (a method call, a
+    /// key it handed to a nested scroll view, or the key itself), so key events from the seat
+    /// are not written again: an app whose keys are its own commands (the gallery's) records
+    /// their effect, which a replay can reproduce.
+    public var sceneReportsKeys = false
+
     /// Writes `event` (and the setup line before the first one).
     public func record(_ event: InputEvent) {
+        if sceneReportsKeys, case .key = event.kind { return }
         writeSetupIfNeeded()
         write(formatter.line(for: event))
+    }
+
+    /// Writes what the app did at `time` (the events' clock, ms): a method call, a nested
+    /// view's new content, or a key (see `TraceLineFormatter.line(for:at:)`).
+    public func record(_ action: TraceAction, at time: Double) {
+        writeSetupIfNeeded()
+        write(formatter.line(for: action, at: time))
     }
 
     /// Writes the setup line if no event came, so even an empty session is a valid trace,

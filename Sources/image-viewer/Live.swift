@@ -35,8 +35,8 @@ extension ImageViewer {
         if let record {
             let describe: () -> TraceSetupDescription
             if let gallery {
-                // The pager is what a replay can reproduce: the swipes between pictures.
-                describe = { [unowned gallery] in TraceSetupDescription(describing: gallery.pager) }
+                // The pager and every page: a replay routes input between them as the gallery does.
+                describe = { [unowned gallery] in gallery.traceSetup() }
             } else if let card, ViewScene.scrollViews(in: card.root).first != nil {
                 describe = { [unowned card] in
                     ViewScene.scrollViews(in: card.root).first.map { TraceSetupDescription(describing: $0) }
@@ -51,6 +51,12 @@ extension ImageViewer {
             } catch {
                 emit("image-viewer: \(error)")
                 Glibc.exit(1)
+            }
+            if let gallery, let recorder {
+                // The gallery's keys are commands: it reports their effect (and its slideshow's,
+                // and its pages' new content) for the recording.
+                recorder.sceneReportsKeys = true
+                gallery.onTraceAction = { [unowned recorder] action, time in recorder.record(action, at: time) }
             }
         }
         let app: Application

@@ -22,11 +22,16 @@ extension ImageViewer {
         }
         var frames = InputFrameBuilder()
         for event in trace.events {
-            guard case .input(let kind, let modifiers) = event.action else {
+            switch event.action {
+            case .input(let kind, let modifiers, _):
+                frames.append(kind, at: event.time, modifiers: modifiers)
+            case .layout:
+                // The viewer lays its pages out from the pictures it loads itself.
+                continue
+            case .call:
                 emit("image-viewer: \(tracePath):\(event.line): method calls drive a bare scroll view; the viewer takes input events only")
                 throw ExitCode(2)
             }
-            frames.append(kind, at: event.time, modifiers: modifiers)
         }
         let timeline = frames.frames
         // The screenshot's file before any work: one that exists (without --force) or cannot be
