@@ -26,17 +26,29 @@ public struct InputFrameBuilder {
     public init() {}
 
     /// Appends `kind` at `time` (ms, never before the previous one); `modifiers` are those a key
-    /// line states.
-    public mutating func append(_ kind: InputEvent.Kind, at time: Double, modifiers: InputEvent.Modifiers = []) {
+    /// line states. `frame` is the input frame a recording numbered it with: events of one
+    /// number form one frame; without a number, same-time touch (or pointer) events do.
+    public mutating func append(_ kind: InputEvent.Kind, at time: Double, modifiers: InputEvent.Modifiers = [],
+                                frame: Int? = nil) {
         let event = seat.stamp(InputEvent(time: time, kind: kind, modifiers: modifiers))
         let device = Self.deviceClass(kind)
-        if device != .other, device == openClass, let last = frames.last, last.time == time {
+        let joins: Bool
+        if let frame {
+            joins = frame == openFrame && !frames.isEmpty
+        } else {
+            joins = device != .other && device == openClass && frames.last?.time == time && openFrame == nil
+        }
+        if joins {
             frames[frames.count - 1].action.append(event)
         } else {
             frames.append(TimedAction(time: time, action: [event]))
         }
         openClass = device
+        openFrame = frame
     }
+
+    /// The recorded frame number of the open frame, if it had one.
+    private var openFrame: Int?
 
     /// Hands out the frames built so far and starts afresh, keeping the seat's state (a
     /// method call comes next, or a test delivers these before building more).
@@ -44,6 +56,7 @@ public struct InputFrameBuilder {
         defer {
             frames.removeAll()
             openClass = nil
+            openFrame = nil
         }
         return frames
     }

@@ -240,7 +240,7 @@ public final class Replayer: DisplayClient {
         for event in trace.events {
             switch event.action {
             case .input(let kind, let modifiers, nil):
-                frames.append(kind, at: event.time, modifiers: modifiers)
+                frames.append(kind, at: event.time, modifiers: modifiers, frame: event.frame)
             case .input(let kind, let modifiers, let view?):
                 // The key still passes the seat (its modifiers count for what follows).
                 frames.append(kind, at: event.time, modifiers: modifiers)

@@ -261,12 +261,18 @@ public struct TraceEvent: Equatable, Sendable {
     public var action: TraceAction
     /// 1-based line number in the file (for messages).
     public var line: Int
+    /// The input frame the event arrived in (`wl_touch.frame`, `wl_pointer.frame`), as a
+    /// recording numbers them: consecutive input lines with one number were delivered
+    /// together (the project's addition). Nil for hand-written lines, which a replay groups
+    /// by equal times instead.
+    public var frame: Int?
 
     /// Creates an event.
-    public init(time: Double, action: TraceAction, line: Int = 0) {
+    public init(time: Double, action: TraceAction, line: Int = 0, frame: Int? = nil) {
         self.time = time
         self.action = action
         self.line = line
+        self.frame = frame
     }
 }
 

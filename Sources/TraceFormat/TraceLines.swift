@@ -279,6 +279,12 @@ public struct TraceLineFormatter: Sendable {
     /// The line for `event`: a trace event line, or a `#` comment for input the format
     /// cannot express (pointer leave, holds unless `writesHoldEvents`, odd key names).
     public mutating func line(for event: InputEvent) -> String {
+        line(for: event, frame: nil)
+    }
+
+    /// The line for `event`, which arrived in input frame `frame` (a recording's counter; the
+    /// line carries it as `"frame"`, so a replay delivers the frame's events together).
+    public mutating func line(for event: InputEvent, frame: Int?) -> String {
         var t = lastTime
         switch event.kind {
         case .pointerEnter, .pointerLeave:
@@ -300,6 +306,7 @@ public struct TraceLineFormatter: Sendable {
             out.string("kind", kind)
             out.number("t", t)
             fields(&out)
+            if let frame { out.integer("frame", frame) }
             return out.json
         }
         func position(_ location: CGPoint, _ out: inout JSONObjectWriter) {

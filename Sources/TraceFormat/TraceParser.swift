@@ -375,7 +375,13 @@ public struct TraceParser: Sendable {
         default:  // "call"
             action = .call(try call(fields), view: try view(fields, state, nestedOnly: false) ?? 0)
         }
-        return TraceEvent(time: time, action: action, line: context.line)
+        var frame: Int?
+        if case .input = action, fields.has("frame") {
+            let number = try fields.requireInteger("frame")
+            guard number >= 0 else { throw fields.error("'frame' must not be negative, found \(number)") }
+            frame = number
+        }
+        return TraceEvent(time: time, action: action, line: context.line, frame: frame)
     }
 
     private func touchID(_ fields: Fields) throws(TraceError) -> Int {

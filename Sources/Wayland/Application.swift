@@ -57,7 +57,7 @@ public final class Application {
         let newSeat = Seat(proxy: bound.proxy, version: bound.version, display: display, environment: environment)
         let scene = window.scene
         newSeat.onInput = { [unowned self] frame in
-            for event in frame { self.recorder?.record(event) }
+            self.recorder?.record(frame: frame)
             scene.handle(frame: frame)
         }
         newSeat.onWarning = { [unowned self] in self.onWarning($0) }

@@ -53,8 +53,12 @@ public struct EventClock: Sendable {
             offset = candidate  // first event, or the device's clock jumped
             lastMapped = -Double.infinity
         }
-        // Never earlier than the previous event of this device: trackers expect order.
-        let mapped = max(extended + offset!, lastMapped)
+        // Never earlier than the previous event of this device: trackers expect order. Whole
+        // milliseconds, the device's own resolution: the offset estimate's fractions (arrival
+        // jitter) would otherwise spread a burst of events stamped in one millisecond over
+        // made-up microseconds, which a velocity fit reads as absurd speeds, and a recording
+        // (which keeps times to the microsecond) could not reproduce exactly.
+        let mapped = max((extended + offset!).rounded(), lastMapped)
         lastMapped = mapped
         return mapped
     }

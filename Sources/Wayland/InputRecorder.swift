@@ -103,11 +103,22 @@ public final class InputRecorder {
     /// their effect, which a replay can reproduce.
     public var sceneReportsKeys = false
 
-    /// Writes `event` (and the setup line before the first one).
-    public func record(_ event: InputEvent) {
-        if sceneReportsKeys, case .key = event.kind { return }
+    /// Input frames written so far: each frame's lines carry its number, so a replay delivers
+    /// them together as the seat did.
+    private var frames = 0
+
+    /// Writes the events of one input frame (and the setup line before the first one).
+    public func record(frame events: [InputEvent]) {
+        let kept = sceneReportsKeys ? events.filter { if case .key = $0.kind { false } else { true } } : events
+        guard !kept.isEmpty else { return }
         writeSetupIfNeeded()
-        write(formatter.line(for: event))
+        frames += 1
+        for event in kept { write(formatter.line(for: event, frame: frames)) }
+    }
+
+    /// Writes `event`, a frame of its own.
+    public func record(_ event: InputEvent) {
+        record(frame: [event])
     }
 
     /// Writes what the app did at `time` (the events' clock, ms): a method call, a nested

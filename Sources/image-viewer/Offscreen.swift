@@ -24,7 +24,7 @@ extension ImageViewer {
         for event in trace.events {
             switch event.action {
             case .input(let kind, let modifiers, _):
-                frames.append(kind, at: event.time, modifiers: modifiers)
+                frames.append(kind, at: event.time, modifiers: modifiers, frame: event.frame)
             case .layout:
                 // The viewer lays its pages out from the pictures it loads itself.
                 continue

@@ -32,11 +32,14 @@ private final class RecordedGallery: DisplayClient {
     }
 
     // The gallery's keys are reported by the gallery (as the viewer sets `sceneReportsKeys`).
+    private var frameCount = 0
+
     func perform(_ frame: [InputEvent], at time: Double) {
+        frameCount += 1
         for event in frame {
             if case .key = event.kind { continue }
             setupIfNeeded()
-            lines.append(formatter.line(for: event))
+            lines.append(formatter.line(for: event, frame: frameCount))
         }
         harness.window.perform(frame, at: time)
     }

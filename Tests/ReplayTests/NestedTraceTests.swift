@@ -109,3 +109,21 @@ struct NestedTraceTests {
         }
     }
 }
+
+@Suite("Recorded input frames")
+struct RecordedFrameTests {
+    @Test("Lines with a frame number are delivered in the frames the seat delivered; without one, same-time touch lines group")
+    func framesFromNumbers() {
+        var numbered = InputFrameBuilder()
+        numbered.append(.touchMotion(id: 0, location: .zero), at: 10, frame: 4)
+        numbered.append(.touchMotion(id: 1, location: .zero), at: 10, frame: 5)
+        numbered.append(.touchMotion(id: 0, location: .zero), at: 10, frame: 6)
+        numbered.append(.touchMotion(id: 1, location: .zero), at: 11, frame: 6)
+        #expect(numbered.frames.map(\.action.count) == [1, 1, 2], "a burst stamped in one millisecond stays three frames")
+        var legacy = InputFrameBuilder()
+        legacy.append(.touchMotion(id: 0, location: .zero), at: 10)
+        legacy.append(.touchMotion(id: 1, location: .zero), at: 10)
+        legacy.append(.touchMotion(id: 0, location: .zero), at: 11)
+        #expect(legacy.frames.map(\.action.count) == [2, 1])
+    }
+}

@@ -323,16 +323,24 @@ struct TraceRecordingTests {
         #expect(described == 0, "the scroll view is described when input starts, after layout")
         recorder.record(InputEvent(time: 100, kind: .touchDown(id: 0, location: CGPoint(x: 1, y: 2))))
         recorder.record(InputEvent(time: 108, kind: .touchUp(id: 0)))
+        // Two fingers in one wl_touch.frame: one frame number, so a replay delivers them together.
+        recorder.record(frame: [InputEvent(time: 116, kind: .touchDown(id: 1, location: CGPoint(x: 5, y: 6))),
+                                InputEvent(time: 116, kind: .touchDown(id: 2, location: CGPoint(x: 7, y: 8)))])
         recorder.finish()
         #expect(described == 2, "described when input starts and again for the end comment")
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(lines.count == 5)
+        #expect(lines.count == 7)
         #expect(lines[0].hasPrefix("# ScrollKit input recording"))
         #expect(lines[1] == #"{"kind":"setup","viewport":{"width":400,"height":600},"content":{"width":400,"height":3000},"frameRate":60}"#)
-        #expect(lines[2] == #"{"kind":"touch.down","t":0,"id":0,"x":1,"y":2}"#)
-        #expect(lines[3] == #"{"kind":"touch.up","t":8,"id":0}"#)
-        #expect(lines[4] == #"# live end: {"offset":{"x":0,"y":0},"zoomScale":1}"#)
-        #expect(recorder.linesWritten == 5)
+        // Each line says which input frame it arrived in (the project's `frame` key).
+        #expect(lines[2] == #"{"kind":"touch.down","t":0,"id":0,"x":1,"y":2,"frame":1}"#)
+        #expect(lines[3] == #"{"kind":"touch.up","t":8,"id":0,"frame":2}"#)
+        #expect(lines[4] == #"{"kind":"touch.down","t":16,"id":1,"x":5,"y":6,"frame":3}"#)
+        #expect(lines[5] == #"{"kind":"touch.down","t":16,"id":2,"x":7,"y":8,"frame":3}"#)
+        #expect(lines[6] == #"# live end: {"offset":{"x":0,"y":0},"zoomScale":1}"#)
+        #expect(recorder.linesWritten == 7)
+        let trace = try TraceParser().parse(lines.joined(separator: "\n"))
+        #expect(trace.events.map(\.frame) == [1, 2, 3, 3])
     }
 
     @Test("A session without input still leaves a valid trace: the setup line")
