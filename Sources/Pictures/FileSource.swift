@@ -30,19 +30,25 @@ enum FileSource {
         func systemError() -> PictureError {
             PictureError(file: name, kind: .unreadable(String(cString: strerror(errno))))
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO nobody writes to would otherwise wait for a writer
+        // forever. Symlinks are followed: a link to a picture is a picture the user named.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw systemError() }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw systemError() }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw PictureError(file: name, kind: .unreadable(String(cString: strerror(EISDIR))))
+        // The type of what was opened, not of the name: nothing can swap it in between.
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw PictureError(file: name, kind: .unreadable(String(cString: strerror(EISDIR))))
+        case let type: throw PictureError(file: name, kind: .notRegularFile(fileTypeName(type)))
         }
         let declared = Int(info.st_size)
         guard declared <= maxBytes else {
             throw PictureError(file: name, kind: .fileTooLarge(bytes: declared, limit: maxBytes))
         }
-        // Pipes and /proc files report size 0: read them in chunks up to the same limit.
+        // /proc and some /sys files are regular but report size 0: read them in chunks up
+        // to the same limit.
         var bytes = [UInt8](repeating: 0, count: max(declared, 0))
         var filled = 0
         while true {
@@ -66,6 +72,19 @@ enum FileSource {
         bytes.removeSubrange(filled...)
         progress(1)
         return bytes
+    }
+}
+
+/// "FIFO", "character device"…: what `stat` says a non-regular file is, for messages.
+func fileTypeName(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFIFO: return "FIFO"
+    case S_IFCHR: return "character device"
+    case S_IFBLK: return "block device"
+    case S_IFSOCK: return "socket"
+    case S_IFDIR: return "directory"
+    case S_IFLNK: return "symbolic link"
+    default: return "unknown type"
     }
 }
 

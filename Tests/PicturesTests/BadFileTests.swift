@@ -181,6 +181,45 @@ struct BadFileTests {
         #expect(error?.description == "big.png: image too large for available memory: 1000×1000 needs 3.8 MiB, 1.0 MiB available")
     }
 
+    @Test("a FIFO is refused at once as not a regular file, and the next file still loads",
+          .timeLimit(.minutes(1)))
+    func fifo() async throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("x.jpg").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Nobody writes to it: an open without O_NONBLOCK would wait here forever.
+        #expect(throws: PictureError(file: "x.jpg", kind: .notRegularFile("FIFO"))) { try ImageDecoder(path: fifo) }
+        let good = dir.appendingPathComponent("good.png")
+        try Data(Self.validPNG).write(to: good)
+        let loader = PictureLoader()
+        var shapes: [String] = []
+        for path in [fifo, good.path] {
+            for await event in loader.events(path: path) {
+                if case .failed(let error) = event { shapes.append(error.description) }
+                if case .loaded = event { shapes.append("loaded") }
+            }
+        }
+        #expect(shapes == ["x.jpg: not a regular file (FIFO)", "loaded"])
+    }
+
+    @Test("a symlink to /dev/zero is refused from fstat, before reading a byte")
+    func deviceBehindSymlink() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let link = dir.appendingPathComponent("z.png")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/dev/zero")
+        #expect(throws: PictureError(file: "z.png", kind: .notRegularFile("character device"))) {
+            try ImageDecoder(path: link.path)
+        }
+        // A symlink to a picture is a picture: links are followed, the target's type checked.
+        let target = dir.appendingPathComponent("real.png")
+        try Data(Self.validPNG).write(to: target)
+        let pictureLink = dir.appendingPathComponent("link.png")
+        try FileManager.default.createSymbolicLink(atPath: pictureLink.path, withDestinationPath: target.path)
+        #expect(try ImageDecoder(path: pictureLink.path).decode().width == 40)
+    }
+
     @Test("files over the size limit are refused before being read")
     func fileTooLarge() throws {
         let dir = try Self.scratch()
