@@ -98,17 +98,19 @@ enum JPEGCodec {
     /// Decodes to opaque ARGB at `scale` (a factor from `previewScale`, or 1/1). `zeroed`
     /// clears the pixels before decoding (see `ARGBPixels.init`).
     static func decodeARGB(
-        _ data: [UInt8], file: String, header: Header, scale: (num: Int, denom: Int) = (1, 1), zeroed: Bool = true
+        _ data: [UInt8], file: String, header: Header, scale: (num: Int, denom: Int) = (1, 1), zeroed: Bool = true,
+        transform: ColorTransform? = nil
     ) throws(PictureError) -> ARGBPixels {
         let pixels = ARGBPixels(width: scaled(header.width, scale), height: scaled(header.height, scale), zeroed: zeroed)
-        try decodeARGB(data, file: file, header: header, scale: scale, into: pixels)
+        try decodeARGB(data, file: file, header: header, scale: scale, into: pixels, transform: transform)
         return pixels
     }
 
     /// Decodes into `pixels`, which must be the size of the image at `scale`: the
     /// benchmark's decode-only timing reuses a buffer whose pages are already mapped.
     static func decodeARGB(
-        _ data: [UInt8], file: String, header: Header, scale: (num: Int, denom: Int) = (1, 1), into pixels: ARGBPixels
+        _ data: [UInt8], file: String, header: Header, scale: (num: Int, denom: Int) = (1, 1), into pixels: ARGBPixels,
+        transform: ColorTransform? = nil
     ) throws(PictureError) {
         let h = try makeHandle(file: file)
         let w = scaled(header.width, scale), ht = scaled(header.height, scale)
@@ -120,7 +122,21 @@ enum JPEGCodec {
                           Int32(w), Int32(w * 4), Int32(ht), Int32(format.rawValue), flags)
         }
         if status != 0, let error = failure(h, file: file, headerComplete: true) { throw error }
-        if header.isCMYK { pixels.convertInvertedCMYK() }
+        // An embedded profile converts the samples as decoded (CMYK ones included); without
+        // one, CMYK takes the naive conversion below and the rest are sRGB already.
+        if let transform {
+            transform.apply(to: pixels)
+        } else if header.isCMYK {
+            pixels.convertInvertedCMYK()
+        }
+    }
+
+    /// The conversion of an embedded profile for the samples TurboJPEG delivers for
+    /// `header`'s colour space, or nil when there is nothing to convert.
+    static func transform(_ icc: [UInt8]?, header: Header) -> ColorTransform? {
+        guard let icc else { return nil }
+        let input: ColorTransform.Input = header.isCMYK ? .invertedCMYK : header.isGray ? .grayInBGRA : .bgra(premultiplied: true)
+        return ColorTransform(.icc(icc), input: input)
     }
 
     /// Bytes the planes of `header` take (one sample per byte).
@@ -145,7 +161,8 @@ enum JPEGCodec {
 
     /// Decodes to Y (and Cb, Cr) planes without colour conversion: the memory-lean form
     /// for huge photos, converted tile by tile when drawn.
-    static func decodePlanar(_ data: [UInt8], file: String, header: Header) throws(PictureError) -> PlanarPixels {
+    static func decodePlanar(_ data: [UInt8], file: String, header: Header,
+                             transform: ColorTransform? = nil) throws(PictureError) -> PlanarPixels {
         let h = try makeHandle(file: file)
         let sizes = planeSizes(header)
         let chromaWidth = sizes.count == 3 ? sizes[1].0 : 0
@@ -159,7 +176,8 @@ enum JPEGCodec {
         default: upsampling = .none
         }
         let pixels = PlanarPixels(width: header.width, height: header.height,
-                                  planeWidths: sizes.map(\.0), planeHeights: sizes.map(\.1), upsampling: upsampling)
+                                  planeWidths: sizes.map(\.0), planeHeights: sizes.map(\.1), upsampling: upsampling,
+                                  transform: transform)
         var planes: [UnsafeMutablePointer<UInt8>?] = pixels.planes.map { $0 }
         while planes.count < 3 { planes.append(nil) }
         let status = data.withUnsafeBufferPointer { buf in
