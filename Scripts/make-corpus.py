@@ -7,6 +7,8 @@ Usage:
     Scripts/make-corpus.py OUTDIR        the files, their references and OUTDIR/manifest.json
     Scripts/make-corpus.py --fuzz-seeds  small seed files as base64, one per line (for
                                           Tests/PicturesTests/Corpus/FuzzSeeds.swift)
+    Scripts/make-corpus.py --hostile     crafted files as "name decodes base64" lines (for
+                                          Tests/PicturesTests/Corpus/RegressionCorpus.swift)
 
 References are straight-alpha RGBA, 8 bits a sample, in displayed orientation, converted to
 sRGB when the file carries a colour description. They come from Pillow (PNG, JPEG, GIF stills,
@@ -728,10 +730,10 @@ def fuzz_seeds():
         seeds.append(saved("TIFF", "d.tif", compression="tiff_lzw"))
         seeds.append(saved("TIFF", "e.tif", im=small.convert("L"), compression="packbits"))
         seeds.append(tiff16_rgb(4, 3, [(i * 5000, i * 300, 65535 - i) for i in range(12)]))
-        seeds.append(bmp_file(small.convert("RGB"), bits=8, compression=1)[0])
-        seeds.append(bmp_file(small.convert("RGB"), bits=4)[0])
+        seeds.append(bmp_file(pattern(12, 9), bits=8, compression=1)[0])
+        seeds.append(bmp_file(pattern(12, 9), bits=4)[0])
         seeds.append(bmp_file(small, bits=32, v5=True)[0])
-        seeds.append(bmp_file(small.convert("RGB"), bits=16)[0])
+        seeds.append(bmp_file(pattern(12, 9), bits=16)[0])
         small.convert("RGB").save(os.path.join(d, "f.png"))
         c.run("cjxl", os.path.join(d, "f.png"), os.path.join(d, "f.jxl"), "-d", "0")
         seeds.append(open(os.path.join(d, "f.jxl"), "rb").read())
@@ -744,10 +746,83 @@ def fuzz_seeds():
     return seeds
 
 
+def hostile_files():
+    """Crafted files that attack one structure each: (name, whether it must decode, bytes)."""
+    out = []
+    tiny = [[1]]
+    # GIF: a 65535² screen (refused from the header), a frame far off the canvas whose LZW
+    # data is one pixel, no colour table at all, an LZW code size past 8.
+    gif = gif_file(1, 1, [(0, 0, 0), (255, 0, 0)], [{"x": 0, "y": 0, "w": 1, "h": 1, "rows": tiny}])
+    out.append(("gif-screen-65535", False, gif[:6] + struct.pack("<HH", 65535, 65535) + gif[10:]))
+    far = bytearray(gif)
+    at = far.index(b"\x2C")
+    struct.pack_into("<HHHH", far, at + 1, 65000, 65000, 65535, 1)
+    out.append(("gif-frame-off-canvas-short-data", False, bytes(far)))
+    bare = b"GIF89a" + struct.pack("<HHBBB", 2, 1, 0, 0, 0) + b"\x2C" + struct.pack("<HHHHB", 0, 0, 2, 1, 0)
+    out.append(("gif-no-colour-table", True, bare + gif_lzw([0, 1]) + b"\x3B"))
+    bad_code = bytearray(gif)
+    bad_code[bad_code.index(b"\x2C") + 10] = 12
+    out.append(("gif-lzw-code-size-12", False, bytes(bad_code)))
+    # BMP: impossible sizes, a palette count of 2³²−1, pixels past the end, a delta escape
+    # far outside the picture, a bit mask with a hole.
+    bmp, _ = bmp_file(pattern(4, 3), bits=24)
+    def patched(fmt, offset, value, data=bmp):
+        b = bytearray(data)
+        struct.pack_into(fmt, b, offset, value)
+        return bytes(b)
+    out.append(("bmp-height-int-min", False, patched("<i", 22, -2**31)))
+    out.append(("bmp-width-negative", False, patched("<i", 18, -4)))
+    out.append(("bmp-pixels-past-end", False, patched("<I", 10, 0xFFFFFF00)))
+    out.append(("bmp-16384-square-no-rows", False, patched("<i", 22, 16384, patched("<i", 18, 16384))))
+    pal, _ = bmp_file(pattern(4, 3), bits=8)
+    out.append(("bmp-palette-count-4G", True, patched("<I", 46, 0xFFFFFFFF, pal)))
+    rle, _ = bmp_file(pattern(6, 4), bits=8, compression=1)
+    off = struct.unpack_from("<I", rle, 10)[0]
+    out.append(("bmp-rle-delta-far-away", True, rle[:off] + bytes([0, 2, 255, 255, 3, 1]) + rle[off:]))
+    field, _ = bmp_file(pattern(4, 3), bits=16, masks=(0xF00F, 0x07E0, 0x001F, 0))
+    out.append(("bmp-mask-with-hole", False, field))
+    # TIFF: a directory chain that loops, a strip offset past the end, a 65535² page.
+    t = tiff16_rgb(2, 2, [(1, 2, 3)] * 4)
+    ifd = struct.unpack_from(">I", t, 4)[0]
+    count = struct.unpack_from(">H", t, ifd)[0]
+    loop = bytearray(t)
+    struct.pack_into(">I", loop, ifd + 2 + 12 * count, ifd)
+    out.append(("tiff-directory-loop", True, bytes(loop)))
+    far_strip = bytearray(t)
+    for i in range(count):
+        tag = struct.unpack_from(">H", far_strip, ifd + 2 + 12 * i)[0]
+        if tag == 273:
+            struct.pack_into(">I", far_strip, ifd + 2 + 12 * i + 8, 0xFFFFFFF0)
+    out.append(("tiff-strip-past-end", False, bytes(far_strip)))
+    huge = bytearray(t)
+    for i in range(count):
+        tag = struct.unpack_from(">H", huge, ifd + 2 + 12 * i)[0]
+        if tag in (256, 257):
+            struct.pack_into(">I", huge, ifd + 2 + 12 * i + 8, 65535)
+    out.append(("tiff-65535-square", False, bytes(huge)))
+    # WebP: an extended header declaring a 2²⁴ × 2²⁴ canvas.
+    vp8x = b"VP8X" + struct.pack("<I", 10) + bytes([0x10, 0, 0, 0]) + (2**24 - 1).to_bytes(3, "little") * 2
+    out.append(("webp-canvas-16M-square", False, b"RIFF" + struct.pack("<I", 4 + len(vp8x)) + b"WEBP" + vp8x))
+    # SVG: entity expansion ("billion laughs"), an absurd size, an external file reference.
+    laughs = '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "lollollollollollollollollollol">'
+    for i in range(1, 9):
+        laughs += f'<!ENTITY {chr(97 + i)} "' + f"&{chr(96 + i)};" * 10 + '">'
+    laughs += ']><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&i;</text></svg>'
+    out.append(("svg-billion-laughs", False, laughs.encode()))
+    out.append(("svg-width-1e9", False, b'<svg xmlns="http://www.w3.org/2000/svg" width="1e9" height="1e9"/>'))
+    out.append(("svg-external-file", True, b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                b'width="4" height="4"><image xlink:href="file:///etc/passwd" width="4" height="4"/></svg>'))
+    return out
+
+
 def main():
     if len(sys.argv) == 2 and sys.argv[1] == "--fuzz-seeds":
         for seed in fuzz_seeds():
             print(base64.b64encode(seed).decode())
+        return
+    if len(sys.argv) == 2 and sys.argv[1] == "--hostile":
+        for name, decodes, data in hostile_files():
+            print(name, "true" if decodes else "false", base64.b64encode(data).decode())
         return
     if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
         print(__doc__.strip(), file=sys.stderr)

@@ -67,7 +67,10 @@ public final class AnimationDecoder: Sendable {
     /// Opens the animation of `decoder`'s file; throws for formats without animation and
     /// for files whose header does not read.
     public convenience init(decoder: ImageDecoder) throws(PictureError) {
-        let header = try decoder.readHeader()
+        let inspection = try decoder.inspect()
+        let header = inspection.header
+        // The canvas, the frame handed out, and the one the viewer still shows.
+        try decoder.checkMemory(header.pixelCount * 4 * 3 + (inspection.codec?.workingBytes ?? 0), header)
         let source: any AnimationSource
         switch header.format {
         case .gif:

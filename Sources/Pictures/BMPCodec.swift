@@ -97,7 +97,7 @@ enum BMPCodec {
         for m in layout.masks where m != 0 {
             // Each mask must be one run of bits, or the channel's scale is meaningless.
             let shifted = m >> UInt32(m.trailingZeroBitCount)
-            guard shifted & (shifted + 1) == 0 else { throw corrupt("non-contiguous bit mask") }
+            guard shifted & (shifted &+ 1) == 0 else { throw corrupt("non-contiguous bit mask") }
         }
 
         if layout.bitCount <= 8 {
@@ -164,11 +164,12 @@ enum BMPCodec {
             }
         }
         let shifts = l.masks.map { UInt32($0 == 0 ? 0 : $0.trailingZeroBitCount) }
-        let maxima = zip(l.masks, shifts).map { $0 >> $1 }
+        let maxima = zip(l.masks, shifts).map { UInt64($0 >> $1) }
+        // A channel's value scaled to 0…255, rounded; 64-bit so a 32-bit-wide mask cannot overflow.
         func channel(_ v: UInt32, _ i: Int) -> UInt32 {
             let m = maxima[i]
             guard m != 0 else { return 0 }
-            return ((v & l.masks[i]) >> shifts[i] * 255 + m / 2) / m
+            return UInt32((UInt64((v & l.masks[i]) >> shifts[i]) * 255 + m / 2) / m)
         }
         b.withUnsafeBufferPointer { buf in
             for r in 0..<rows {

@@ -57,7 +57,10 @@ enum FileSource {
                 guard bytes.count < maxBytes else {
                     throw PictureError(file: name, kind: .fileTooLarge(bytes: bytes.count + 1, limit: maxBytes))
                 }
-                bytes.append(contentsOf: repeatElement(0, count: min(chunkBytes, maxBytes - bytes.count)))
+                // Past the declared size: a small probe finds the end of a file that kept its
+                // size, and a file of unknown size grows geometrically.
+                let grow = min(max(4096, min(chunkBytes, bytes.count / 2)), maxBytes - bytes.count)
+                bytes.append(contentsOf: repeatElement(0, count: grow))
             }
             let want = min(chunkBytes, bytes.count - filled)
             let got = bytes.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress! + filled, want) }

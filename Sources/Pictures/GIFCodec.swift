@@ -144,10 +144,8 @@ final class GIFAnimation: AnimationSource {
         _ = bytes.initialize(from: data)
         reader = GIFReader(UnsafeBufferPointer(start: bytes.baseAddress, count: data.count))
         canvas = ARGBPixels(width: width, height: height)
-        do throws(PictureError) { try open() } catch {
-            bytes.deallocate()
-            throw error
-        }
+        // Every property is set: if this throws, deinit runs and frees `bytes`.
+        try open()
     }
 
     deinit {

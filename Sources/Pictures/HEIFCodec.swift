@@ -4,10 +4,15 @@ import CHEIF
 
 /// HEIF/AVIF header reading and decoding to straight-alpha ARGB.
 enum HEIFCodec {
+    /// libheif registers its decoders in heif_init; without it, the first contexts made on
+    /// two threads at once would both set up the registry. Swift runs this exactly once.
+    static let libraryReady: Bool = heif_init(nil).code == heif_error_Ok
+
     /// An open HEIF context over bytes the caller keeps alive, freed with this object.
     final class Context {
         let raw: OpaquePointer
         init(_ bytes: UnsafeBufferPointer<UInt8>, file: String, format: ImageFormat) throws(PictureError) {
+            _ = HEIFCodec.libraryReady
             guard let ctx = heif_context_alloc() else { throw PictureError(file: file, kind: .corrupt(format, "out of memory")) }
             raw = ctx
             let error = heif_context_read_from_memory_without_copy(ctx, bytes.baseAddress, bytes.count, nil)

@@ -203,7 +203,7 @@ public struct ImageDecoder: Sendable {
     }
 
     /// Refuses a decode needing more than the available memory, in bytes.
-    private func checkMemory(_ needed: Int, _ header: PictureHeader) throws(PictureError) {
+    func checkMemory(_ needed: Int, _ header: PictureHeader) throws(PictureError) {
         guard let available = limits.availableMemory(), needed > available else { return }
         throw PictureError(file: file, kind: .insufficientMemory(
             width: header.width, height: header.height, needed: needed, available: available))

@@ -12,6 +12,16 @@ enum SVGCodec {
     /// §10.3.2), for documents with neither width/height nor a viewBox.
     static let defaultSize = (width: 300, height: 150)
 
+    /// librsvg parses with libxml2, whose global set-up is not safe to race (xmlInitParser
+    /// "is not reentrant"): the first parse happens here, once (Swift runs a global's
+    /// initialiser exactly once), before any two threads can reach it together.
+    static let libraryReady: Bool = {
+        let tiny = Array("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1\" height=\"1\"/>".utf8)
+        let handle = tiny.withUnsafeBufferPointer { rsvg_handle_new_from_data($0.baseAddress, gsize($0.count), nil) }
+        if let handle { g_object_unref(UnsafeMutableRawPointer(handle)) }
+        return handle != nil
+    }()
+
     static func header(_ data: [UInt8], file: String) throws(PictureError) -> CodecHeader {
         let document = try SVGDocument(data, file: file)
         return CodecHeader(width: document.width, height: document.height, hasAlpha: true)
@@ -34,6 +44,7 @@ final class SVGDocument: @unchecked Sendable {
     private let lock = Mutex(())
 
     init(_ data: [UInt8], file: String) throws(PictureError) {
+        _ = SVGCodec.libraryReady
         var error: UnsafeMutablePointer<GError>?
         let handle = data.withUnsafeBufferPointer { rsvg_handle_new_from_data($0.baseAddress, gsize($0.count), &error) }
         guard let handle else {

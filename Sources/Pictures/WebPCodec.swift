@@ -123,6 +123,7 @@ final class WebPAnimation: AnimationSource {
         _ = bytes.initialize(from: data)
         var options = WebPAnimDecoderOptions()
         var webp = WebPData(bytes: bytes.baseAddress, size: data.count)
+        // Until `decoder` is set, a throw does not run deinit: `bytes` is freed here.
         guard WebPAnimDecoderOptionsInit(&options) != 0 else {
             bytes.deallocate()
             throw PictureError(file: file, kind: .unsupportedVariant(.webp, "libwebpdemux version mismatch"))
