@@ -241,11 +241,13 @@ public struct ImageDecoder: Sendable {
             try checkMemory(output + coefficientBytes(inspection), header)
             let transform = JPEGCodec.transform(inspection.icc, header: jpeg)
             if planar {
-                let pixels = try JPEGCodec.decodePlanar(data, file: file, header: jpeg, transform: transform)
-                return Picture(storage: .planar(pixels), header: header, isOpaque: true)
+                let (pixels, damage) = try JPEGCodec.decodePlanar(data, file: file, header: jpeg, transform: transform)
+                if let damage, !acceptsDamage { throw damage.error }
+                return Picture(storage: .planar(pixels), header: header, isOpaque: true, damage: damage)
             }
-            let pixels = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, transform: transform)
-            return Picture(storage: .argb(pixels), header: header, isOpaque: true)
+            let (pixels, damage) = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, transform: transform)
+            if let damage, !acceptsDamage { throw damage.error }
+            return Picture(storage: .argb(pixels), header: header, isOpaque: true, damage: damage)
         case .svg:
             return Picture(storage: .vector(try SVGCodec.document(data, file: file)), header: header, isOpaque: false)
         case .png, .webp, .gif, .tiff, .heif, .avif, .jxl, .bmp:
@@ -262,7 +264,11 @@ public struct ImageDecoder: Sendable {
            let transform = ColorTransform(color, input: output.colorInput ?? .bgra(premultiplied: output.premultiplied)) {
             transform.apply(to: output.pixels)
         }
-        if !output.premultiplied { output.pixels.premultiply() }
+        if !output.premultiplied {
+            output.pixels.premultiply()
+        } else if header.hasAlpha {
+            output.pixels.clampToAlpha()
+        }
         return Picture(storage: .argb(output.pixels), header: header, isOpaque: !header.hasAlpha, damage: output.damage)
     }
 
@@ -282,8 +288,10 @@ public struct ImageDecoder: Sendable {
             let scale = JPEGCodec.previewScale(width: jpeg.width, height: jpeg.height, maxPixels: budget)
             let w = JPEGCodec.scaled(jpeg.width, scale), h = JPEGCodec.scaled(jpeg.height, scale)
             try checkMemory(w * h * 4 + coefficientBytes(inspection), header)
-            decoded = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, scale: scale,
-                                               transform: JPEGCodec.transform(inspection.icc, header: jpeg))
+            let (pixels, damage) = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, scale: scale,
+                                                            transform: JPEGCodec.transform(inspection.icc, header: jpeg))
+            if let damage { throw damage.error }
+            decoded = pixels
         case .svg:
             let document = try SVGCodec.document(data, file: file)
             decoded = document.rendered(maxPixels: budget)

@@ -58,6 +58,19 @@ final class ARGBPixels: @unchecked Sendable {
         }
     }
 
+    /// Lowers any colour channel above its pixel's alpha to the alpha: files that declare
+    /// premultiplied (associated) alpha can still hold colours that exceed it, which would
+    /// blend as light out of nothing.
+    func clampToAlpha() {
+        for i in 0..<(width * height) {
+            let p = base[i]
+            let a = p >> 24
+            if a == 255 { continue }
+            let r = min(p >> 16 & 0xFF, a), g = min(p >> 8 & 0xFF, a), b = min(p & 0xFF, a)
+            base[i] = a << 24 | r << 16 | g << 8 | b
+        }
+    }
+
     /// Makes rows `from`… transparent: the part of a damaged picture that did not decode.
     func clearRows(from row: Int) {
         guard row < height else { return }

@@ -75,6 +75,11 @@ enum TIFFCodec {
         }
     }
 
+    /// The text in a C character buffer, up to its terminating zero.
+    static func text(_ chars: [CChar]) -> String {
+        String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// A libtiff message as a PictureError: running out of data is `.truncated`.
     static func failure(_ message: String?, file: String) -> PictureError {
         guard let message else { return PictureError(file: file, kind: .corrupt(.tiff, "cannot read the file")) }
@@ -117,15 +122,19 @@ enum TIFFCodec {
         }
         var message = [CChar](repeating: 0, count: 1024)
         guard TIFFRGBAImageOK(h.tif, &message) != 0 else {
-            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let text = text(message)
             throw PictureError(file: file, kind: .unsupportedVariant(.tiff, text.isEmpty ? "unsupported sample layout" : text))
         }
-        var samples: UInt16 = 1, extra: UInt16 = 0, orientation: UInt16 = 1
-        var extraTypes: UnsafeMutablePointer<UInt16>?
-        _ = h.field(TIFFTAG_SAMPLESPERPIXEL, &samples)
-        _ = h.field(TIFFTAG_EXTRASAMPLES, &extra, &extraTypes)
-        _ = h.field(TIFFTAG_ORIENTATION, &orientation)
-        var header = CodecHeader(width: Int(width), height: Int(height), hasAlpha: extra > 0)
+        // Alpha and orientation as the RGBA interface will see them: libtiff takes an extra
+        // sample nobody declared as alpha, and replaces invalid orientations.
+        var image = TIFFRGBAImage()
+        guard TIFFRGBAImageBegin(&image, h.tif, 1, &message) != 0 else {
+            throw failure(h.takeError() ?? text(message),
+                          file: file)
+        }
+        let hasAlpha = image.alpha != 0, orientation = image.orientation
+        TIFFRGBAImageEnd(&image)
+        var header = CodecHeader(width: Int(width), height: Int(height), hasAlpha: hasAlpha)
         header.orientation = Orientation(rawValue: Int(orientation)) ?? .up
         header.pageCount = max(1, pages.count)
         // libtiff decodes a strip or tile into its own buffer before converting it.
@@ -146,7 +155,7 @@ enum TIFFCodec {
             var image = TIFFRGBAImage()
             var message = [CChar](repeating: 0, count: 1024)
             guard TIFFRGBAImageBegin(&image, h.tif, 1, &message) != 0 else {
-                throw failure(h.takeError() ?? String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                throw failure(h.takeError() ?? text(message),
                               file: file)
             }
             defer { TIFFRGBAImageEnd(&image) }
@@ -254,7 +263,7 @@ private let tiffError: TIFFErrorHandlerExtR = { _, user, module, format, argumen
     if messages.firstError == nil {
         var text = [CChar](repeating: 0, count: 512)
         _ = vsnprintf(&text, text.count, format, arguments)
-        messages.firstError = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        messages.firstError = TIFFCodec.text(text)
     }
     return 1
 }

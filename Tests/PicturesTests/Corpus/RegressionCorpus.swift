@@ -86,5 +86,9 @@ enum RegressionCorpus {
              base64: "PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSIxZTkiIGhlaWdodD0iMWU5Ii8+"),
         Case(name: "svg-external-file", decodes: true,
              base64: "PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHhtbG5zOnhsaW5rPSJodHRwOi8vd3d3LnczLm9yZy8xOTk5L3hsaW5rIiB3aWR0aD0iNCIgaGVpZ2h0PSI0Ij48aW1hZ2UgeGxpbms6aHJlZj0iZmlsZTovLy9ldGMvcGFzc3dkIiB3aWR0aD0iNCIgaGVpZ2h0PSI0Ii8+PC9zdmc+"),
+        // Found by the fuzzer: RGB with 4 samples and no ExtraSamples tag. libtiff takes the
+        // fourth as premultiplied alpha, whose colours exceeded it (drawn as invalid pixels).
+        Case(name: "tiff-undeclared-extra-sample-as-alpha", decodes: true,
+             base64: "SUkqADYBAACAACBQMAB6BjuBlOBmeBnMKLQeHiHjwALkAKMANAAJcAOcAIwAP8AICQv9/haTP8bykryk5ylFSlNRNQROKh9JxkPoiOh8+SEPnCCCeBkyBm+Bo+BquBsCJsibLkfoOMj88R0fmyQj8wSV/jSUluUoGUqWUsiUuOJvCol85xkvmiOl8uSEvlCCQiBGOBoqBrKBtmBv+J4SIRU/3xoH8sR0/0Z/n8gV4dykxzCUrKUtmU4YeZ6Kp+FNBPkiOp+KP9PjCCDSBluBoGBqWBsiB2qIWyIONcr8hshoL8cKVzr8WWRfiCxSYTykmSk3ylHylVymnRCoRBgLlvjNVtBvihHudvhzot8AUaBBaBjeBleG32BppFv8dKBRP8Xppcv8RkUaB/gwOZzn+BiWpEG6AgsAAAEDAAEAAAAMAAAAAQEDAAEAAAAJAAAAAgEDAAQAAADAAQAAAwEDAAEAAAAFAAAABgEDAAEAAAACAAAAEQEEAAEAAAAIAAAAFQEDAAEAAAAEAAAAFgEDAAEAAAAJAAAAFwEEAAEAAAAuAQAAHAEDAAEAAAABAAAAUv//AAEAAAACAAAAAAAAAAgACAAIAAgA"),
     ]
 }
