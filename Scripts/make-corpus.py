@@ -382,26 +382,41 @@ def bmp_file(im, bits, compression=0, topdown=False, v5=False, icc=None, masks=N
     return header + info + extra + pal + pixel_data + tail, exp
 
 
-def tiff16_rgb(width, height, samples):
-    """An uncompressed big-endian 16-bit RGB TIFF (TIFF 6.0 baseline, one strip)."""
-    data = b"".join(struct.pack(">HHH", *s) for s in samples)
+def tiff_rgb(width, height, samples, bits=16, rows_per_strip=None):
+    """An uncompressed big-endian RGB TIFF (TIFF 6.0 baseline) with its directory first, as
+    cameras and scanners write them (libtiff puts it last), in strips of `rows_per_strip`."""
+    rows_per_strip = rows_per_strip or height
+    fmt = ">HHH" if bits == 16 else ">BBB"
+    data = b"".join(struct.pack(fmt, *px) for px in samples)
+    row_bytes = width * 3 * bits // 8
+    strips = [(y, min(rows_per_strip, height - y)) for y in range(0, height, rows_per_strip)]
     entries = [(256, 4, 1, width), (257, 4, 1, height), (258, 3, 3, None), (259, 3, 1, 1), (262, 3, 1, 2),
-               (273, 4, 1, None), (277, 3, 1, 3), (278, 4, 1, height), (279, 4, 1, len(data))]
+               (273, 4, len(strips), None), (277, 3, 1, 3), (278, 4, 1, rows_per_strip), (279, 4, len(strips), None)]
     ifd_at = 8
     extra_at = ifd_at + 2 + 12 * len(entries) + 4
-    bps_at, strip_at = extra_at, extra_at + 6
+    bps_at = extra_at
+    offsets_at = bps_at + 6
+    counts_at = offsets_at + 4 * len(strips)
+    data_at = counts_at + 4 * len(strips)
     out = b"MM\0*" + struct.pack(">I", ifd_at) + struct.pack(">H", len(entries))
     for tag, typ, count, value in entries:
         if tag == 258:
             out += struct.pack(">HHII", tag, typ, count, bps_at)
-        elif tag == 273:
-            out += struct.pack(">HHII", tag, typ, count, strip_at)
+        elif tag in (273, 279):
+            if count == 1:
+                value = data_at if tag == 273 else strips[0][1] * row_bytes
+                out += struct.pack(">HHII", tag, typ, count, value)
+            else:
+                out += struct.pack(">HHII", tag, typ, count, offsets_at if tag == 273 else counts_at)
         elif typ == 3:
             out += struct.pack(">HHIHH", tag, typ, count, value, 0)
         else:
             out += struct.pack(">HHII", tag, typ, count, value)
-    out += struct.pack(">I", 0) + struct.pack(">HHH", 16, 16, 16)
+    out += struct.pack(">I", 0) + struct.pack(">HHH", bits, bits, bits)
+    out += b"".join(struct.pack(">I", data_at + y * row_bytes) for y, _ in strips)
+    out += b"".join(struct.pack(">I", n * row_bytes) for _, n in strips)
     return out + data
+
 
 # ---------------------------------------------------------------- the corpus
 
@@ -566,9 +581,14 @@ class Corpus:
         # 16 bits a sample, written here; libtiff keeps the high byte, rounded.
         samples = [(x * 1000 % 65536, y * 1300 % 65536, (x * y * 50) % 65536) for y in range(20) for x in range(30)]
         with open(self.path("tiff-rgb16.tif"), "wb") as f:
-            f.write(tiff16_rgb(30, 20, samples))
+            f.write(tiff_rgb(30, 20, samples))
         exp = b"".join(bytes((r >> 8, g >> 8, b >> 8, 255)) for r, g, b in samples)
         self.add("tiff-rgb16.tif", "tiff", "16-bit RGB", [(0, 0, exp, 30, 20)], 1)
+        # 8-bit, directory first, four rows a strip: what a damaged-file test can cut.
+        px = list(rgb.getdata())
+        with open(self.path("tiff-strips.tif"), "wb") as f:
+            f.write(tiff_rgb(64, 48, [p[:3] for p in px], bits=8, rows_per_strip=4))
+        self.add("tiff-strips.tif", "tiff", "4-row strips, directory first", [(0, 0, rgb.convert("RGBA"), 64, 48)], 0)
         # Orientation 6 (rotate 90° clockwise to display).
         self.save(rgb, "tiff-orientation6.tif", "TIFF", tiffinfo={274: 6})
         self.add("tiff-orientation6.tif", "tiff", "orientation 6", [(0, 0, rgb.transpose(Image.Transpose.ROTATE_270), 48, 64)], 0)
@@ -729,7 +749,7 @@ def fuzz_seeds():
             {"x": 2, "y": 1, "w": 4, "h": 4, "rows": [[1] * 4] * 4, "disposal": 2, "transparent": 0, "interlace": True}]))
         seeds.append(saved("TIFF", "d.tif", compression="tiff_lzw"))
         seeds.append(saved("TIFF", "e.tif", im=small.convert("L"), compression="packbits"))
-        seeds.append(tiff16_rgb(4, 3, [(i * 5000, i * 300, 65535 - i) for i in range(12)]))
+        seeds.append(tiff_rgb(4, 3, [(i * 5000, i * 300, 65535 - i) for i in range(12)]))
         seeds.append(bmp_file(pattern(12, 9), bits=8, compression=1)[0])
         seeds.append(bmp_file(pattern(12, 9), bits=4)[0])
         seeds.append(bmp_file(small, bits=32, v5=True)[0])
@@ -782,7 +802,7 @@ def hostile_files():
     field, _ = bmp_file(pattern(4, 3), bits=16, masks=(0xF00F, 0x07E0, 0x001F, 0))
     out.append(("bmp-mask-with-hole", False, field))
     # TIFF: a directory chain that loops, a strip offset past the end, a 65535² page.
-    t = tiff16_rgb(2, 2, [(1, 2, 3)] * 4)
+    t = tiff_rgb(2, 2, [(1, 2, 3)] * 4)
     ifd = struct.unpack_from(">I", t, 4)[0]
     count = struct.unpack_from(">H", t, ifd)[0]
     loop = bytearray(t)

@@ -13,6 +13,9 @@ enum PNGCodec {
     /// most raw PNG bytes one compressed byte can yield.
     static let deflateMaxRatio = 1032
 
+    /// 1 KiB: how much image data libpng reads at a time (see Reader.init).
+    static let imageDataReadBytes = 1024
+
     /// A libpng read over bytes in memory; read and info structs freed with this object.
     private final class Reader {
         var png: png_structp?
@@ -34,6 +37,10 @@ enum PNGCodec {
             // A broken ancillary chunk (a bad iCCP, a wrong CRC in text) is a warning, not
             // a reason to refuse the picture (the default for reading, made explicit).
             png_set_benign_errors(png, 1)
+            // libpng reads image data in blocks of this size (8 KiB by default) and cannot
+            // use a block it could not read whole: small blocks let a cut file keep the
+            // rows of all but its last kilobyte.
+            png_set_compression_buffer_size(png, PNGCodec.imageDataReadBytes)
             guard scrollkit_png_read_info(png, info) != 0 else { throw error() }
         }
 

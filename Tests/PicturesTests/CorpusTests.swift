@@ -38,6 +38,9 @@ enum GeneratedCorpus {
     static let generated: Result<(URL, [CorpusEntry]), CorpusError> = {
         do {
             let folder = try privateFolder("pictures-corpus")
+            // Removed when the test process ends (atexit takes no closure context: a global).
+            corpusFolderToRemove = folder.path
+            atexit { if let path = corpusFolderToRemove { try? FileManager.default.removeItem(atPath: path) } }
             let process = Process()
             // Debian's interpreter, where python3-pil is installed (a PATH python may lack it).
             process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -71,6 +74,9 @@ enum GeneratedCorpus {
         return entries.filter { format == nil || $0.format == format }
     }
 }
+
+/// The generated corpus's folder, for the exit handler that removes it.
+nonisolated(unsafe) private var corpusFolderToRemove: String?
 
 /// A new folder only this user can enter (mkdtemp: unpredictable name, mode 0700).
 func privateFolder(_ prefix: String) throws -> URL {
