@@ -15,6 +15,8 @@ enum GIFCodec {
         var firstInterlaced = false
         /// The walk reached the trailer (0x3B); false for a file cut short.
         var complete = false
+        /// NETSCAPE2.0 (or ANIMEXTS1.0) loop count: 0 forever; 1, played once, without it.
+        var loopCount = 1
     }
 
     /// Walks the blocks (GIF89a specification §17–27) with every read bounds-checked.
@@ -40,6 +42,12 @@ enum GIFCodec {
                 guard pos + 1 < b.count else { return s }
                 // A graphic control extension's packed byte: bit 0 is "transparent colour given".
                 if b[pos + 1] == 0xF9, pos + 3 < b.count, b[pos + 3] & 1 != 0 { s.hasTransparency = true }
+                // Application extension: an 11-byte identifier block, then [3, 1, count LE16].
+                if b[pos + 1] == 0xFF, pos + 18 <= b.count, b[pos + 2] == 11,
+                   ["NETSCAPE2.0", "ANIMEXTS1.0"].contains(where: { b[(pos + 3)..<(pos + 14)].elementsEqual($0.utf8) }),
+                   b[pos + 14] >= 3, b[pos + 15] == 1 {
+                    s.loopCount = Int(b[pos + 16]) | Int(b[pos + 17]) << 8
+                }
                 pos += 2
                 guard skipSubBlocks() else { return s }
             case 0x2C:  // image descriptor: left, top, width, height (LE16), packed
@@ -121,7 +129,7 @@ final class GIFAnimation: AnimationSource {
     let height: Int
     let frameCount: Int
     /// NETSCAPE2.0 loop count: 0 forever; 1 when the extension is absent (played once).
-    private(set) var loopCount = 1
+    let loopCount: Int
     let color: ColorDescription? = nil
     /// Set when a frame stopped part-way (cut or corrupt data); no frame follows it.
     private(set) var damage: PictureDamage?
@@ -139,7 +147,9 @@ final class GIFAnimation: AnimationSource {
         self.file = file
         self.width = width
         self.height = height
-        frameCount = max(1, GIFCodec.structure(data).frames)
+        let structure = GIFCodec.structure(data)
+        frameCount = max(1, structure.frames)
+        loopCount = structure.loopCount
         bytes = .allocate(capacity: max(1, data.count))
         _ = bytes.initialize(from: data)
         reader = GIFReader(UnsafeBufferPointer(start: bytes.baseAddress, count: data.count))
@@ -197,9 +207,6 @@ final class GIFAnimation: AnimationSource {
                 while let b = block {
                     if code == GRAPHICS_EXT_FUNC_CODE, first {
                         _ = DGifExtensionToGCB(Int(b[0]), b + 1, &control)
-                    } else if code == APPLICATION_EXT_FUNC_CODE, !first, b[0] >= 3, b[1] == 1 {
-                        // NETSCAPE2.0 / ANIMEXTS1.0 sub-block: 1, then the loop count (LE16).
-                        loopCount = Int(b[2]) | Int(b[3]) << 8
                     }
                     first = false
                     guard DGifGetExtensionNext(gif, &block) == GIF_OK else { return endEarly(gif.pointee.Error) }

@@ -242,3 +242,59 @@ struct BadFileTests {
         #expect(picture.pixel(x: 1, y: 1) == argb((6 * 200 + 127) / 255, (8 * 200 + 127) / 255, (90 * 200 + 127) / 255, 200))
     }
 }
+
+@Suite("Sizes checked before allocation")
+struct SizeCheckTests {
+    @Test("every format's declared size is refused from its header, before pixel memory is asked for",
+          arguments: CorpusTests.formats)
+    func refusedFromHeader(format: String) throws {
+        let (folder, entries) = try GeneratedCorpus.generated.get()
+        for entry in entries where entry.format == format {
+            let probe = BadFileTests.MemoryProbe()
+            var limits = probe.limits
+            limits.maxPixels = 100  // every corpus picture is larger
+            let decoder = try ImageDecoder(path: folder.appendingPathComponent(entry.file).path, limits: limits)
+            #expect(throws: PictureError.self) { try decoder.decode() }
+            do {
+                _ = try decoder.decode()
+            } catch {
+                guard case .tooLarge(_, _, let limit) = error.kind else {
+                    Issue.record("\(entry): \(error)")
+                    continue
+                }
+                #expect(limit == 100)
+            }
+            if entry.frames > 1 { #expect(throws: PictureError.self) { try AnimationDecoder(decoder: decoder) } }
+            #expect(probe.calls.load(ordering: .relaxed) == 0, "\(entry): memory was asked for")
+        }
+    }
+
+    @Test("every format is refused when the machine lacks the memory, with both figures",
+          arguments: CorpusTests.formats)
+    func refusedForMemory(format: String) throws {
+        let (folder, entries) = try GeneratedCorpus.generated.get()
+        for entry in entries where entry.format == format && entry.format != "svg" {
+            let decoder = try ImageDecoder(path: folder.appendingPathComponent(entry.file).path,
+                                           limits: DecodeLimits(availableMemory: { 1024 }))
+            do {
+                _ = try decoder.decode()
+                Issue.record("\(entry): decoded with 1 KiB available")
+            } catch {
+                #expect(error.reason.hasPrefix("image too large for available memory: "), "\(entry): \(error)")
+                #expect(error.reason.hasSuffix(", 1.0 KiB available"), "\(entry): \(error)")
+            }
+        }
+    }
+
+    @Test("a 1 MB PNG declaring 16384² RGBA is refused before its pixels are allocated (issue 12)")
+    func paddedPNG() throws {
+        // A real header, a megabyte of an ancillary chunk, and a few bytes of image data:
+        // no deflate stream that short can fill 1 GiB of rows.
+        let ihdr = ImageFormat.pngSignature + chunk("IHDR", be32(16_384) + be32(16_384) + [8, 6, 0, 0, 0])
+        let padded = ihdr + chunk("zzZz", [UInt8](repeating: 0, count: 1 << 20))
+            + chunk("IDAT", zlibStored([UInt8](repeating: 0, count: 64))) + chunk("IEND", [])
+        let probe = BadFileTests.MemoryProbe()
+        #expect(decodeError(padded, file: "padded.png", limits: probe.limits)?.description == "padded.png: truncated file")
+        #expect(probe.calls.load(ordering: .relaxed) == 0)
+    }
+}
