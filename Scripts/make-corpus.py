@@ -472,6 +472,18 @@ class Corpus:
         gray = pattern(64, 48, gray=True).convert("L")
         self.save(gray, "png-gray-icc.png", "PNG", icc_profile=GRAY_ICC)
         self.add("png-gray-icc.png", "png", "gray with gray ICC", [(0, 0, to_srgb(gray, GRAY_ICC), 64, 48)], 2)
+        # 1-bit gray and 1-bit palette at 400² and beyond (issue 12 reported valid 1-bit files
+        # of these sizes as truncated).
+        for n in (400, 1000):
+            bits = Image.new("1", (n, n))
+            bits.putdata([((x // 7 + y // 5) % 2) * 255 for y in range(n) for x in range(n)])
+            self.save(bits, f"png-1bit-{n}.png", "PNG", optimize=True)
+            self.add(f"png-1bit-{n}.png", "png", f"1-bit gray {n}²", [(0, 0, bits.convert("RGBA"), n, n)], 0)
+        two = Image.new("P", (400, 400))
+        two.putpalette([20, 40, 200, 250, 240, 10])
+        two.putdata([(x * y // 97) % 2 for y in range(400) for x in range(400)])
+        self.save(two, "png-1bit-palette-400.png", "PNG", bits=1)
+        self.add("png-1bit-palette-400.png", "png", "1-bit palette 400²", [(0, 0, two.convert("RGBA"), 400, 400)], 0)
         # gAMA 1.0 (linear samples) without cHRM: shown through a gamma-1.0 sRGB-primaries profile.
         linear_icc = rgb_icc("linear", D65, (0.64, 0.33), (0.30, 0.60), (0.15, 0.06), gamma_curve(1.0))
         raw = rgb.tobytes()
