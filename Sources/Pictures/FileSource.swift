@@ -47,6 +47,14 @@ enum FileSource {
         guard declared <= maxBytes else {
             throw PictureError(file: name, kind: .fileTooLarge(bytes: declared, limit: maxBytes))
         }
+        // A PNG is read only as far as its chunk structure goes, found by reading the chunk
+        // headers alone: a PNG header on a gigabyte of holes or padding costs a few bytes.
+        let usable = pngExtent(fd, size: declared) ?? declared
+        if usable < declared {
+            let prefix = try readPrefix(fd, count: usable, name: name)
+            progress(1)
+            return prefix
+        }
         // /proc and some /sys files are regular but report size 0: read them in chunks up
         // to the same limit.
         var bytes = [UInt8](repeating: 0, count: max(declared, 0))
@@ -75,6 +83,43 @@ enum FileSource {
         bytes.removeSubrange(filled...)
         progress(1)
         return bytes
+    }
+}
+
+extension FileSource {
+    /// `count` bytes at `offset` of `fd` with pread, or nil when they cannot all be read.
+    static func bytes(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { return nil }
+            filled += got
+        }
+        return out
+    }
+
+    /// For a PNG, the bytes worth reading (see `Metadata.pngExtent`); nil for other files.
+    static func pngExtent(_ fd: Int32, size: Int) -> Int? {
+        guard size >= 8, bytes(fd, at: 0, count: 8) == ImageFormat.pngSignature else { return nil }
+        return Metadata.pngExtent(size: size) { offset, count in bytes(fd, at: offset, count: count) }
+    }
+
+    /// The first `count` bytes of `fd`, fewer if it ends sooner (the decoder then says the
+    /// file is truncated).
+    static func readPrefix(_ fd: Int32, count: Int, name: String) throws(PictureError) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(filled)) }
+            if got < 0, errno == EINTR { continue }
+            if got < 0 { throw PictureError(file: name, kind: .unreadable(String(cString: strerror(errno)))) }
+            if got == 0 { break }
+            filled += got
+        }
+        out.removeSubrange(filled...)
+        return out
     }
 }
 

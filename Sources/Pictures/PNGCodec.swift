@@ -68,6 +68,8 @@ enum PNGCodec {
             let png = reader.png, info = reader.info
             let w = Int(png_get_image_width(png, info)), h = Int(png_get_image_height(png, info))
             try checkSize(w, h)
+            // zlib's own words for image data that is no zlib stream, said before sizing it.
+            if chunks.imageDataIsZlib == false { throw PictureError(file: file, kind: .corrupt(.png, "IDAT: incorrect header check")) }
             // The image data present must be able to inflate to every row: a file padded
             // with other chunks, or cut, is refused before its pixels are allocated.
             let rowBytes = (w * Int(png_get_channels(png, info)) * Int(png_get_bit_depth(png, info)) + 7) / 8 + 1

@@ -298,3 +298,43 @@ struct SizeCheckTests {
         #expect(probe.calls.load(ordering: .relaxed) == 0)
     }
 }
+
+@Suite("Hostile files on disk")
+struct HostileFileTests {
+    @Test("a PNG header on 1 GiB of holes is read no further than its header, and refused (issue 12)")
+    func sparsePNG() throws {
+        let dir = try privateFolder("pictures-sparse")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("sparse.png").path
+        // The signature and a valid IHDR for 16384² RGBA, then nothing: a sparse gigabyte.
+        let header = ImageFormat.pngSignature + chunk("IHDR", be32(16_384) + be32(16_384) + [8, 6, 0, 0, 0])
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(header)))
+        #expect(truncate(path, 1 << 30) == 0)
+        let decoder = try ImageDecoder(path: path)
+        // The zero bytes after IHDR are no chunk: only the next chunk's header is read.
+        #expect(decoder.data.count == header.count + 8)
+        #expect(decoder.data.count < 100)
+        let error = #expect(throws: PictureError.self) { try decoder.decode() }
+        #expect(error?.reason.hasPrefix("corrupt PNG data: ") == true, "\(String(describing: error))")
+    }
+
+    @Test("a PNG whose image data is no zlib stream is refused after one read of it")
+    func imageDataNotZlib() throws {
+        let dir = try privateFolder("pictures-zlib")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("zeros.png").path
+        let png = ImageFormat.pngSignature + chunk("IHDR", be32(4096) + be32(4096) + [8, 2, 0, 0, 0])
+            + chunk("IDAT", [UInt8](repeating: 0, count: 1 << 20)) + chunk("IEND", [])
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(png)))
+        let decoder = try ImageDecoder(path: path)
+        #expect(decoder.data.count < 2048)
+        #expect((try? decoder.decode()) == nil)
+        let error = decodeError(decoder.data)
+        #expect(error?.reason == "corrupt PNG data: IDAT: incorrect header check", "\(String(describing: error))")
+        // A valid PNG on disk is read whole.
+        let good = BadFileTests.validPNG
+        let goodPath = dir.appendingPathComponent("good.png").path
+        #expect(FileManager.default.createFile(atPath: goodPath, contents: Data(good)))
+        #expect(try ImageDecoder(path: goodPath).data == good)
+    }
+}
