@@ -132,7 +132,7 @@ enum BMPCodec {
 
     static func decode(_ data: [UInt8], file: String, header: CodecHeader) throws(PictureError) -> CodecOutput {
         let l = try layout(data, file: file)
-        let pixels = ARGBPixels(width: l.width, height: l.height)
+        let pixels = try ARGBPixels.make(width: l.width, height: l.height, file: file)
         let rows: Int
         if l.compression == .rle8 || l.compression == .rle4 {
             rows = decodeRLE(data, l, into: pixels)

@@ -153,7 +153,7 @@ final class GIFAnimation: AnimationSource {
         bytes = .allocate(capacity: max(1, data.count))
         _ = bytes.initialize(from: data)
         reader = GIFReader(UnsafeBufferPointer(start: bytes.baseAddress, count: data.count))
-        canvas = ARGBPixels(width: width, height: height)
+        canvas = try ARGBPixels.make(width: width, height: height, file: file)
         // Every property is set: if this throws, deinit runs and frees `bytes`.
         try open()
     }
@@ -217,7 +217,7 @@ final class GIFAnimation: AnimationSource {
                 let delay = Int(control.DelayTime) * 10  // centiseconds
                 let complete = drawFrame(gif, control: control)
                 if !complete { finished = true }
-                let out = ARGBPixels(width: width, height: height, zeroed: false)
+                let out = ARGBPixels.small(width: width, height: height, zeroed: false)
                 out.rawBytes.update(from: canvas.rawBytes, count: canvas.byteCount)
                 return (out, delay)
             case TERMINATE_RECORD_TYPE:

@@ -127,7 +127,7 @@ enum HEIFCodec {
             guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= w * 4 else {
                 throw PictureError(file: file, kind: .corrupt(format, "no decoded pixels"))
             }
-            let pixels = ARGBPixels(width: w, height: ht, zeroed: false)
+            let pixels = try ARGBPixels.make(width: w, height: ht, zeroed: false, file: file)
             let out = pixels.rawBytes
             for y in 0..<ht {
                 let src = plane + y * Int(stride), dst = out + y * w * 4

@@ -319,7 +319,7 @@ public struct ImageDecoder: Sendable {
             scale *= 0.99
             w = max(1, Int(Double(pixels.width) * scale)); h = max(1, Int(Double(pixels.height) * scale))
         }
-        let out = ARGBPixels(width: w, height: h)
+        let out = ARGBPixels.small(width: w, height: h)
         // Separate x and y factors so the output covers the whole source exactly.
         let storage = PixelStorage.argb(pixels)
         let sx = Double(w) / Double(pixels.width), sy = Double(h) / Double(pixels.height)

@@ -147,7 +147,8 @@ enum JPEGCodec {
         _ data: [UInt8], file: String, header: Header, scale: (num: Int, denom: Int) = (1, 1), zeroed: Bool = true,
         transform: ColorTransform? = nil
     ) throws(PictureError) -> (pixels: ARGBPixels, damage: PictureDamage?) {
-        let pixels = ARGBPixels(width: scaled(header.width, scale), height: scaled(header.height, scale), zeroed: zeroed)
+        let pixels = try ARGBPixels.make(width: scaled(header.width, scale), height: scaled(header.height, scale),
+                                         zeroed: zeroed, file: file)
         let damage = try decodeARGB(data, file: file, header: header, scale: scale, into: pixels, transform: transform)
         return (pixels, damage)
     }

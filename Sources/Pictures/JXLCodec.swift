@@ -76,7 +76,7 @@ enum JXLCodec {
     /// progressive passes), with damage of unknown share.
     static func decode(_ data: [UInt8], file: String, header: CodecHeader) throws(PictureError) -> CodecOutput {
         try data.withBytes { (buffer) throws(PictureError) -> CodecOutput in
-            let pixels = ARGBPixels(width: header.width, height: header.height)
+            let pixels = try ARGBPixels.make(width: header.width, height: header.height, file: file)
             var info = JxlBasicInfo()
             var color: ColorDescription?
             var gray = false

@@ -131,7 +131,7 @@ enum PNGCodec {
             guard w == header.width, h == header.height, png_get_rowbytes(png, info) == w * 4 else {
                 throw PictureError(file: file, kind: .corrupt(.png, "unexpected row layout"))
             }
-            let pixels = ARGBPixels(width: w, height: h)
+            let pixels = try ARGBPixels.make(width: w, height: h, file: file)
             let color = self.color(reader, cicp: chunks.cicp)
             let input: ColorTransform.Input? = gray ? .grayInBGRA : nil
             // Adam7 pass p covers this share of the pixels (PNG §8.2: 1/64, 1/64, 1/32, …, 1/2).

@@ -21,13 +21,34 @@ final class ARGBPixels: @unchecked Sendable {
     /// Zeroed storage comes from calloc, whose large blocks are fresh zero pages from the
     /// kernel: memory becomes resident only as the decoder writes rows, so a file that
     /// declares a huge size and fails after a few rows never costs the whole size.
-    init(width: Int, height: Int, zeroed: Bool = true) {
+    ///
+    /// Nil when the system refuses the memory (the budget said it was there, but limits such
+    /// as `ulimit -v` can still say no).
+    init?(width: Int, height: Int, zeroed: Bool = true) {
         self.width = width
         self.height = height
         let count = max(1, width * height)
-        let raw = zeroed ? calloc(count, 4) : malloc(count * 4)
-        guard let raw else { fatalError("out of memory for \(width)×\(height) pixels (checked against the limits)") }
+        guard let raw = zeroed ? calloc(count, 4) : malloc(count * 4) else { return nil }
         base = raw.bindMemory(to: UInt32.self, capacity: count)
+    }
+
+    /// Pixels for a decoder: as `init`, but a refusal is the file's error, with the figures.
+    static func make(width: Int, height: Int, zeroed: Bool = true, file: String) throws(PictureError) -> ARGBPixels {
+        guard let pixels = ARGBPixels(width: width, height: height, zeroed: zeroed) else {
+            throw PictureError(file: file, kind: .insufficientMemory(width: width, height: height, needed: width * height * 4,
+                                                                     available: SystemMemory.available() ?? 0))
+        }
+        return pixels
+    }
+
+    /// Pixels for a small picture (a preview within its pixel budget, an animation frame
+    /// whose canvas was just allocated): failing there means the process is out of memory
+    /// altogether, which nothing can recover from.
+    static func small(width: Int, height: Int, zeroed: Bool = true) -> ARGBPixels {
+        guard let pixels = ARGBPixels(width: width, height: height, zeroed: zeroed) else {
+            fatalError("out of memory for a \(width)×\(height) picture")
+        }
+        return pixels
     }
 
     deinit { free(base) }

@@ -115,7 +115,7 @@ final class SVGDocument: @unchecked Sendable {
             scale *= 0.99
             w = max(1, Int(Double(width) * scale)); h = max(1, Int(Double(height) * scale))
         }
-        let pixels = ARGBPixels(width: w, height: h)
+        let pixels = ARGBPixels.small(width: w, height: h)
         draw(PixelRect(x: 0, y: 0, width: w, height: h), scaleX: Double(w) / Double(width),
              scaleY: Double(h) / Double(height), into: pixels.framebuffer)
         return pixels

@@ -170,7 +170,7 @@ enum TIFFCodec {
                 _ = h.field(TIFFTAG_ROWSPERSTRIP, &band)
             }
             let bandRows = max(1, min(Int(band == 0 ? UInt32(height) : band), height))
-            let pixels = ARGBPixels(width: width, height: height)
+            let pixels = try ARGBPixels.make(width: width, height: height, file: file)
             var row = 0
             var problem: PictureError?
             while row < height {

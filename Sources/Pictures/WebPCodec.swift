@@ -68,7 +68,7 @@ enum WebPCodec {
             return CodecOutput(pixels: first.pixels, premultiplied: true, color: animation.color)
         }
         return try data.withBytes { (buffer) throws(PictureError) -> CodecOutput in
-            let pixels = ARGBPixels(width: header.width, height: header.height)
+            let pixels = try ARGBPixels.make(width: header.width, height: header.height, file: file)
             var output = WebPDecBuffer()
             guard WebPInitDecBuffer(&output) != 0 else {
                 throw PictureError(file: file, kind: .unsupportedVariant(.webp, "libwebp version mismatch"))
@@ -160,7 +160,7 @@ final class WebPAnimation: AnimationSource {
         let delay = Int(timestamp) - previousTimestamp
         previousTimestamp = Int(timestamp)
         index += 1
-        let pixels = ARGBPixels(width: width, height: height, zeroed: false)
+        let pixels = ARGBPixels.small(width: width, height: height, zeroed: false)
         pixels.rawBytes.update(from: canvas, count: pixels.byteCount)
         return (pixels, delay)
     }
