@@ -1,6 +1,7 @@
 // Bad files end in one line naming file and reason: no crash, no allocation sized by a lie.
 import Foundation
 import Raster
+import SafeOutput
 import Synchronization
 import Testing
 @testable import Pictures
@@ -184,17 +185,16 @@ struct BadFileTests {
     @Test("a FIFO is refused at once as not a regular file, and the next file still loads",
           .timeLimit(.minutes(1)))
     func fifo() async throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let fifo = dir.appendingPathComponent("x.jpg").path
+        let folder = try PrivateFolder(prefix: "pictures-fifo")
+        let fifo = folder.appending("x.jpg")
         #expect(mkfifo(fifo, 0o600) == 0)
         // Nobody writes to it: an open without O_NONBLOCK would wait here forever.
         #expect(throws: PictureError(file: "x.jpg", kind: .notRegularFile("FIFO"))) { try ImageDecoder(path: fifo) }
-        let good = dir.appendingPathComponent("good.png")
-        try Data(Self.validPNG).write(to: good)
+        let good = folder.appending("good.png")
+        try Data(Self.validPNG).write(to: URL(fileURLWithPath: good))
         let loader = PictureLoader()
         var shapes: [String] = []
-        for path in [fifo, good.path] {
+        for path in [fifo, good] {
             for await event in loader.events(path: path) {
                 if case .failed(let error) = event { shapes.append(error.description) }
                 if case .loaded = event { shapes.append("loaded") }
@@ -205,19 +205,18 @@ struct BadFileTests {
 
     @Test("a symlink to /dev/zero is refused from fstat, before reading a byte")
     func deviceBehindSymlink() throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let link = dir.appendingPathComponent("z.png")
-        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/dev/zero")
+        let folder = try PrivateFolder(prefix: "pictures-device")
+        let link = folder.appending("z.png")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/zero")
         #expect(throws: PictureError(file: "z.png", kind: .notRegularFile("character device"))) {
-            try ImageDecoder(path: link.path)
+            try ImageDecoder(path: link)
         }
         // A symlink to a picture is a picture: links are followed, the target's type checked.
-        let target = dir.appendingPathComponent("real.png")
-        try Data(Self.validPNG).write(to: target)
-        let pictureLink = dir.appendingPathComponent("link.png")
-        try FileManager.default.createSymbolicLink(atPath: pictureLink.path, withDestinationPath: target.path)
-        #expect(try ImageDecoder(path: pictureLink.path).decode().width == 40)
+        let target = folder.appending("real.png")
+        try Data(Self.validPNG).write(to: URL(fileURLWithPath: target))
+        let pictureLink = folder.appending("link.png")
+        try FileManager.default.createSymbolicLink(atPath: pictureLink, withDestinationPath: target)
+        #expect(try ImageDecoder(path: pictureLink).decode().width == 40)
     }
 
     @Test("files over the size limit are refused before being read")
@@ -303,9 +302,8 @@ struct SizeCheckTests {
 struct HostileFileTests {
     @Test("a PNG header on 1 GiB of holes is read no further than its header, and refused (issue 12)")
     func sparsePNG() throws {
-        let dir = try privateFolder("pictures-sparse")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("sparse.png").path
+        let folder = try PrivateFolder(prefix: "pictures-sparse")
+        let path = folder.appending("sparse.png")
         // The signature and a valid IHDR for 16384² RGBA, then nothing: a sparse gigabyte.
         let header = ImageFormat.pngSignature + chunk("IHDR", be32(16_384) + be32(16_384) + [8, 6, 0, 0, 0])
         #expect(FileManager.default.createFile(atPath: path, contents: Data(header)))
@@ -320,9 +318,8 @@ struct HostileFileTests {
 
     @Test("a PNG whose image data is no zlib stream is refused after one read of it")
     func imageDataNotZlib() throws {
-        let dir = try privateFolder("pictures-zlib")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("zeros.png").path
+        let folder = try PrivateFolder(prefix: "pictures-zlib")
+        let path = folder.appending("zeros.png")
         let png = ImageFormat.pngSignature + chunk("IHDR", be32(4096) + be32(4096) + [8, 2, 0, 0, 0])
             + chunk("IDAT", [UInt8](repeating: 0, count: 1 << 20)) + chunk("IEND", [])
         #expect(FileManager.default.createFile(atPath: path, contents: Data(png)))
@@ -333,7 +330,7 @@ struct HostileFileTests {
         #expect(error?.reason == "corrupt PNG data: IDAT: incorrect header check", "\(String(describing: error))")
         // A valid PNG on disk is read whole.
         let good = BadFileTests.validPNG
-        let goodPath = dir.appendingPathComponent("good.png").path
+        let goodPath = folder.appending("good.png")
         #expect(FileManager.default.createFile(atPath: goodPath, contents: Data(good)))
         #expect(try ImageDecoder(path: goodPath).data == good)
     }

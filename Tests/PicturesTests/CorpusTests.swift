@@ -3,6 +3,7 @@
 import Dispatch
 import Foundation
 import Raster
+import SafeOutput
 import Synchronization
 import Testing
 @testable import Pictures
@@ -37,8 +38,9 @@ enum GeneratedCorpus {
     /// The folder and its manifest; a failure to generate is a test failure, never a skip.
     static let generated: Result<(URL, [CorpusEntry]), CorpusError> = {
         do {
-            let folder = try privateFolder("pictures-corpus")
-            // Removed when the test process ends (atexit takes no closure context: a global).
+            // Kept for the whole test process, removed when it ends (atexit takes no closure
+            // context: the path goes through a global).
+            let folder = URL(fileURLWithPath: try PrivateFolder(prefix: "pictures-corpus").keep())
             corpusFolderToRemove = folder.path
             atexit { if let path = corpusFolderToRemove { try? FileManager.default.removeItem(atPath: path) } }
             let process = Process()
@@ -77,15 +79,6 @@ enum GeneratedCorpus {
 
 /// The generated corpus's folder, for the exit handler that removes it.
 nonisolated(unsafe) private var corpusFolderToRemove: String?
-
-/// A new folder only this user can enter (mkdtemp: unpredictable name, mode 0700).
-func privateFolder(_ prefix: String) throws -> URL {
-    var template = Array((FileManager.default.temporaryDirectory.path + "/\(prefix)-XXXXXX").utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-        throw GeneratedCorpus.CorpusError(message: "mkdtemp: \(String(cString: strerror(errno)))")
-    }
-    return URL(fileURLWithPath: String(cString: made))
-}
 
 @Suite("Format corpus")
 struct CorpusTests {
