@@ -264,10 +264,9 @@ public struct ImageDecoder: Sendable {
            let transform = ColorTransform(color, input: output.colorInput ?? .bgra(premultiplied: output.premultiplied)) {
             transform.apply(to: output.pixels)
         }
-        if !output.premultiplied {
-            output.pixels.premultiply()
-        } else if header.hasAlpha {
-            output.pixels.clampToAlpha()
+        // Opaque pixels are their own premultiplied form: no pass over them.
+        if header.hasAlpha || output.damage != nil {
+            if output.premultiplied { output.pixels.clampToAlpha() } else { output.pixels.premultiply() }
         }
         return Picture(storage: .argb(output.pixels), header: header, isOpaque: !header.hasAlpha, damage: output.damage)
     }
