@@ -39,7 +39,8 @@ enum JXLCodec {
               JxlDecoderSetInput(dec, data.baseAddress, data.count) == JXL_DEC_SUCCESS else {
             throw corrupt(file, "cannot set up the decoder")
         }
-        JxlDecoderCloseInput(dec)
+        // The input is not closed: given everything there is, a decoder that asks for more
+        // has met the end of a cut file (closed input turns that into a generic error).
         while true {
             let status = JxlDecoderProcessInput(dec)
             switch status {

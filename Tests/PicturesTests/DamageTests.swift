@@ -138,6 +138,15 @@ struct DamageTests {
         #expect(same, "\(file): first decoded row differs")
     }
 
+    @Test("JPEG XL, HEIF, AVIF and WebP animations cut part-way are refused as truncated: their libraries keep nothing",
+          arguments: ["jxl-lossy.jxl", "jxl-lossless.jxl", "heif-lossy.heic", "avif-lossy.avif", "webp-animated.webp"])
+    func truncatedWhole(file: String) throws {
+        let (folder, _) = try GeneratedCorpus.generated.get()
+        let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(file)))
+        let cut = ImageDecoder(data: Array(bytes.prefix(bytes.count * 8 / 10)), file: file)
+        #expect(throws: PictureError(file: file, kind: .truncated)) { try cut.decode(acceptsDamage: true) }
+    }
+
     @Test("the loader delivers a damaged picture as loaded when asked to, failed otherwise")
     func loader() async throws {
         let png = PNGWriter(width: 40, height: 30, colorType: 2).encode { x, y in [x, y, 9] }
