@@ -835,6 +835,14 @@ def hostile_files():
     # WebP: an extended header declaring a 2²⁴ × 2²⁴ canvas.
     vp8x = b"VP8X" + struct.pack("<I", 10) + bytes([0x10, 0, 0, 0]) + (2**24 - 1).to_bytes(3, "little") * 2
     out.append(("webp-canvas-16M-square", False, b"RIFF" + struct.pack("<I", 4 + len(vp8x)) + b"WEBP" + vp8x))
+    # JPEG XL: a codestream header declaring 2³⁰ × 2³⁰ (SizeHeader: not small, 30-bit
+    # height, ratio 1, default metadata), whose size times any per-pixel figure overflows.
+    bits = []
+    for value, count in ((0, 1), (3, 2), ((1 << 30) - 1, 30), (1, 3), (1, 1)):
+        bits += [(value >> i) & 1 for i in range(count)]
+    bits += [0] * (-len(bits) % 8)
+    size_header = bytes(sum(bits[i + j] << j for j in range(8)) for i in range(0, len(bits), 8))
+    out.append(("jxl-2^30-square", False, b"\xFF\x0A" + size_header + bytes(16)))
     # SVG: entity expansion ("billion laughs"), an absurd size, an external file reference.
     laughs = '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "lollollollollollollollollollol">'
     for i in range(1, 9):

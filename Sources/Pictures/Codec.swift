@@ -17,8 +17,14 @@ struct CodecHeader {
     /// Frames of an animation (GIF, WebP); 1 for a still picture.
     var frameCount = 1
     /// Bytes the codec library allocates for itself while decoding, beyond the ARGB output
-    /// (libheif's planes, libtiff's strip buffer), for the memory check.
+    /// (libtiff's strip buffer), for the memory check.
     var workingBytes = 0
+    /// The same per pixel (libheif's planes, libjxl's float channels); a rate, so that
+    /// nothing sized by the header is multiplied before the pixel limit has checked it.
+    var workingBytesPerPixel = 0
+
+    /// Working memory of the decode, in bytes; only called once the size is within limits.
+    var workingTotal: Int { workingBytes + width * height * workingBytesPerPixel }
 }
 
 /// One page's decoded pixels and what the decoder learned while decoding them.

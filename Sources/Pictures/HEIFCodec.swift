@@ -77,7 +77,7 @@ enum HEIFCodec {
                                      hasAlpha: heif_image_handle_has_alpha_channel(h.raw) != 0)
             header.pageCount = count
             // The codec's planes (up to 16 bits a sample, 4:4:4) and libheif's RGBA copy.
-            header.workingBytes = header.width * header.height * (6 + 4)
+            header.workingBytesPerPixel = 6 + 4
             return header
         }
     }

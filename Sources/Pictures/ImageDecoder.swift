@@ -251,7 +251,7 @@ public struct ImageDecoder: Sendable {
         case .svg:
             return Picture(storage: .vector(try SVGCodec.document(data, file: file)), header: header, isOpaque: false)
         case .png, .webp, .gif, .tiff, .heif, .avif, .jxl, .bmp:
-            try checkMemory(header.pixelCount * 4 + (inspection.codec?.workingBytes ?? 0), header)
+            try checkMemory(header.pixelCount * 4 + (inspection.codec?.workingTotal ?? 0), header)
             let output = try codecDecode(inspection)
             if let damage = output.damage, !acceptsDamage { throw damage.error }
             return finish(output, header: header)
@@ -296,7 +296,7 @@ public struct ImageDecoder: Sendable {
             decoded = document.rendered(maxPixels: budget)
             return Picture(storage: .argb(decoded), header: header, isOpaque: false)
         case .png, .webp, .gif, .tiff, .heif, .avif, .jxl, .bmp:
-            try checkMemory(header.pixelCount * 4 + (inspection.codec?.workingBytes ?? 0), header)
+            try checkMemory(header.pixelCount * 4 + (inspection.codec?.workingTotal ?? 0), header)
             let output = try codecDecode(inspection)
             if let damage = output.damage { throw damage.error }
             let full = finish(output, header: header)

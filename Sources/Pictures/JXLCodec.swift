@@ -68,7 +68,7 @@ enum JXLCodec {
             guard found else { throw PictureError(file: file, kind: .truncated) }
             var header = CodecHeader(width: Int(info.xsize), height: Int(info.ysize), hasAlpha: info.alpha_bits > 0)
             header.orientation = Orientation(rawValue: Int(info.orientation.rawValue)) ?? .up
-            header.workingBytes = header.width * header.height * workingBytesPerPixel
+            header.workingBytesPerPixel = workingBytesPerPixel
             return header
         }
     }

@@ -31,7 +31,7 @@ enum WebPCodec {
             header.frameCount = max(1, Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)))
             header.hasAlpha = true  // frames may leave parts of the canvas transparent
             // WebPAnimDecoder keeps the canvas and the previous frame's: 8 bytes a pixel.
-            header.workingBytes = header.width * header.height * 8
+            header.workingBytesPerPixel = 8
             return header
         }
     }

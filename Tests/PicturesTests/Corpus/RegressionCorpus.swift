@@ -86,6 +86,10 @@ enum RegressionCorpus {
              base64: "PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSIxZTkiIGhlaWdodD0iMWU5Ii8+"),
         Case(name: "svg-external-file", decodes: true,
              base64: "PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHhtbG5zOnhsaW5rPSJodHRwOi8vd3d3LnczLm9yZy8xOTk5L3hsaW5rIiB3aWR0aD0iNCIgaGVpZ2h0PSI0Ij48aW1hZ2UgeGxpbms6aHJlZj0iZmlsZTovLy9ldGMvcGFzc3dkIiB3aWR0aD0iNCIgaGVpZ2h0PSI0Ii8+PC9zdmc+"),
+        // Found by the fuzzer: a JPEG XL header whose size overflowed the working-memory
+        // estimate (a trap) before the pixel limit had seen it.
+        Case(name: "jxl-2^30-square", decodes: false,
+             base64: "/wr+////EwAAAAAAAAAAAAAAAAAAAAA="),
         // Found by the fuzzer: RGB with 4 samples and no ExtraSamples tag. libtiff takes the
         // fourth as premultiplied alpha, whose colours exceeded it (drawn as invalid pixels).
         Case(name: "tiff-undeclared-extra-sample-as-alpha", decodes: true,
