@@ -27,7 +27,9 @@ enum RegressionCorpus {
     /// Hand-made attacks on the Exif, JPEG-marker and PNG-chunk walks (written with
     /// Scripts/make-assets.py's helpers), on GIF, BMP, TIFF, WebP and SVG structures
     /// (Scripts/make-corpus.py --hostile), plus any input a fuzz run ever crashed on. The
-    /// fuzz runs so far (1,189,650 mutants over 720 s, seeds 777 and 4242) found no crash.
+    /// PNG/JPEG runs (1,189,650 mutants over 720 s, seeds 777 and 4242) found no crash; the
+    /// runs over every format (debug build: 99,900 mutants in 600 s from seed 777, 36,850 in
+    /// 300 s from seed 4242, plus the default 3 s runs) found the four fixed below or in code.
     static let cases: [Case] = [
         Case(name: "exif-entry-count-overflows-segment", decodes: true,
              base64: "/9j/4QAeRXhpZgAATU0AKgAAAAj//wESAAMAAAABAAYAAP/gABBKRklGAAEBAAABAAEAAP/bAEMABgQFBgUEBgYFBgcHBggKEAoKCQkKFA4PDBAXFBgYFxQWFhodJR8aGyMcFhYgLCAjJicpKikZHy0wLSgwJSgpKP/bAEMBBwcHCggKEwoKEygaFhooKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKP/AABEIAAgAEAMBIgACEQEDEQH/xAAfAAABBQEBAQEBAQAAAAAAAAAAAQIDBAUGBwgJCgv/xAC1EAACAQMDAgQDBQUEBAAAAX0BAgMABBEFEiExQQYTUWEHInEUMoGRoQgjQrHBFVLR8CQzYnKCCQoWFxgZGiUmJygpKjQ1Njc4OTpDREVGR0hJSlNUVVZXWFlaY2RlZmdoaWpzdHV2d3h5eoOEhYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU1dbX2Nna4eLj5OXm5+jp6vHy8/T19vf4+fr/xAAfAQADAQEBAQEBAQEBAAAAAAAAAQIDBAUGBwgJCgv/xAC1EQACAQIEBAMEBwUEBAABAncAAQIDEQQFITEGEkFRB2FxEyIygQgUQpGhscEJIzNS8BVictEKFiQ04SXxFxgZGiYnKCkqNTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqCg4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2dri4+Tl5ufo6ery8/T19vf4+fr/2gAMAwEAAhEDEQA/APH/AIa/8svwr6r+Gv8Ayy/CiigD/9k="),
