@@ -5,7 +5,10 @@ set -euo pipefail
 
 # Build: headers and pkg-config files for the C libraries; wayland-scanner for the glue check.
 build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng-dev libturbojpeg0-dev libpixman-1-dev
-       libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libunibreak-dev)
+       libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libunibreak-dev
+       libwebp-dev libgif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-dev liblcms2-dev)
+# libheif1 on Debian 12 has its decoders built in: libde265 (HEVC), dav1d and libaom (AV1)
+# come with it as dependencies; there are no separate plugin packages to add.
 # Fonts for the text layer: DejaVu and Noto for Latin, Greek, Cyrillic, Arabic, Hebrew, Indic and
 # more (fonts-noto-core, 42 MB), Noto CJK for Chinese, Japanese and Korean (91 MB: no smaller
 # package covers them well), and Noto Color Emoji (11 MB, colour bitmaps).
@@ -16,6 +19,9 @@ headless=(sway grim kwin-wayland)
 # Tests only: KWin's protocol files; cage and weston for the kiosk runs; swayimg as the
 # memory reference of the huge-image benchmark.
 tests=(plasma-wayland-protocols cage weston swayimg)
+# The picture corpus (Scripts/make-corpus.py): Pillow, and each format library's own tools for
+# encoding and for the reference decodes.
+tests+=(python3-pil webp libtiff-tools libheif-examples libjxl-tools librsvg2-bin)
 
 wanted=("${build[@]}" "${fonts[@]}" "${headless[@]}")
 [ "${1:-}" = "--demo" ] || wanted+=("${tests[@]}")

@@ -1,6 +1,7 @@
 // Turning the command line's paths into the gallery's pages: files as given, folders listed in
 // natural order with non-images skipped, and the bundled Assets/ when no path is given.
 import Foundation
+import Pictures
 import SafeOutput
 
 /// The list of files a gallery shows, and the problems met while making it.
@@ -22,12 +23,12 @@ public struct ImageListing: Sendable, Equatable {
         self.problems = problems
     }
 
-    /// File name extensions taken as images when listing a folder, lower case. PNG and the
-    /// JPEG family are what `Pictures` decodes.
-    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif"]
+    /// File name extensions taken as images when listing a folder, lower case: those of every
+    /// format `Pictures` decodes.
+    public static let imageExtensions: Set<String> = ImageFormat.fileExtensions
 
-    /// 8 bytes: enough to recognise the PNG signature (the longest one checked).
-    static let sniffLength = 8
+    /// Enough bytes for `ImageFormat.recognise` to tell every binary signature.
+    static let sniffLength = ImageFormat.signatureLength
 
     /// Lists `paths` (see `list(raw:)`).
     public static func list(_ paths: [String]) -> ImageListing {
@@ -40,7 +41,7 @@ public struct ImageListing: Sendable, Equatable {
     /// device or socket is left out with a problem line: reading one can block forever. A
     /// folder contributes its regular files that are images, sorted in natural order ("img2"
     /// before "img10"), not recursing into subfolders; a file counts as an image when its
-    /// extension is one of `imageExtensions` or its first bytes are a PNG or JPEG signature.
+    /// extension is one of `imageExtensions` or its first bytes are a picture's signature.
     /// Hidden files (leading dot) are skipped in folders. Only folders are opened while
     /// listing, and files without an image extension for their first bytes, never blocking.
     public static func list(raw paths: [RawPath]) -> ImageListing {
@@ -83,11 +84,8 @@ public struct ImageListing: Sendable, Equatable {
         return hasImageSignature(path.head(sniffLength) ?? [])
     }
 
-    /// PNG's 8-byte signature or JPEG's SOI plus a marker byte (the same signatures
-    /// `Pictures.ImageFormat` sniffs).
-    static func hasImageSignature(_ head: [UInt8]) -> Bool {
-        head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || head.starts(with: [0xFF, 0xD8, 0xFF])
-    }
+    /// A signature `Pictures.ImageFormat` recognises.
+    static func hasImageSignature(_ head: [UInt8]) -> Bool { ImageFormat.recognise(head) != nil }
 }
 
 /// Natural ordering of file names: digit runs compare by value, everything else by character

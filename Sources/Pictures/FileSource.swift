@@ -30,19 +30,33 @@ enum FileSource {
         func systemError() -> PictureError {
             PictureError(file: name, kind: .unreadable(String(cString: strerror(errno))))
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO nobody writes to would otherwise wait for a writer
+        // forever. Symlinks are followed: a link to a picture is a picture the user named.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw systemError() }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw systemError() }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw PictureError(file: name, kind: .unreadable(String(cString: strerror(EISDIR))))
+        // The type of what was opened, not of the name: nothing can swap it in between.
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw PictureError(file: name, kind: .unreadable(String(cString: strerror(EISDIR))))
+        case let type: throw PictureError(file: name, kind: .notRegularFile(fileTypeName(type)))
         }
         let declared = Int(info.st_size)
         guard declared <= maxBytes else {
             throw PictureError(file: name, kind: .fileTooLarge(bytes: declared, limit: maxBytes))
         }
-        // Pipes and /proc files report size 0: read them in chunks up to the same limit.
+        // A PNG is read only as far as its chunk structure goes, found by reading the chunk
+        // headers alone: a PNG header on a gigabyte of holes or padding costs a few bytes.
+        let usable = pngExtent(fd, size: declared) ?? declared
+        if usable < declared {
+            let prefix = try readPrefix(fd, count: usable, name: name)
+            progress(1)
+            return prefix
+        }
+        // /proc and some /sys files are regular but report size 0: read them in chunks up
+        // to the same limit.
         var bytes = [UInt8](repeating: 0, count: max(declared, 0))
         var filled = 0
         while true {
@@ -51,7 +65,10 @@ enum FileSource {
                 guard bytes.count < maxBytes else {
                     throw PictureError(file: name, kind: .fileTooLarge(bytes: bytes.count + 1, limit: maxBytes))
                 }
-                bytes.append(contentsOf: repeatElement(0, count: min(chunkBytes, maxBytes - bytes.count)))
+                // Past the declared size: a small probe finds the end of a file that kept its
+                // size, and a file of unknown size grows geometrically.
+                let grow = min(max(4096, min(chunkBytes, bytes.count / 2)), maxBytes - bytes.count)
+                bytes.append(contentsOf: repeatElement(0, count: grow))
             }
             let want = min(chunkBytes, bytes.count - filled)
             let got = bytes.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress! + filled, want) }
@@ -66,6 +83,56 @@ enum FileSource {
         bytes.removeSubrange(filled...)
         progress(1)
         return bytes
+    }
+}
+
+extension FileSource {
+    /// `count` bytes at `offset` of `fd` with pread, or nil when they cannot all be read.
+    static func bytes(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { return nil }
+            filled += got
+        }
+        return out
+    }
+
+    /// For a PNG, the bytes worth reading (see `Metadata.pngExtent`); nil for other files.
+    static func pngExtent(_ fd: Int32, size: Int) -> Int? {
+        guard size >= 8, bytes(fd, at: 0, count: 8) == ImageFormat.pngSignature else { return nil }
+        return Metadata.pngExtent(size: size) { offset, count in bytes(fd, at: offset, count: count) }
+    }
+
+    /// The first `count` bytes of `fd`, fewer if it ends sooner (the decoder then says the
+    /// file is truncated).
+    static func readPrefix(_ fd: Int32, count: Int, name: String) throws(PictureError) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(filled)) }
+            if got < 0, errno == EINTR { continue }
+            if got < 0 { throw PictureError(file: name, kind: .unreadable(String(cString: strerror(errno)))) }
+            if got == 0 { break }
+            filled += got
+        }
+        out.removeSubrange(filled...)
+        return out
+    }
+}
+
+/// "FIFO", "character device"…: what `stat` says a non-regular file is, for messages.
+func fileTypeName(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFIFO: return "FIFO"
+    case S_IFCHR: return "character device"
+    case S_IFBLK: return "block device"
+    case S_IFSOCK: return "socket"
+    case S_IFDIR: return "directory"
+    case S_IFLNK: return "symbolic link"
+    default: return "unknown type"
     }
 }
 

@@ -51,6 +51,13 @@ public struct PictureHeader: Sendable, Equatable {
     public let hasAlpha: Bool
     /// True for progressive JPEG or Adam7-interlaced PNG.
     public let isProgressive: Bool
+    /// Pages in the file: TIFF directories, HEIF/AVIF top-level images; 1 for the others.
+    public var pageCount = 1
+    /// The page this header describes, 0-based.
+    public var page = 0
+    /// Frames of an animation (GIF, WebP); 1 for a still picture. Play them with
+    /// `AnimationDecoder`; `ImageDecoder.decode` gives the first.
+    public var frameCount = 1
 
     /// Width as displayed, after orientation, in pixels.
     public var width: Int { orientation.displaySize(storedWidth: storedWidth, storedHeight: storedHeight).width }
@@ -70,7 +77,7 @@ public enum StoragePreference: Sendable {
     case planar
 }
 
-/// Decodes one encoded PNG or JPEG held in memory.
+/// Decodes one encoded picture held in memory, in any format `ImageFormat` recognises.
 ///
 /// Every method checks the declared size against `limits` before allocating pixels, and
 /// reports problems as `PictureError` values naming the file; none of them traps on bad
@@ -82,10 +89,6 @@ public struct ImageDecoder: Sendable {
     public let data: [UInt8]
     /// The size and memory ceilings in force.
     public let limits: DecodeLimits
-
-    /// 1032: deflate's largest expansion (a 258-byte match coded in 2 bits, RFC 1951), the
-    /// most raw PNG bytes one compressed byte can yield.
-    static let deflateMaxRatio = 1032
 
     /// Wraps bytes already in memory; `file` names them in errors.
     public init(data: [UInt8], file: String, limits: DecodeLimits = .standard) {
@@ -105,32 +108,22 @@ public struct ImageDecoder: Sendable {
     struct Inspection {
         var header: PictureHeader
         var jpeg: JPEGCodec.Header?
+        /// JPEG: the embedded ICC profile.
+        var icc: [UInt8]?
+        /// The codec's own header, for the formats beyond PNG and JPEG.
+        var codec: CodecHeader?
     }
 
-    /// Reads format, size and orientation without decoding pixels, and checks the size
-    /// against the pixel limit and against the file's length (a file far too short for
-    /// its declared size is reported as truncated without decoding it).
-    public func readHeader() throws(PictureError) -> PictureHeader { try inspect().header }
+    /// Reads format, size and orientation of `page` (0-based) without decoding pixels, and
+    /// checks the size against the pixel limit and against the file's length (a file far
+    /// too short for its declared size is reported as truncated without decoding it).
+    public func readHeader(page: Int = 0) throws(PictureError) -> PictureHeader { try inspect(page: page).header }
 
-    func inspect() throws(PictureError) -> Inspection {
+    func inspect(page: Int = 0) throws(PictureError) -> Inspection {
         let format = try ImageFormat.sniff(data, file: file)
         switch format {
-        case .png:
-            let info = Metadata.png(data)
-            // Our own IHDR read comes first so absurd sizes are refused before libpng runs.
-            if let w = info.width, let h = info.height { try checkPixelLimit(w, h) }
-            let png = try PNGCodec.header(data, file: file)
-            try checkPixelLimit(png.width, png.height)
-            let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][info.colorType] ?? 1
-            let rowBytes = (png.width * channels * info.bitDepth + 7) / 8 + 1
-            if rowBytes * png.height > data.count * Self.deflateMaxRatio {
-                throw PictureError(file: file, kind: .truncated)
-            }
-            let header = PictureHeader(format: .png, storedWidth: png.width, storedHeight: png.height,
-                                       orientation: info.orientation, hasAlpha: png.hasAlpha,
-                                       isProgressive: info.interlaced)
-            return Inspection(header: header, jpeg: nil)
         case .jpeg:
+            try checkSinglePage(page)
             let info = Metadata.jpeg(data)
             if let w = info.width, let h = info.height { try checkPixelLimit(w, h) }
             let jpeg = try JPEGCodec.header(data, file: file, headerComplete: info.reachedScan)
@@ -146,14 +139,63 @@ public struct ImageDecoder: Sendable {
             let header = PictureHeader(format: .jpeg, storedWidth: jpeg.width, storedHeight: jpeg.height,
                                        orientation: info.orientation, hasAlpha: false,
                                        isProgressive: info.progressive)
-            return Inspection(header: header, jpeg: jpeg)
+            return Inspection(header: header, jpeg: jpeg, icc: info.icc)
+        case .png, .webp, .gif, .tiff, .heif, .avif, .jxl, .svg, .bmp:
+            let codec = try codecHeader(format, page: page)
+            try checkPixelLimit(codec.width, codec.height)
+            var header = PictureHeader(format: format, storedWidth: codec.width, storedHeight: codec.height,
+                                       orientation: codec.orientation, hasAlpha: codec.hasAlpha,
+                                       isProgressive: codec.isProgressive)
+            header.pageCount = codec.pageCount
+            header.page = page
+            header.frameCount = codec.frameCount
+            return Inspection(header: header, jpeg: nil, codec: codec)
         }
+    }
+
+    /// The header of `page` from the format's codec; each checks sizes it reads before
+    /// allocating anything sized by them.
+    private func codecHeader(_ format: ImageFormat, page: Int) throws(PictureError) -> CodecHeader {
+        switch format {
+        case .png:
+            try checkSinglePage(page)
+            return try PNGCodec.header(data, file: file) { (w, h) throws(PictureError) in try checkPixelLimit(w, h) }
+        case .webp: try checkSinglePage(page); return try WebPCodec.header(data, file: file)
+        case .gif: try checkSinglePage(page); return try GIFCodec.header(data, file: file)
+        case .tiff: return try TIFFCodec.header(data, file: file, page: page)
+        case .heif, .avif: return try HEIFCodec.header(data, file: file, format: format, page: page)
+        case .jxl: try checkSinglePage(page); return try JXLCodec.header(data, file: file)
+        case .svg: try checkSinglePage(page); return try SVGCodec.header(data, file: file)
+        case .bmp: try checkSinglePage(page); return try BMPCodec.header(data, file: file)
+        case .jpeg: preconditionFailure("JPEG is inspected by inspect()")
+        }
+    }
+
+    /// Decodes `page` of a format beyond PNG and JPEG, at its full size.
+    private func codecDecode(_ i: Inspection) throws(PictureError) -> CodecOutput {
+        guard let codec = i.codec else { preconditionFailure("codecDecode without a codec header") }
+        let page = i.header.page
+        switch i.header.format {
+        case .png: return try PNGCodec.decode(data, file: file, header: codec)
+        case .webp: return try WebPCodec.decode(data, file: file, header: codec)
+        case .gif: return try GIFCodec.decode(data, file: file, header: codec)
+        case .tiff: return try TIFFCodec.decode(data, file: file, page: page, header: codec)
+        case .heif, .avif: return try HEIFCodec.decode(data, file: file, format: i.header.format, page: page, header: codec)
+        case .jxl: return try JXLCodec.decode(data, file: file, header: codec)
+        case .bmp: return try BMPCodec.decode(data, file: file, header: codec)
+        case .svg, .jpeg: preconditionFailure("\(i.header.format.name) is not decoded by codecDecode")
+        }
+    }
+
+    private func checkSinglePage(_ page: Int) throws(PictureError) {
+        if page != 0 { throw PictureError(file: file, kind: .noSuchPage(page: page, count: 1)) }
     }
 
     private func checkPixelLimit(_ w: Int, _ h: Int) throws(PictureError) {
         let (pixels, overflow) = w.multipliedReportingOverflow(by: h)
         if w <= 0 || h <= 0 {
-            throw PictureError(file: file, kind: .corrupt(ImageFormat.sniffed(data), "invalid size \(w)×\(h)"))
+            throw PictureError(file: file, kind: .corrupt((try? ImageFormat.sniff(data, file: file)) ?? .png,
+                                                          "invalid size \(w)×\(h)"))
         }
         if overflow || pixels > limits.maxPixels {
             throw PictureError(file: file, kind: .tooLarge(width: w, height: h, limit: limits.maxPixels))
@@ -161,7 +203,7 @@ public struct ImageDecoder: Sendable {
     }
 
     /// Refuses a decode needing more than the available memory, in bytes.
-    private func checkMemory(_ needed: Int, _ header: PictureHeader) throws(PictureError) {
+    func checkMemory(_ needed: Int, _ header: PictureHeader) throws(PictureError) {
         guard let available = limits.availableMemory(), needed > available else { return }
         throw PictureError(file: file, kind: .insufficientMemory(
             width: header.width, height: header.height, needed: needed, available: available))
@@ -174,18 +216,21 @@ public struct ImageDecoder: Sendable {
         return 2 * (jpeg.isCMYK ? 4 * i.header.pixelCount : JPEGCodec.planarBytes(jpeg))
     }
 
-    /// Decodes the full image.
+    /// Decodes `page` (0-based; see `PictureHeader.pageCount`) of the image at full size.
+    /// An animation gives its first frame (`AnimationDecoder` plays them all).
     ///
-    /// - Parameter storage: how to keep the pixels; `.automatic` keeps huge JPEGs planar.
-    public func decode(storage: StoragePreference = .automatic) throws(PictureError) -> Picture {
-        let inspection = try inspect()
+    /// - Parameters:
+    ///   - storage: how to keep the pixels; `.automatic` keeps huge JPEGs planar.
+    ///   - acceptsDamage: when the file is truncated or corrupt part-way, return what did
+    ///     decode, with `Picture.damage` saying what went wrong, instead of throwing. Files
+    ///     of which nothing decodes still throw.
+    public func decode(page: Int = 0, storage: StoragePreference = .automatic,
+                       acceptsDamage: Bool = false) throws(PictureError) -> Picture {
+        let inspection = try inspect(page: page)
         let header = inspection.header
-        switch inspection.jpeg {
-        case nil:
-            try checkMemory(header.pixelCount * 4, header)
-            let pixels = try PNGCodec.decode(data, file: file)
-            return Picture(storage: .argb(pixels), header: header, isOpaque: !header.hasAlpha)
-        case let jpeg?:
+        switch header.format {
+        case .jpeg:
+            guard let jpeg = inspection.jpeg else { preconditionFailure("JPEG inspection without its header") }
             let planar: Bool
             switch storage {
             case .argb: planar = false
@@ -194,34 +239,69 @@ public struct ImageDecoder: Sendable {
             }
             let output = planar ? JPEGCodec.planarBytes(jpeg) : header.pixelCount * 4
             try checkMemory(output + coefficientBytes(inspection), header)
+            let transform = JPEGCodec.transform(inspection.icc, header: jpeg)
             if planar {
-                let pixels = try JPEGCodec.decodePlanar(data, file: file, header: jpeg)
-                return Picture(storage: .planar(pixels), header: header, isOpaque: true)
+                let (pixels, damage) = try JPEGCodec.decodePlanar(data, file: file, header: jpeg, transform: transform)
+                if let damage, !acceptsDamage { throw damage.error }
+                return Picture(storage: .planar(pixels), header: header, isOpaque: true, damage: damage)
             }
-            let pixels = try JPEGCodec.decodeARGB(data, file: file, header: jpeg)
-            return Picture(storage: .argb(pixels), header: header, isOpaque: true)
+            let (pixels, damage) = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, transform: transform)
+            if let damage, !acceptsDamage { throw damage.error }
+            return Picture(storage: .argb(pixels), header: header, isOpaque: true, damage: damage)
+        case .svg:
+            return Picture(storage: .vector(try SVGCodec.document(data, file: file)), header: header, isOpaque: false)
+        case .png, .webp, .gif, .tiff, .heif, .avif, .jxl, .bmp:
+            try checkMemory(header.pixelCount * 4 + (inspection.codec?.workingTotal ?? 0), header)
+            let output = try codecDecode(inspection)
+            if let damage = output.damage, !acceptsDamage { throw damage.error }
+            return finish(output, header: header)
         }
+    }
+
+    /// Colour conversion to sRGB and premultiplication, the last steps of every codec's pixels.
+    private func finish(_ output: CodecOutput, header: PictureHeader) -> Picture {
+        if let color = output.color,
+           let transform = ColorTransform(color, input: output.colorInput ?? .bgra(premultiplied: output.premultiplied)) {
+            transform.apply(to: output.pixels)
+        }
+        // Opaque pixels are their own premultiplied form: no pass over them.
+        if header.hasAlpha || output.damage != nil {
+            if output.premultiplied { output.pixels.clampToAlpha() } else { output.pixels.premultiply() }
+        }
+        return Picture(storage: .argb(output.pixels), header: header, isOpaque: !header.hasAlpha, damage: output.damage)
     }
 
     /// Decodes a reduced image of at most `maxPixels` pixels (at least 1×1) for showing
     /// something quickly: JPEG through libjpeg-turbo's DCT scaling (n/8), which skips most
-    /// of the inverse DCT work; PNG by decoding fully and averaging down (libpng's
-    /// simplified API has no reduced pass). `Picture.fullWidth/fullHeight` keep the size
-    /// of the real image.
-    public func decodePreview(maxPixels: Int) throws(PictureError) -> Picture {
-        let inspection = try inspect()
+    /// of the inverse DCT work; SVG by rendering at the reduced scale; the other formats by
+    /// decoding fully and averaging down (their libraries have no reduced pass).
+    /// `Picture.fullWidth/fullHeight` keep the size of the real image.
+    public func decodePreview(maxPixels: Int, page: Int = 0) throws(PictureError) -> Picture {
+        let inspection = try inspect(page: page)
         let header = inspection.header
         let budget = max(1, maxPixels)
         let decoded: ARGBPixels
-        switch inspection.jpeg {
-        case nil:
-            try checkMemory(header.pixelCount * 4, header)
-            decoded = try PNGCodec.decode(data, file: file)
-        case let jpeg?:
+        switch header.format {
+        case .jpeg:
+            guard let jpeg = inspection.jpeg else { preconditionFailure("JPEG inspection without its header") }
             let scale = JPEGCodec.previewScale(width: jpeg.width, height: jpeg.height, maxPixels: budget)
             let w = JPEGCodec.scaled(jpeg.width, scale), h = JPEGCodec.scaled(jpeg.height, scale)
             try checkMemory(w * h * 4 + coefficientBytes(inspection), header)
-            decoded = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, scale: scale)
+            let (pixels, damage) = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, scale: scale,
+                                                            transform: JPEGCodec.transform(inspection.icc, header: jpeg))
+            if let damage { throw damage.error }
+            decoded = pixels
+        case .svg:
+            let document = try SVGCodec.document(data, file: file)
+            decoded = document.rendered(maxPixels: budget)
+            return Picture(storage: .argb(decoded), header: header, isOpaque: false)
+        case .png, .webp, .gif, .tiff, .heif, .avif, .jxl, .bmp:
+            try checkMemory(header.pixelCount * 4 + (inspection.codec?.workingTotal ?? 0), header)
+            let output = try codecDecode(inspection)
+            if let damage = output.damage { throw damage.error }
+            let full = finish(output, header: header)
+            guard case .argb(let pixels) = full.storage else { preconditionFailure("codecs decode to ARGB") }
+            decoded = pixels
         }
         let reduced = Self.reduce(decoded, toAtMost: budget)
         return Picture(storage: .argb(reduced), header: header, isOpaque: !header.hasAlpha)
@@ -238,16 +318,11 @@ public struct ImageDecoder: Sendable {
             scale *= 0.99
             w = max(1, Int(Double(pixels.width) * scale)); h = max(1, Int(Double(pixels.height) * scale))
         }
-        let out = ARGBPixels(width: w, height: h)
+        let out = ARGBPixels.small(width: w, height: h)
         // Separate x and y factors so the output covers the whole source exactly.
         let storage = PixelStorage.argb(pixels)
         let sx = Double(w) / Double(pixels.width), sy = Double(h) / Double(pixels.height)
         TileRenderer.drawAnisotropic(storage, scaleX: sx, scaleY: sy, into: out.framebuffer)
         return out
     }
-}
-
-extension ImageFormat {
-    /// The format for messages about data whose signature was already checked.
-    static func sniffed(_ data: [UInt8]) -> ImageFormat { data.starts(with: pngSignature) ? .png : .jpeg }
 }

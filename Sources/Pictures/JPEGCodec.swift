@@ -46,16 +46,61 @@ enum JPEGCodec {
         return h
     }
 
-    /// Turns a failed call's message into a PictureError; nil when it was only a warning
-    /// libjpeg recovered from (extraneous bytes and the like, common in camera files).
-    private static func failure(_ h: Handle, file: String, headerComplete: Bool) -> PictureError? {
+    /// What a call that returned −1 means for the picture.
+    enum Outcome {
+        /// Nothing came out.
+        case failed(PictureError)
+        /// Every row was produced, but part of the picture is not what the file meant: the
+        /// data ended (libjpeg fills the rest) or a stretch of it is corrupt.
+        case damaged(PictureError)
+        /// A warning libjpeg recovered from without loss: extraneous bytes before a marker,
+        /// common in camera files.
+        case harmless
+    }
+
+    /// Turns a failed call's message into an outcome.
+    private static func outcome(_ h: Handle, file: String, headerComplete: Bool) -> Outcome {
         let message = h.message
-        if message.contains(prematureEnd) || !headerComplete { return PictureError(file: file, kind: .truncated) }
-        if h.isWarning { return nil }
+        if !headerComplete { return .failed(PictureError(file: file, kind: .truncated)) }
         // libjpeg starts some messages with "Corrupt JPEG data: "; the reason line says it already.
         let prefix = "Corrupt JPEG data: "
         let detail = message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
-        return PictureError(file: file, kind: .corrupt(.jpeg, detail))
+        guard h.isWarning else {
+            return .failed(PictureError(file: file, kind: message.contains(prematureEnd) ? .truncated : .corrupt(.jpeg, detail)))
+        }
+        if message.contains(prematureEnd) { return .damaged(PictureError(file: file, kind: .truncated)) }
+        if message.contains("extraneous bytes") { return .harmless }
+        return .damaged(PictureError(file: file, kind: .corrupt(.jpeg, detail)))
+    }
+
+    /// Throws for a failed call; returns the damage, if any, for one that produced pixels.
+    private static func check(_ status: Int32, _ h: Handle, file: String) throws(PictureError) -> PictureError? {
+        guard status != 0 else { return nil }
+        switch outcome(h, file: file, headerComplete: true) {
+        case .failed(let error): throw error
+        case .damaged(let error): return error
+        case .harmless: return nil
+        }
+    }
+
+    /// Rows that decoded from a file whose data ended early: libjpeg decodes the missing
+    /// blocks from zero coefficients, one flat mid-grey (jdhuff.c, "insufficient data"), so
+    /// the run of bottom rows equal to the last pixel is what it made up. TurboJPEG 2.1 has
+    /// no other way to tell; a picture whose real bottom rows are that exact grey is
+    /// reported as a little more damaged than it is.
+    static func decodedRows(height: Int, width: Int, sample: (Int, Int) -> UInt32) -> Int {
+        guard height > 0, width > 0 else { return 0 }
+        let fill = sample(width - 1, height - 1)
+        var y = height
+        while y > 0, (0..<width).allSatisfy({ sample($0, y - 1) == fill }) { y -= 1 }
+        return y
+    }
+
+    /// The damage report for `problem` given the rows that decoded; truncation with every
+    /// row present (a progressive file missing refinement scans) has no share to state.
+    static func damage(_ problem: PictureError, rows: Int, height: Int) -> PictureDamage {
+        let share = problem.kind == .truncated && rows < height ? Double(rows) / Double(height) : nil
+        return PictureDamage(error: problem, decodedFraction: share)
     }
 
     /// Reads frame size, subsampling and colour space without decoding.
@@ -69,7 +114,7 @@ enum JPEGCodec {
             tjDecompressHeader3(h.raw, buf.baseAddress, UInt(buf.count), &w, &ht, &ss, &cs)
         }
         // A warning (stray bytes before a marker, say) still yields a usable header.
-        if status != 0, let error = failure(h, file: file, headerComplete: headerComplete) { throw error }
+        if status != 0, case .failed(let error) = outcome(h, file: file, headerComplete: headerComplete) { throw error }
         return Header(width: Int(w), height: Int(ht), subsampling: ss, colorspace: cs)
     }
 
@@ -96,20 +141,25 @@ enum JPEGCodec {
     }
 
     /// Decodes to opaque ARGB at `scale` (a factor from `previewScale`, or 1/1). `zeroed`
-    /// clears the pixels before decoding (see `ARGBPixels.init`).
+    /// clears the pixels before decoding (see `ARGBPixels.init`). A damaged file comes
+    /// back with its damage; rows libjpeg made up after the data ended are transparent.
     static func decodeARGB(
-        _ data: [UInt8], file: String, header: Header, scale: (num: Int, denom: Int) = (1, 1), zeroed: Bool = true
-    ) throws(PictureError) -> ARGBPixels {
-        let pixels = ARGBPixels(width: scaled(header.width, scale), height: scaled(header.height, scale), zeroed: zeroed)
-        try decodeARGB(data, file: file, header: header, scale: scale, into: pixels)
-        return pixels
+        _ data: [UInt8], file: String, header: Header, scale: (num: Int, denom: Int) = (1, 1), zeroed: Bool = true,
+        transform: ColorTransform? = nil
+    ) throws(PictureError) -> (pixels: ARGBPixels, damage: PictureDamage?) {
+        let pixels = try ARGBPixels.make(width: scaled(header.width, scale), height: scaled(header.height, scale),
+                                         zeroed: zeroed, file: file)
+        let damage = try decodeARGB(data, file: file, header: header, scale: scale, into: pixels, transform: transform)
+        return (pixels, damage)
     }
 
     /// Decodes into `pixels`, which must be the size of the image at `scale`: the
     /// benchmark's decode-only timing reuses a buffer whose pages are already mapped.
+    @discardableResult
     static func decodeARGB(
-        _ data: [UInt8], file: String, header: Header, scale: (num: Int, denom: Int) = (1, 1), into pixels: ARGBPixels
-    ) throws(PictureError) {
+        _ data: [UInt8], file: String, header: Header, scale: (num: Int, denom: Int) = (1, 1), into pixels: ARGBPixels,
+        transform: ColorTransform? = nil
+    ) throws(PictureError) -> PictureDamage? {
         let h = try makeHandle(file: file)
         let w = scaled(header.width, scale), ht = scaled(header.height, scale)
         precondition(pixels.width == w && pixels.height == ht, "decode target \(pixels.width)×\(pixels.height), image \(w)×\(ht)")
@@ -119,8 +169,30 @@ enum JPEGCodec {
             tjDecompress2(h.raw, buf.baseAddress, UInt(buf.count), pixels.rawBytes,
                           Int32(w), Int32(w * 4), Int32(ht), Int32(format.rawValue), flags)
         }
-        if status != 0, let error = failure(h, file: file, headerComplete: true) { throw error }
-        if header.isCMYK { pixels.convertInvertedCMYK() }
+        let problem = try check(status, h, file: file)
+        // An embedded profile converts the samples as decoded (CMYK ones included); without
+        // one, CMYK takes the naive conversion below and the rest are sRGB already.
+        if let transform {
+            transform.apply(to: pixels)
+        } else if header.isCMYK {
+            pixels.convertInvertedCMYK()
+        }
+        guard let problem else { return nil }
+        var rows = ht
+        if problem.kind == .truncated {
+            rows = decodedRows(height: ht, width: w) { x, y in pixels.base[y * w + x] }
+            guard rows > 0 else { throw problem }
+            pixels.clearRows(from: rows)
+        }
+        return damage(problem, rows: rows, height: ht)
+    }
+
+    /// The conversion of an embedded profile for the samples TurboJPEG delivers for
+    /// `header`'s colour space, or nil when there is nothing to convert.
+    static func transform(_ icc: [UInt8]?, header: Header) -> ColorTransform? {
+        guard let icc else { return nil }
+        let input: ColorTransform.Input = header.isCMYK ? .invertedCMYK : header.isGray ? .grayInBGRA : .bgra(premultiplied: true)
+        return ColorTransform(.icc(icc), input: input)
     }
 
     /// Bytes the planes of `header` take (one sample per byte).
@@ -145,7 +217,8 @@ enum JPEGCodec {
 
     /// Decodes to Y (and Cb, Cr) planes without colour conversion: the memory-lean form
     /// for huge photos, converted tile by tile when drawn.
-    static func decodePlanar(_ data: [UInt8], file: String, header: Header) throws(PictureError) -> PlanarPixels {
+    static func decodePlanar(_ data: [UInt8], file: String, header: Header,
+                             transform: ColorTransform? = nil) throws(PictureError) -> (pixels: PlanarPixels, damage: PictureDamage?) {
         let h = try makeHandle(file: file)
         let sizes = planeSizes(header)
         let chromaWidth = sizes.count == 3 ? sizes[1].0 : 0
@@ -159,7 +232,8 @@ enum JPEGCodec {
         default: upsampling = .none
         }
         let pixels = PlanarPixels(width: header.width, height: header.height,
-                                  planeWidths: sizes.map(\.0), planeHeights: sizes.map(\.1), upsampling: upsampling)
+                                  planeWidths: sizes.map(\.0), planeHeights: sizes.map(\.1), upsampling: upsampling,
+                                  transform: transform)
         var planes: [UnsafeMutablePointer<UInt8>?] = pixels.planes.map { $0 }
         while planes.count < 3 { planes.append(nil) }
         let status = data.withUnsafeBufferPointer { buf in
@@ -168,7 +242,14 @@ enum JPEGCodec {
                                         Int32(header.width), nil, Int32(header.height), flags)
             }
         }
-        if status != 0, let error = failure(h, file: file, headerComplete: true) { throw error }
-        return pixels
+        guard let problem = try check(status, h, file: file) else { return (pixels, nil) }
+        var rows = header.height
+        if problem.kind == .truncated {
+            // Luma alone tells the made-up rows (planes cannot be made transparent: they stay grey).
+            let luma = pixels.planes[0], stride = sizes[0].0
+            rows = decodedRows(height: header.height, width: header.width) { x, y in UInt32(luma[y * stride + x]) }
+            guard rows > 0 else { throw problem }
+        }
+        return (pixels, damage(problem, rows: rows, height: header.height))
     }
 }

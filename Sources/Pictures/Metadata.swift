@@ -13,11 +13,26 @@ struct ContainerInfo: Sendable, Equatable {
     var arithmetic = false
     /// JPEG: the walk reached a start-of-scan marker, so the headers are complete.
     var reachedScan = false
+    /// JPEG: the ICC profile from the APP2 "ICC_PROFILE" segments, joined in sequence order.
+    var icc: [UInt8]?
     /// PNG: Adam7 interlacing.
     var interlaced = false
     /// PNG: bits per sample and colour type from IHDR.
     var bitDepth = 8
     var colorType = 0
+    /// PNG: bytes of image data in the IDAT chunks present (what deflate can expand).
+    var imageDataBytes = 0
+    /// PNG: whether the first IDAT starts with a valid zlib header (nil: too short to tell).
+    var imageDataIsZlib: Bool?
+    /// PNG: cICP colour primaries and transfer characteristics (ITU-T H.273 codes).
+    var cicp: (primaries: Int, transfer: Int)?
+
+    static func == (a: ContainerInfo, b: ContainerInfo) -> Bool {
+        a.width == b.width && a.height == b.height && a.orientation == b.orientation && a.progressive == b.progressive
+            && a.arithmetic == b.arithmetic && a.reachedScan == b.reachedScan && a.interlaced == b.interlaced
+            && a.bitDepth == b.bitDepth && a.colorType == b.colorType && a.imageDataBytes == b.imageDataBytes
+            && a.imageDataIsZlib == b.imageDataIsZlib && a.cicp?.primaries == b.cicp?.primaries && a.cicp?.transfer == b.cicp?.transfer && a.icc == b.icc
+    }
 }
 
 /// Readers for the small amount of container structure the decoder needs itself.
@@ -68,6 +83,8 @@ enum Metadata {
     static func jpeg(_ b: [UInt8]) -> ContainerInfo {
         var info = ContainerInfo()
         var sawExif = false
+        var iccParts: [Int: ArraySlice<UInt8>] = [:]
+        var iccCount = 0
         var pos = 2  // after SOI
         while pos + 1 < b.count {
             // Stray bytes between segments: libjpeg skips to the next 0xFF with a warning
@@ -91,6 +108,13 @@ enum Metadata {
                     sawExif = true
                     info.orientation = exifOrientation(b, start: body + 6, end: bodyEnd) ?? .up
                 }
+            case 0xE2:
+                // ICC.1 Annex B.4: "ICC_PROFILE\0", sequence number (from 1), count, data.
+                let tag = Array("ICC_PROFILE".utf8) + [0]
+                if bodyEnd - body >= 14, b[body..<(body + 12)].elementsEqual(tag), b[body + 12] >= 1 {
+                    iccCount = Int(b[body + 13])
+                    iccParts[Int(b[body + 12])] = b[(body + 14)..<bodyEnd]
+                }
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 // SOFn (DHT, JPG and DAC share the range): P, Y, X (T.81 §B.2.2).
                 info.height = uint(b, body + 1, 2)
@@ -102,17 +126,40 @@ enum Metadata {
             }
             pos = bodyEnd
         }
+        // A profile with a part missing is no profile (the colours would be wrong).
+        if iccCount > 0, (1...iccCount).allSatisfy({ iccParts[$0] != nil }) {
+            info.icc = (1...iccCount).flatMap { Array(iccParts[$0]!) }
+        }
         return info
     }
 
-    /// Walks PNG chunks up to the first IDAT: IHDR fields, and orientation from eXIf
-    /// (PNG 3rd edition / Extensions 1.5: the chunk body is a TIFF structure).
+    /// Calls `visit` with each PNG chunk's type, body offset and declared length, in file
+    /// order from the first chunk after the signature, for as long as `read(offset, count)`
+    /// gives whole 8-byte chunk headers; `visit` returns false to stop. Bodies are skipped,
+    /// so a walk over a file reads only its headers.
+    static func walkPNGChunks(size: Int, read: (Int, Int) -> [UInt8]?, _ visit: (Int, Int, Int) -> Bool) {
+        var pos = 8  // after the signature
+        while pos <= size - 8, let head = read(pos, 8), let length = uint(head, 0, 4), let type = uint(head, 4, 4) {
+            guard visit(type, pos + 8, length) else { return }
+            guard length <= size - pos - 12 else { return }  // body and CRC run past the end
+            pos += 12 + length
+        }
+    }
+
+    /// Walks every PNG chunk header (bodies are skipped, not read): IHDR fields, the bytes
+    /// of image data present, cICP, and orientation from eXIf (PNG 3rd edition /
+    /// Extensions 1.5: the chunk body is a TIFF structure).
     static func png(_ b: [UInt8]) -> ContainerInfo {
         var info = ContainerInfo()
-        var pos = 8  // after the signature
-        while let length = uint(b, pos, 4), let type = uint(b, pos + 4, 4) {
-            let body = pos + 8
-            guard length <= b.count - body else { break }
+        walkPNGChunks(size: b.count, read: { offset, count in Array(b[offset..<(offset + count)]) }) { type, body, length in
+            guard length <= b.count - body else {
+                // A cut file: the image data that is there still decodes to rows.
+                if type == 0x4944_4154 {
+                    info.imageDataBytes += max(0, b.count - body)
+                    if info.imageDataIsZlib == nil, b.count - body >= 2 { info.imageDataIsZlib = isZlibHeader(b[body], b[body + 1]) }
+                }
+                return false
+            }
             switch type {
             case 0x4948_4452 where length >= 13:  // "IHDR"
                 info.width = uint(b, body, 4)
@@ -122,13 +169,57 @@ enum Metadata {
                 info.interlaced = b[body + 12] == 1
             case 0x6558_4966:  // "eXIf"
                 info.orientation = exifOrientation(b, start: body, end: body + length) ?? .up
-            case 0x4944_4154, 0x4945_4E44:  // "IDAT", "IEND"
-                return info
+            case 0x6349_4350 where length == 4:  // "cICP": primaries, transfer, matrix, range
+                info.cicp = (Int(b[body]), Int(b[body + 1]))
+            case 0x4944_4154:  // "IDAT"
+                if info.imageDataIsZlib == nil, length >= 2 { info.imageDataIsZlib = isZlibHeader(b[body], b[body + 1]) }
+                info.imageDataBytes += min(length, Int.max - info.imageDataBytes)
+            case 0x4945_4E44:  // "IEND"
+                return false
             default:
                 break
             }
-            pos = body + length + 4  // + CRC
+            return true
         }
         return info
+    }
+
+    /// RFC 1950 §2.2: deflate (CM 8), a window of at most 32 KiB, and FCHECK.
+    static func isZlibHeader(_ cmf: UInt8, _ flg: UInt8) -> Bool {
+        cmf & 0x0F == 8 && cmf >> 4 <= 7 && (Int(cmf) << 8 | Int(flg)) % 31 == 0
+    }
+
+    /// How many bytes of a PNG of `size` bytes a decoder can use: up to the end of IEND, or
+    /// to where the chunk structure stops being one (a type that is not four letters, a
+    /// length past 2³¹ − 1, image data without a zlib header), since libpng stops there too.
+    /// Read through `read` before the file itself, so a file that is a PNG header followed
+    /// by a gigabyte of nothing (sparse, or padding) is not read beyond its header.
+    static func pngExtent(size: Int, read: (Int, Int) -> [UInt8]?) -> Int {
+        var extent = min(size, 8)
+        var sawImageData = false
+        walkPNGChunks(size: size, read: read) { type, body, length in
+            // PNG §5.4: chunk types are four ASCII letters; lengths at most 2³¹ − 1.
+            let letters = (0..<4).allSatisfy { i in
+                let c = (type >> (8 * (3 - i))) & 0xFF
+                return (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
+            }
+            guard letters, length <= Int(Int32.max) else {
+                extent = min(size, body)  // libpng reads the header and names the problem
+                return false
+            }
+            if type == 0x4944_4154, !sawImageData {
+                sawImageData = true
+                if length >= 2, let z = read(body, 2) {
+                    guard isZlibHeader(z[0], z[1]) else {
+                        // One read's worth, so zlib sees the bad header and says so.
+                        extent = min(size, body + min(length, PNGCodec.imageDataReadBytes))
+                        return false
+                    }
+                }
+            }
+            extent = min(size, body + length + 4)
+            return type != 0x4945_4E44  // "IEND"
+        }
+        return extent
     }
 }

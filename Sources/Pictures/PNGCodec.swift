@@ -1,71 +1,155 @@
-// libpng through its simplified API (png_image), which reports errors in a message field
-// instead of longjmp-ing through Swift frames.
+// PNG through libpng's full API, row by row (the C shim keeps libpng's longjmp out of Swift):
+// a cut or corrupt file keeps the rows that decoded, and the colour chunks come out for
+// LittleCMS (iCCP, sRGB, gAMA with cHRM, cICP).
 import CPNG
-import Raster
 
-/// PNG header reading and decoding to premultiplied ARGB.
+/// PNG header reading and decoding to straight-alpha ARGB.
 enum PNGCodec {
-    /// What libpng says about the file before decoding.
-    struct Header {
-        var width: Int
-        var height: Int
-        var hasAlpha: Bool
-    }
-
-    /// libpng's message for a read past the end of the memory buffer (pngread.c,
-    /// png_image_memory_read): the data stopped early.
+    /// libpng's message when the data stopped early: our reader's, or libpng's own when
+    /// the image data ends before the last row ("Not enough image data").
     static let endOfDataMessages = ["read beyond end of data", "Not enough image data"]
 
-    /// Runs `body` with a png_image opened on `data`; the image is freed afterwards.
-    private static func withImage<T>(
-        _ data: [UInt8], file: String, _ body: (inout png_image) throws(PictureError) -> T
-    ) throws(PictureError) -> T {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        defer { png_image_free(&image) }
-        let result: Result<T, PictureError> = data.withUnsafeBytes { raw in
-            guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
-                return .failure(error(image, file: file))
+    /// 1032: deflate's largest expansion (a 258-byte match coded in 2 bits, RFC 1951), the
+    /// most raw PNG bytes one compressed byte can yield.
+    static let deflateMaxRatio = 1032
+
+    /// 1 KiB: how much image data libpng reads at a time (see Reader.init).
+    static let imageDataReadBytes = 1024
+
+    /// A libpng read over bytes in memory; read and info structs freed with this object.
+    private final class Reader {
+        var png: png_structp?
+        var info: png_infop?
+        let state: UnsafeMutablePointer<scrollkit_png_state>
+        let file: String
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(PictureError) {
+            self.file = file
+            state = .allocate(capacity: 1)
+            state.initialize(to: scrollkit_png_state())
+            state.pointee.data = bytes.baseAddress
+            state.pointee.size = bytes.count
+            guard let png = scrollkit_png_create(state), let info = png_create_info_struct(png) else {
+                throw PictureError(file: file, kind: .corrupt(.png, "out of memory"))
             }
-            do throws(PictureError) { return .success(try body(&image)) } catch { return .failure(error) }
+            self.png = png
+            self.info = info
+            // A broken ancillary chunk (a bad iCCP, a wrong CRC in text) is a warning, not
+            // a reason to refuse the picture (the default for reading, made explicit).
+            png_set_benign_errors(png, 1)
+            // libpng reads image data in blocks of this size (8 KiB by default) and cannot
+            // use a block it could not read whole: small blocks let a cut file keep the
+            // rows of all but its last kilobyte.
+            png_set_compression_buffer_size(png, PNGCodec.imageDataReadBytes)
+            guard scrollkit_png_read_info(png, info) != 0 else { throw error() }
         }
-        return try result.get()
+
+        deinit {
+            png_destroy_read_struct(&png, &info, nil)
+            state.deallocate()
+        }
+
+        /// The error libpng reported, classified as truncation or corruption.
+        func error() -> PictureError {
+            let message = withUnsafeBytes(of: state.pointee.message) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if PNGCodec.endOfDataMessages.contains(where: message.contains) { return PictureError(file: file, kind: .truncated) }
+            return PictureError(file: file, kind: .corrupt(.png, message.isEmpty ? "unknown error" : message))
+        }
     }
 
-    /// The message libpng left in `image`, classified as truncation or corruption.
-    private static func error(_ image: png_image, file: String) -> PictureError {
-        let message = withUnsafeBytes(of: image.message) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    static func header(_ data: [UInt8], file: String, checkSize: (Int, Int) throws(PictureError) -> Void) throws(PictureError) -> CodecHeader {
+        let chunks = Metadata.png(data)
+        // Our own IHDR read comes first so absurd sizes are refused before libpng runs.
+        if let w = chunks.width, let h = chunks.height { try checkSize(w, h) }
+        return try data.withBytes { (buffer) throws(PictureError) -> CodecHeader in
+            let reader = try Reader(buffer, file: file)
+            let png = reader.png, info = reader.info
+            let w = Int(png_get_image_width(png, info)), h = Int(png_get_image_height(png, info))
+            try checkSize(w, h)
+            // zlib's own words for image data that is no zlib stream, said before sizing it.
+            if chunks.imageDataIsZlib == false { throw PictureError(file: file, kind: .corrupt(.png, "IDAT: incorrect header check")) }
+            // The image data present must be able to inflate to every row: a file padded
+            // with other chunks, or cut, is refused before its pixels are allocated.
+            let rowBytes = (w * Int(png_get_channels(png, info)) * Int(png_get_bit_depth(png, info)) + 7) / 8 + 1
+            let (needed, overflow) = rowBytes.multipliedReportingOverflow(by: h)
+            if overflow || needed > chunks.imageDataBytes * deflateMaxRatio {
+                throw PictureError(file: file, kind: .truncated)
+            }
+            let colorType = Int32(png_get_color_type(png, info))
+            var header = CodecHeader(width: w, height: h,
+                                     hasAlpha: colorType & PNG_COLOR_MASK_ALPHA != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0)
+            header.orientation = chunks.orientation
+            header.isProgressive = png_get_interlace_type(png, info) == PNG_INTERLACE_ADAM7
+            return header
         }
-        if endOfDataMessages.contains(where: message.contains) { return PictureError(file: file, kind: .truncated) }
-        return PictureError(file: file, kind: .corrupt(.png, message.isEmpty ? "unknown error" : message))
     }
 
-    /// Reads the header (IHDR and the chunks before the image data) without decoding.
-    static func header(_ data: [UInt8], file: String) throws(PictureError) -> Header {
-        try withImage(data, file: file) { (image: inout png_image) throws(PictureError) -> Header in
-            Header(width: Int(image.width), height: Int(image.height),
-                   hasAlpha: image.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0)
+    /// The colours' description, in the precedence of PNG 3rd edition §4.3: cICP, iCCP,
+    /// sRGB, then gAMA with cHRM. Nil for sRGB and for files that say nothing.
+    private static func color(_ reader: Reader, cicp: (primaries: Int, transfer: Int)?) -> ColorDescription? {
+        let png = reader.png, info = reader.info
+        if let cicp { return .cicp(primaries: cicp.primaries, transfer: cicp.transfer) }
+        if png_get_valid(png, info, PNG_INFO_iCCP) != 0 {
+            var name: png_charp?
+            var compression: Int32 = 0
+            var profile: png_bytep?
+            var length: png_uint_32 = 0
+            if png_get_iCCP(png, info, &name, &compression, &profile, &length) != 0, let profile, length > 0 {
+                return .icc(Array(UnsafeBufferPointer(start: profile, count: Int(length))))
+            }
         }
+        if png_get_valid(png, info, PNG_INFO_sRGB) != 0 { return nil }
+        var gamma = 0.0
+        guard png_get_gAMA(png, info, &gamma) != 0 else { return nil }
+        var wx = 0.0, wy = 0.0, rx = 0.0, ry = 0.0, gx = 0.0, gy = 0.0, bx = 0.0, by = 0.0
+        let chromaticities = png_get_cHRM(png, info, &wx, &wy, &rx, &ry, &gx, &gy, &bx, &by) != 0
+        return .gamma(gamma, chromaticities: chromaticities ? [wx, wy, rx, ry, gx, gy, bx, by] : nil)
     }
 
-    /// Decodes the whole image to premultiplied ARGB8888 in stored orientation.
+    /// Decodes the whole image to straight-alpha ARGB8888 in stored orientation, row by row.
     ///
-    /// 16-bit samples are treated as sRGB-encoded (PNG_IMAGE_FLAG_16BIT_sRGB), as viewers do,
-    /// instead of libpng's simplified-API default of linear; gray, palette and tRNS are
-    /// expanded and Adam7 interlacing is undone by libpng.
-    static func decode(_ data: [UInt8], file: String) throws(PictureError) -> ARGBPixels {
-        try withImage(data, file: file) { (image: inout png_image) throws(PictureError) -> ARGBPixels in
-            let hasAlpha = image.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0
-            image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
-            // B, G, R, A bytes read as a little-endian UInt32 are 0xAARRGGBB.
-            image.format = UInt32(PNG_FORMAT_BGRA)
-            let pixels = ARGBPixels(width: Int(image.width), height: Int(image.height))
-            guard png_image_finish_read(&image, nil, pixels.base, 0, nil) != 0 else {
-                throw error(image, file: file)
+    /// 16-bit samples are scaled to 8 bits by rounding (v·255/65535) and taken as encoded
+    /// in the file's colour space like 8-bit ones; gray, palette and tRNS are expanded and
+    /// Adam7 interlacing is undone by libpng. A cut or corrupt file keeps its decoded rows.
+    static func decode(_ data: [UInt8], file: String, header: CodecHeader) throws(PictureError) -> CodecOutput {
+        let chunks = Metadata.png(data)
+        return try data.withBytes { (buffer) throws(PictureError) -> CodecOutput in
+            let reader = try Reader(buffer, file: file)
+            let png = reader.png, info = reader.info
+            let colorType = Int32(png_get_color_type(png, info))
+            let gray = colorType & PNG_COLOR_MASK_COLOR == 0
+            png_set_expand(png)               // palette → RGB, gray 1/2/4 → 8, tRNS → alpha
+            png_set_scale_16(png)             // 16 → 8 bits, rounded
+            png_set_gray_to_rgb(png)
+            png_set_bgr(png)                  // B, G, R, A: little-endian ARGB
+            png_set_filler(png, 0xFF, PNG_FILLER_AFTER)  // opaque alpha where there is none
+            let passes = Int(png_set_interlace_handling(png))
+            guard scrollkit_png_read_update_info(png, info) != 0 else { throw reader.error() }
+            let w = Int(png_get_image_width(png, info)), h = Int(png_get_image_height(png, info))
+            guard w == header.width, h == header.height, png_get_rowbytes(png, info) == w * 4 else {
+                throw PictureError(file: file, kind: .corrupt(.png, "unexpected row layout"))
             }
-            if hasAlpha { pixels.premultiply() }
-            return pixels
+            let pixels = try ARGBPixels.make(width: w, height: h, file: file)
+            let color = self.color(reader, cicp: chunks.cicp)
+            let input: ColorTransform.Input? = gray ? .grayInBGRA : nil
+            // Adam7 pass p covers this share of the pixels (PNG §8.2: 1/64, 1/64, 1/32, …, 1/2).
+            let passShare = [1.0 / 64, 1.0 / 64, 1.0 / 32, 1.0 / 16, 1.0 / 8, 1.0 / 4, 1.0 / 2]
+            for pass in 0..<passes {
+                for y in 0..<h {
+                    guard scrollkit_png_read_row(png, pixels.rawBytes + y * w * 4) == 0 else { continue }
+                    let problem = reader.error()
+                    let done = passes == 1
+                        ? Double(y) / Double(h)
+                        : passShare.prefix(pass).reduce(0, +) + passShare[min(pass, 6)] * Double(y) / Double(h)
+                    guard done > 0 else { throw problem }
+                    if passes == 1 { pixels.clearRows(from: y) }
+                    return CodecOutput(pixels: pixels, premultiplied: false, color: color, colorInput: input,
+                                       damage: PictureDamage(error: problem, decodedFraction: done))
+                }
+            }
+            return CodecOutput(pixels: pixels, premultiplied: false, color: color, colorInput: input)
         }
     }
 }

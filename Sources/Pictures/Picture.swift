@@ -21,14 +21,21 @@ public final class Picture: Sendable {
     public let format: ImageFormat
     /// True when every pixel has alpha 255.
     public let isOpaque: Bool
+    /// The page of the file these pixels show (0 for single-page formats).
+    public let page: Int
+    /// Set when only part of the file decoded: the problem and the share that did. The
+    /// missing part is transparent. Only decodes that accept damage return such pictures.
+    public let damage: PictureDamage?
     let storage: PixelStorage
     private let mapping: StoredMapping
 
-    init(storage: PixelStorage, header: PictureHeader, isOpaque: Bool) {
+    init(storage: PixelStorage, header: PictureHeader, isOpaque: Bool, damage: PictureDamage? = nil) {
         self.storage = storage
         orientation = header.orientation
         format = header.format
-        self.isOpaque = isOpaque
+        page = header.page
+        self.damage = damage
+        self.isOpaque = isOpaque && damage == nil
         let size = header.orientation.displaySize(storedWidth: storage.width, storedHeight: storage.height)
         width = size.width
         height = size.height
@@ -43,6 +50,13 @@ public final class Picture: Sendable {
     /// True when pixels are kept as YCbCr planes and converted while drawing.
     public var isPlanar: Bool {
         if case .planar = storage { return true }
+        return false
+    }
+
+    /// True for a vector picture (SVG), which every `drawTile` renders afresh at the scale
+    /// asked, so it stays sharp at any zoom; its width and height are its nominal size.
+    public var isVector: Bool {
+        if case .vector = storage { return true }
         return false
     }
 
@@ -67,7 +81,8 @@ public final class Picture: Sendable {
     /// grid (scaled pixel x covers picture pixels [x/scale, (x+1)/scale)). Parts outside
     /// the picture come out transparent. Below 1 each output pixel averages its source
     /// area; above 1 the nearest source pixel is repeated. Only the pixels the tile needs
-    /// are read, so a 1:1 tile of a 100-megapixel photo converts only its own pixels.
+    /// are read, so a 1:1 tile of a 100-megapixel photo converts only its own pixels. A
+    /// vector picture renders `rect` at `scale` from its shapes.
     public func drawTile(_ rect: PixelRect, scale: Double = 1, into target: Framebuffer) {
         TileRenderer.draw(storage, mapping, displayWidth: width, displayHeight: height,
                           rect: rect, scaleX: scale, scaleY: scale, into: target)

@@ -145,7 +145,7 @@ public enum PictureBenchmark {
             let fresh = try clock.measure {
                 let bytes = try FileSource.read(path: path, maxBytes: DecodeLimits.defaultMaxFileBytes)
                 let header = try JPEGCodec.header(bytes, file: "bench", headerComplete: true)
-                reference = (bytes, header, try JPEGCodec.decodeARGB(bytes, file: "bench", header: header, zeroed: false))
+                reference = (bytes, header, try JPEGCodec.decodeARGB(bytes, file: "bench", header: header, zeroed: false).pixels)
             }
             figures.freshDecodeSeconds = min(figures.freshDecodeSeconds, seconds(fresh))
             if run == 0 { figures.fullDecodePeakBytes = ResidentMemory.peak() - referenceBase }

@@ -10,6 +10,9 @@ public struct PictureError: Error, Sendable, Equatable, CustomStringConvertible 
     public enum Kind: Sendable, Equatable {
         /// The file could not be opened or read; the payload is the system's message.
         case unreadable(String)
+        /// The path names something other than a regular file, which could block or never
+        /// end if read; the payload names its type ("FIFO", "character device").
+        case notRegularFile(String)
         /// The file has no bytes at all.
         case empty
         /// The bytes match no image signature.
@@ -26,6 +29,10 @@ public struct PictureError: Error, Sendable, Equatable, CustomStringConvertible 
         case fileTooLarge(bytes: Int, limit: Int)
         /// The codec library rejected the data; the payload is its message.
         case corrupt(ImageFormat, String)
+        /// Valid data this build cannot decode (a missing codec, an unhandled sample layout).
+        case unsupportedVariant(ImageFormat, String)
+        /// A page (TIFF directory, HEIF top-level image) past the file's last one.
+        case noSuchPage(page: Int, count: Int)
         /// Decoding was cancelled before it finished.
         case cancelled
     }
@@ -45,6 +52,7 @@ public struct PictureError: Error, Sendable, Equatable, CustomStringConvertible 
     public var reason: String {
         switch kind {
         case .unreadable(let message): return "cannot read: \(message)"
+        case .notRegularFile(let type): return "not a regular file (\(type))"
         case .empty: return "empty file"
         case .notAnImage: return "not an image"
         case .unsupportedFormat(let name): return "unsupported image format: \(name)"
@@ -57,6 +65,9 @@ public struct PictureError: Error, Sendable, Equatable, CustomStringConvertible 
         case .fileTooLarge(let bytes, let limit):
             return "file too large: \(Self.bytes(bytes)) exceeds the \(Self.bytes(limit)) limit"
         case .corrupt(let format, let message): return "corrupt \(format.name) data: \(message)"
+        case .unsupportedVariant(let format, let message): return "unsupported \(format.name) file: \(message)"
+        case .noSuchPage(let page, let count):
+            return "no page \(page + 1): the file has \(count) page\(count == 1 ? "" : "s")"
         case .cancelled: return "cancelled"
         }
     }
@@ -80,5 +91,35 @@ public struct PictureError: Error, Sendable, Equatable, CustomStringConvertible 
         }
         if unit == 0 { return "\(count) bytes" }
         return "\((value * 10).rounded() / 10) \(units[unit])"
+    }
+}
+
+/// What went wrong in a picture that decoded only in part: the error a strict decode
+/// throws, and how much of the picture came out before it.
+///
+/// The pixels that did decode are kept and the rest are transparent, so a viewer can show
+/// them with `description` on a banner ("truncated: 47% of the picture"), as eog and Loupe do.
+public struct PictureDamage: Sendable, Equatable, CustomStringConvertible {
+    /// The problem, as a strict decode reports it (`.truncated`, `.corrupt`).
+    public let error: PictureError
+    /// Share of the picture's rows that decoded, 0…1; nil when the library cannot tell
+    /// (a corrupt stretch somewhere in data that otherwise decoded to the end).
+    public let decodedFraction: Double?
+
+    /// Creates a damage report.
+    public init(error: PictureError, decodedFraction: Double?) {
+        self.error = error
+        self.decodedFraction = decodedFraction.map { min(1, max(0, $0)) }
+    }
+
+    /// One line for a banner: "truncated: 47% of the picture", "corrupt GIF data: …; 80% of
+    /// the picture", or the reason alone when the share is unknown.
+    public var description: String {
+        let share = decodedFraction.map { "\(Int(($0 * 100).rounded(.down)))% of the picture" }
+        switch (error.kind, share) {
+        case (.truncated, let share?): return "truncated: \(share)"
+        case (_, let share?): return "\(error.reason); \(share)"
+        case (_, nil): return error.reason
+        }
     }
 }

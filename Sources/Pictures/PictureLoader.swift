@@ -52,6 +52,10 @@ public final class PictureLoader: Sendable {
         public var limits = DecodeLimits.standard
         /// How the full image is kept.
         public var storage = StoragePreference.automatic
+        /// Truncated or corrupt files that decode in part arrive as `loaded` pictures with
+        /// `Picture.damage` set (for a viewer that shows them with a banner) instead of
+        /// `failed`. Off by default: the caller must be ready to say what is missing.
+        public var acceptsDamage = false
 
         /// Default options.
         public init() {}
@@ -183,7 +187,7 @@ public final class PictureLoader: Sendable {
             guard !task.isCancelled else { return }
             let picture = try withEstimatedProgress(
                 from: done, to: 1, seconds: pixels / assumedPixelsPerSecond, sink: sink
-            ) { () throws(PictureError) in try decoder.decode(storage: options.storage) }
+            ) { () throws(PictureError) in try decoder.decode(storage: options.storage, acceptsDamage: options.acceptsDamage) }
             sink.send(.loaded(picture))
         } catch {
             if error.kind != .cancelled { sink.send(.failed(error)) }

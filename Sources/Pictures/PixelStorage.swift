@@ -1,4 +1,7 @@
-// Owned decoded pixels (packed ARGB or planar YCbCr) and the raw-memory loops that draw them.
+// Owned decoded pixels (packed ARGB, planar YCbCr, or a vector document) and the raw-memory loops that draw them.
+#if canImport(Glibc)
+import Glibc
+#endif
 import Raster
 
 /// Premultiplied ARGB8888 pixels in stored (not yet oriented) order, owned by this object.
@@ -14,15 +17,41 @@ final class ARGBPixels: @unchecked Sendable {
     /// multiplication cannot overflow. `zeroed: false` skips the zeroing for a decoder that
     /// writes every pixel before anything reads them (a full-size decode saves a pass over
     /// hundreds of megabytes).
-    init(width: Int, height: Int, zeroed: Bool = true) {
+    ///
+    /// Zeroed storage comes from calloc, whose large blocks are fresh zero pages from the
+    /// kernel: memory becomes resident only as the decoder writes rows, so a file that
+    /// declares a huge size and fails after a few rows never costs the whole size.
+    ///
+    /// Nil when the system refuses the memory (the budget said it was there, but limits such
+    /// as `ulimit -v` can still say no).
+    init?(width: Int, height: Int, zeroed: Bool = true) {
         self.width = width
         self.height = height
         let count = max(1, width * height)
-        base = .allocate(capacity: count)
-        if zeroed { base.initialize(repeating: 0, count: count) }
+        guard let raw = zeroed ? calloc(count, 4) : malloc(count * 4) else { return nil }
+        base = raw.bindMemory(to: UInt32.self, capacity: count)
     }
 
-    deinit { base.deallocate() }
+    /// Pixels for a decoder: as `init`, but a refusal is the file's error, with the figures.
+    static func make(width: Int, height: Int, zeroed: Bool = true, file: String) throws(PictureError) -> ARGBPixels {
+        guard let pixels = ARGBPixels(width: width, height: height, zeroed: zeroed) else {
+            throw PictureError(file: file, kind: .insufficientMemory(width: width, height: height, needed: width * height * 4,
+                                                                     available: SystemMemory.available() ?? 0))
+        }
+        return pixels
+    }
+
+    /// Pixels for a small picture (a preview within its pixel budget, an animation frame
+    /// whose canvas was just allocated): failing there means the process is out of memory
+    /// altogether, which nothing can recover from.
+    static func small(width: Int, height: Int, zeroed: Bool = true) -> ARGBPixels {
+        guard let pixels = ARGBPixels(width: width, height: height, zeroed: zeroed) else {
+            fatalError("out of memory for a \(width)×\(height) picture")
+        }
+        return pixels
+    }
+
+    deinit { free(base) }
 
     /// Bytes held.
     var byteCount: Int { width * height * 4 }
@@ -47,6 +76,34 @@ final class ARGBPixels: @unchecked Sendable {
             let g = ((p >> 8 & 0xFF) * a + 127) / 255
             let b = ((p & 0xFF) * a + 127) / 255
             base[i] = a << 24 | r << 16 | g << 8 | b
+        }
+    }
+
+    /// Lowers any colour channel above its pixel's alpha to the alpha: files that declare
+    /// premultiplied (associated) alpha can still hold colours that exceed it, which would
+    /// blend as light out of nothing.
+    func clampToAlpha() {
+        for i in 0..<(width * height) {
+            let p = base[i]
+            let a = p >> 24
+            if a == 255 { continue }
+            let r = min(p >> 16 & 0xFF, a), g = min(p >> 8 & 0xFF, a), b = min(p & 0xFF, a)
+            base[i] = a << 24 | r << 16 | g << 8 | b
+        }
+    }
+
+    /// Makes rows `from`… transparent: the part of a damaged picture that did not decode.
+    func clearRows(from row: Int) {
+        guard row < height else { return }
+        (base + max(0, row) * width).update(repeating: 0, count: (height - max(0, row)) * width)
+    }
+
+    /// Swaps the first and third byte of each pixel in the first `rows` rows: R, G, B, A as
+    /// libtiff, libjxl and libheif deliver them, to B, G, R, A (little-endian ARGB).
+    func swapRedBlue(rows: Int) {
+        for i in 0..<(min(rows, height) * width) {
+            let p = base[i]
+            base[i] = p & 0xFF00_FF00 | (p & 0xFF) << 16 | (p >> 16) & 0xFF
         }
     }
 
@@ -92,7 +149,13 @@ final class PlanarPixels: @unchecked Sendable {
     private let chromaRows: Int
 
     /// Allocates planes of the given sizes (one for grayscale, three for YCbCr).
-    init(width: Int, height: Int, planeWidths: [Int], planeHeights: [Int], upsampling: ChromaUpsampling) {
+    /// The embedded profile's conversion to sRGB, applied to each converted span (planes
+    /// stay as the file coded them, so the colour conversion happens per tile too).
+    let transform: ColorTransform?
+
+    init(width: Int, height: Int, planeWidths: [Int], planeHeights: [Int], upsampling: ChromaUpsampling,
+         transform: ColorTransform? = nil) {
+        self.transform = transform
         self.width = width
         self.height = height
         self.planeWidths = planeWidths
@@ -150,6 +213,11 @@ final class PlanarPixels: @unchecked Sendable {
     /// with JFIF YCbCr→RGB (BT.601 full range) in the fixed-point form of libjpeg's
     /// jdcolor.c, so results match tjDecompress2 exactly.
     func convert(x: Int, y: Int, dx: Int, dy: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        convertYCbCr(x: x, y: y, dx: dx, dy: dy, count: count, into: out)
+        transform?.apply(row: UnsafeMutableRawPointer(out).assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    private func convertYCbCr(x: Int, y: Int, dx: Int, dy: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
         var x = x, y = y
         guard let cb, let cr else {
             for i in 0..<count {
@@ -195,15 +263,18 @@ enum YCbCrTables {
     }()
 }
 
-/// Decoded pixels in whichever form the decoder chose.
+/// Decoded pixels in whichever form the decoder chose, or a vector document.
 enum PixelStorage: Sendable {
     case argb(ARGBPixels)
     case planar(PlanarPixels)
+    /// Shapes rendered per tile at the scale drawn (SVG); width and height are nominal.
+    case vector(SVGDocument)
 
     var width: Int {
         switch self {
         case .argb(let p): return p.width
         case .planar(let p): return p.width
+        case .vector(let d): return d.width
         }
     }
 
@@ -211,13 +282,16 @@ enum PixelStorage: Sendable {
         switch self {
         case .argb(let p): return p.height
         case .planar(let p): return p.height
+        case .vector(let d): return d.height
         }
     }
 
+    /// Pixel memory held; a vector document holds none (its parsed form is small).
     var byteCount: Int {
         switch self {
         case .argb(let p): return p.byteCount
         case .planar(let p): return p.byteCount
+        case .vector: return 0
         }
     }
 
@@ -236,6 +310,10 @@ enum PixelStorage: Sendable {
             }
         case .planar(let p):
             p.convert(x: start.x, y: start.y, dx: map.xStep.x, dy: map.xStep.y, count: count, into: out)
+        case .vector(let d):
+            // Vector pictures are always upright: the row at scale 1.
+            d.draw(PixelRect(x: dx, y: dy, width: count, height: 1), scaleX: 1, scaleY: 1,
+                   into: Framebuffer(base: out, width: count, height: 1, stride: count))
         }
     }
 }
@@ -253,6 +331,10 @@ enum TileRenderer {
         _ storage: PixelStorage, _ map: StoredMapping, displayWidth: Int, displayHeight: Int,
         rect: PixelRect, scaleX: Double, scaleY: Double, into target: Framebuffer
     ) {
+        if case .vector(let document) = storage {
+            document.draw(rect, scaleX: scaleX, scaleY: scaleY, into: target)
+            return
+        }
         let outW = min(rect.width, target.width), outH = min(rect.height, target.height)
         guard outW > 0, outH > 0, scaleX > 0, scaleY > 0, scaleX.isFinite, scaleY.isFinite else { return }
         // Source span [lo, hi) of output column/row o; empty when outside the picture.

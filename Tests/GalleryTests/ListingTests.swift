@@ -25,6 +25,23 @@ struct ListingTests {
         #expect(listing.problems.isEmpty)
     }
 
+    @Test("Folders list every format Pictures decodes, by extension or by signature")
+    func everyFormat() throws {
+        let folder = try TemporaryFolder()
+        for name in ["a.webp", "b.GIF", "c.tiff", "d.heic", "e.avif", "f.jxl", "g.svg", "h.bmp", "i.tif"] {
+            try folder.write(name, [0])
+        }
+        // No extension: the bytes decide (RIFF…WEBP, GIF89a, an SVG root, an ftyp box).
+        try folder.write("riff", Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8))
+        try folder.write("gif", Array("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8))
+        try folder.write("drawing", Array("<?xml version=\"1.0\"?>\n<svg width=\"1\" height=\"1\"/>".utf8))
+        try folder.write("phone", [0, 0, 0, 0x18] + Array("ftypheic\u{0}\u{0}\u{0}\u{0}mif1heic".utf8))
+        try folder.write("notes", Array("<html><svg></svg></html>".utf8))
+        let names = ImageListing.list([folder.path]).files.map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(names == ["a.webp", "b.GIF", "c.tiff", "d.heic", "drawing", "e.avif", "f.jxl", "g.svg", "gif", "h.bmp",
+                          "i.tif", "phone", "riff"])
+    }
+
     @Test("Files are kept as given, in order, even when they are not images or do not exist")
     func filesAsGiven() throws {
         let folder = try TemporaryFolder()

@@ -67,9 +67,10 @@ struct StatsAndCardTests {
         #expect(start <= now && start > now - 3_600_000)
     }
 
-    /// What a 160×120 window shows for a WebP file with a name in three scripts.
+    /// What a 160×120 window shows for a file named .webp with a name in three scripts that
+    /// holds a JPEG 2000 picture (WebP decodes now; JPEG 2000 is still refused, by content).
     static let webpName = "Urlaub ünïcödé 写真 2023.webp"
-    static let webpBytes = Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)
+    static let webpBytes: [UInt8] = [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
 
     /// Where `lines` split a word of `text`: every line must end at a space, after a hyphen or
     /// beside an ideograph (Chinese and Japanese break between characters); the lines with the
@@ -102,7 +103,7 @@ struct StatsAndCardTests {
         let h = Harness(files: [file], width: width, height: height)
         h.run([])
         let card = try #require(h.scene.currentPage?.card)
-        #expect(card.title == Self.webpName && card.message == "unsupported image format: WebP")
+        #expect(card.title == Self.webpName && card.message == "unsupported image format: JPEG 2000")
         let labels = card.subviews.compactMap { $0 as? Label }.filter { !$0.isHidden }
         #expect(labels.count == 2, "the reason is not shown")
         for (label, text) in zip(labels, [card.title, card.message]) {

@@ -1,6 +1,7 @@
 // Bad files end in one line naming file and reason: no crash, no allocation sized by a lie.
 import Foundation
 import Raster
+import SafeOutput
 import Synchronization
 import Testing
 @testable import Pictures
@@ -64,7 +65,7 @@ struct BadFileTests {
     func notAnImage() throws {
         #expect(decodeError(Array("hello, world\n".utf8), file: "notes.png")?.description == "notes.png: not an image")
         #expect(decodeError(Array("<!DOCTYPE html>".utf8), file: "page.jpg")?.reason == "not an image")
-        #expect(decodeError(Array("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8), file: "a.png")?.reason == "unsupported image format: GIF")
+        #expect(decodeError([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A], file: "a.png")?.reason == "unsupported image format: JPEG 2000")
         #expect(decodeError([0x42], file: "b")?.reason == "not an image")
         // A JPEG named .png still decodes: the extension is never consulted.
         #expect(decodeError(try Self.validJPEG(), file: "really-a-jpeg.png") == nil)
@@ -181,6 +182,43 @@ struct BadFileTests {
         #expect(error?.description == "big.png: image too large for available memory: 1000×1000 needs 3.8 MiB, 1.0 MiB available")
     }
 
+    @Test("a FIFO is refused at once as not a regular file, and the next file still loads",
+          .timeLimit(.minutes(1)))
+    func fifo() async throws {
+        let folder = try PrivateFolder(prefix: "pictures-fifo")
+        let fifo = folder.appending("x.jpg")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Nobody writes to it: an open without O_NONBLOCK would wait here forever.
+        #expect(throws: PictureError(file: "x.jpg", kind: .notRegularFile("FIFO"))) { try ImageDecoder(path: fifo) }
+        let good = folder.appending("good.png")
+        try Data(Self.validPNG).write(to: URL(fileURLWithPath: good))
+        let loader = PictureLoader()
+        var shapes: [String] = []
+        for path in [fifo, good] {
+            for await event in loader.events(path: path) {
+                if case .failed(let error) = event { shapes.append(error.description) }
+                if case .loaded = event { shapes.append("loaded") }
+            }
+        }
+        #expect(shapes == ["x.jpg: not a regular file (FIFO)", "loaded"])
+    }
+
+    @Test("a symlink to /dev/zero is refused from fstat, before reading a byte")
+    func deviceBehindSymlink() throws {
+        let folder = try PrivateFolder(prefix: "pictures-device")
+        let link = folder.appending("z.png")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/zero")
+        #expect(throws: PictureError(file: "z.png", kind: .notRegularFile("character device"))) {
+            try ImageDecoder(path: link)
+        }
+        // A symlink to a picture is a picture: links are followed, the target's type checked.
+        let target = folder.appending("real.png")
+        try Data(Self.validPNG).write(to: URL(fileURLWithPath: target))
+        let pictureLink = folder.appending("link.png")
+        try FileManager.default.createSymbolicLink(atPath: pictureLink, withDestinationPath: target)
+        #expect(try ImageDecoder(path: pictureLink).decode().width == 40)
+    }
+
     @Test("files over the size limit are refused before being read")
     func fileTooLarge() throws {
         let dir = try Self.scratch()
@@ -201,5 +239,99 @@ struct BadFileTests {
         #expect(decodeError(Array(Self.validPNG.prefix(50))) != nil)
         let picture = try decodeOrFail(Self.validPNG)
         #expect(picture.pixel(x: 1, y: 1) == argb((6 * 200 + 127) / 255, (8 * 200 + 127) / 255, (90 * 200 + 127) / 255, 200))
+    }
+}
+
+@Suite("Sizes checked before allocation")
+struct SizeCheckTests {
+    @Test("every format's declared size is refused from its header, before pixel memory is asked for",
+          arguments: CorpusTests.formats)
+    func refusedFromHeader(format: String) throws {
+        let (folder, entries) = try GeneratedCorpus.generated.get()
+        for entry in entries where entry.format == format {
+            let probe = BadFileTests.MemoryProbe()
+            var limits = probe.limits
+            limits.maxPixels = 100  // every corpus picture is larger
+            let decoder = try ImageDecoder(path: folder.appendingPathComponent(entry.file).path, limits: limits)
+            #expect(throws: PictureError.self) { try decoder.decode() }
+            do {
+                _ = try decoder.decode()
+            } catch {
+                guard case .tooLarge(_, _, let limit) = error.kind else {
+                    Issue.record("\(entry): \(error)")
+                    continue
+                }
+                #expect(limit == 100)
+            }
+            if entry.frames > 1 { #expect(throws: PictureError.self) { try AnimationDecoder(decoder: decoder) } }
+            #expect(probe.calls.load(ordering: .relaxed) == 0, "\(entry): memory was asked for")
+        }
+    }
+
+    @Test("every format is refused when the machine lacks the memory, with both figures",
+          arguments: CorpusTests.formats)
+    func refusedForMemory(format: String) throws {
+        let (folder, entries) = try GeneratedCorpus.generated.get()
+        for entry in entries where entry.format == format && entry.format != "svg" {
+            let decoder = try ImageDecoder(path: folder.appendingPathComponent(entry.file).path,
+                                           limits: DecodeLimits(availableMemory: { 1024 }))
+            do {
+                _ = try decoder.decode()
+                Issue.record("\(entry): decoded with 1 KiB available")
+            } catch {
+                #expect(error.reason.hasPrefix("image too large for available memory: "), "\(entry): \(error)")
+                #expect(error.reason.hasSuffix(", 1.0 KiB available"), "\(entry): \(error)")
+            }
+        }
+    }
+
+    @Test("a 1 MB PNG declaring 16384² RGBA is refused before its pixels are allocated (issue 12)")
+    func paddedPNG() throws {
+        // A real header, a megabyte of an ancillary chunk, and a few bytes of image data:
+        // no deflate stream that short can fill 1 GiB of rows.
+        let ihdr = ImageFormat.pngSignature + chunk("IHDR", be32(16_384) + be32(16_384) + [8, 6, 0, 0, 0])
+        let padded = ihdr + chunk("zzZz", [UInt8](repeating: 0, count: 1 << 20))
+            + chunk("IDAT", zlibStored([UInt8](repeating: 0, count: 64))) + chunk("IEND", [])
+        let probe = BadFileTests.MemoryProbe()
+        #expect(decodeError(padded, file: "padded.png", limits: probe.limits)?.description == "padded.png: truncated file")
+        #expect(probe.calls.load(ordering: .relaxed) == 0)
+    }
+}
+
+@Suite("Hostile files on disk")
+struct HostileFileTests {
+    @Test("a PNG header on 1 GiB of holes is read no further than its header, and refused (issue 12)")
+    func sparsePNG() throws {
+        let folder = try PrivateFolder(prefix: "pictures-sparse")
+        let path = folder.appending("sparse.png")
+        // The signature and a valid IHDR for 16384² RGBA, then nothing: a sparse gigabyte.
+        let header = ImageFormat.pngSignature + chunk("IHDR", be32(16_384) + be32(16_384) + [8, 6, 0, 0, 0])
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(header)))
+        #expect(truncate(path, 1 << 30) == 0)
+        let decoder = try ImageDecoder(path: path)
+        // The zero bytes after IHDR are no chunk: only the next chunk's header is read.
+        #expect(decoder.data.count == header.count + 8)
+        #expect(decoder.data.count < 100)
+        let error = #expect(throws: PictureError.self) { try decoder.decode() }
+        #expect(error?.reason.hasPrefix("corrupt PNG data: ") == true, "\(String(describing: error))")
+    }
+
+    @Test("a PNG whose image data is no zlib stream is refused after one read of it")
+    func imageDataNotZlib() throws {
+        let folder = try PrivateFolder(prefix: "pictures-zlib")
+        let path = folder.appending("zeros.png")
+        let png = ImageFormat.pngSignature + chunk("IHDR", be32(4096) + be32(4096) + [8, 2, 0, 0, 0])
+            + chunk("IDAT", [UInt8](repeating: 0, count: 1 << 20)) + chunk("IEND", [])
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(png)))
+        let decoder = try ImageDecoder(path: path)
+        #expect(decoder.data.count < 2048)
+        #expect((try? decoder.decode()) == nil)
+        let error = decodeError(decoder.data)
+        #expect(error?.reason == "corrupt PNG data: IDAT: incorrect header check", "\(String(describing: error))")
+        // A valid PNG on disk is read whole.
+        let good = BadFileTests.validPNG
+        let goodPath = folder.appending("good.png")
+        #expect(FileManager.default.createFile(atPath: goodPath, contents: Data(good)))
+        #expect(try ImageDecoder(path: goodPath).data == good)
     }
 }

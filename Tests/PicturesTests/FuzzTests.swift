@@ -78,7 +78,7 @@ struct FuzzTests {
 
     /// Valid files of every variant the decoders handle.
     static func seeds() throws -> [[UInt8]] {
-        var files = RegressionCorpus.seeds
+        var files = RegressionCorpus.seeds + FuzzSeeds.files
         let pattern: (Int, Int) -> [Int] = { x, y in [(x * 9) & 0xFF, (y * 13) & 0xFF, (x ^ y) & 0xFF, 255 - x] }
         files.append(PNGWriter(width: 12, height: 9, colorType: 6).encode(pattern))
         var interlaced = PNGWriter(width: 11, height: 7, colorType: 2, bitDepth: 16, interlaced: true)
@@ -99,15 +99,36 @@ struct FuzzTests {
         return files
     }
 
-    /// Decodes `input` every way the viewer can, checking the outcome; returns whether
-    /// a picture came out.
+    /// Decodes `input` every way the viewer can (header, preview, a random page, the
+    /// animation's first frames), checking the outcome; returns whether a strict decode
+    /// (or, with `acceptsDamage`, a decode keeping damaged parts) gave a picture.
     @discardableResult
-    static func exercise(_ input: [UInt8], rng: inout SplitMix64) -> Bool {
+    static func exercise(_ input: [UInt8], rng: inout SplitMix64, acceptsDamage: Bool = false) -> Bool {
         let decoder = ImageDecoder(data: input, file: "fuzz", limits: fuzzLimits)
-        _ = try? decoder.readHeader()
+        let header = try? decoder.readHeader()
         _ = try? decoder.decodePreview(maxPixels: Int.random(in: 1...4096, using: &rng))
         let storage = [StoragePreference.automatic, .argb, .planar].randomElement(using: &rng)!
-        guard let picture = try? decoder.decode(storage: storage) else { return false }
+        let pages = max(1, header?.pageCount ?? 1)
+        let page = Int.random(in: 0..<min(pages, 64), using: &rng)
+        // One past the last page is refused from the header, whatever the file.
+        if header != nil { #expect((try? decoder.readHeader(page: pages)) == nil, "page past the last") }
+        if let header, header.format == .gif || header.frameCount > 1,
+           let animation = try? AnimationDecoder(decoder: decoder) {
+            for round in 0..<2 {
+                for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                    guard let frame = try? animation.next() else { break }
+                    check(frame.picture, rng: &rng)
+                }
+                if round == 0 { animation.reset() }
+            }
+        }
+        guard let picture = try? decoder.decode(page: page, storage: storage, acceptsDamage: acceptsDamage) else { return false }
+        check(picture, rng: &rng)
+        return true
+    }
+
+    /// A decoded picture has a size within the limit and draws validly premultiplied pixels.
+    static func check(_ picture: Picture, rng: inout SplitMix64) {
         #expect(picture.width > 0 && picture.height > 0 && picture.width * picture.height <= fuzzLimits.maxPixels)
         let tile = OwnedFramebuffer(width: 16, height: 16)!
         let scale = [0.03, 0.5, 1, 3].randomElement(using: &rng)!
@@ -117,10 +138,9 @@ struct FuzzTests {
         // Premultiplied: no colour channel may exceed alpha.
         let valid = tile.pixels.allSatisfy { p in let c = channels(p); return c[1] <= c[0] && c[2] <= c[0] && c[3] <= c[0] }
         #expect(valid, "invalid premultiplied pixel")
-        return true
     }
 
-    @Test("mutated PNG and JPEG files end in an error or a sane picture")
+    @Test("mutated files of every format end in an error or a sane picture")
     func mutants() throws {
         let seeds = try Self.seeds()
         let seed = ProcessInfo.processInfo.environment["PICTURES_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0x5C20_11C1
@@ -138,7 +158,7 @@ struct FuzzTests {
                 }
                 // Saved before decoding so the input survives a crash of this process.
                 if let currentPath { _ = FileManager.default.createFile(atPath: currentPath, contents: Data(mutant)) }
-                if Self.exercise(mutant, rng: &rng) { decoded += 1 }
+                if Self.exercise(mutant, rng: &rng, acceptsDamage: Bool.random(using: &rng)) { decoded += 1 }
                 runs += 1
             }
         }

@@ -1,0 +1,2 @@
+// Umbrella header for the CHEIF system library (flags from pkg-config).
+#include <libheif/heif.h>

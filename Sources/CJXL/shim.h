@@ -1,0 +1,2 @@
+// Umbrella header for the CJXL system library (flags from pkg-config).
+#include <jxl/decode.h>

@@ -1,0 +1,2 @@
+// Umbrella header for the CLCMS system library (flags from pkg-config).
+#include <lcms2.h>

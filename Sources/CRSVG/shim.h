@@ -1,0 +1,3 @@
+// Umbrella header for the CRSVG system library (flags from pkg-config).
+#include <librsvg/rsvg.h>
+#include <cairo.h>

@@ -1,0 +1,2 @@
+// Umbrella header for the CTIFF system library (flags from pkg-config).
+#include <tiffio.h>

@@ -1,0 +1,144 @@
+// HEIF (HEVC) and AVIF (AV1) through libheif: pages are the top-level images, primary first;
+// libheif applies the file's rotation, mirroring and crop, so pixels come out upright.
+import CHEIF
+
+/// HEIF/AVIF header reading and decoding to straight-alpha ARGB.
+enum HEIFCodec {
+    /// libheif registers its decoders in heif_init; without it, the first contexts made on
+    /// two threads at once would both set up the registry. Swift runs this exactly once.
+    static let libraryReady: Bool = heif_init(nil).code == heif_error_Ok
+
+    /// An open HEIF context over bytes the caller keeps alive, freed with this object.
+    final class Context {
+        let raw: OpaquePointer
+        init(_ bytes: UnsafeBufferPointer<UInt8>, file: String, format: ImageFormat) throws(PictureError) {
+            _ = HEIFCodec.libraryReady
+            guard let ctx = heif_context_alloc() else { throw PictureError(file: file, kind: .corrupt(format, "out of memory")) }
+            raw = ctx
+            let error = heif_context_read_from_memory_without_copy(ctx, bytes.baseAddress, bytes.count, nil)
+            if error.code != heif_error_Ok { throw HEIFCodec.failure(error, file: file, format: format) }
+        }
+        deinit { heif_context_free(raw) }
+    }
+
+    /// An image handle, released with this object.
+    final class Handle {
+        let raw: OpaquePointer
+        init(_ raw: OpaquePointer) { self.raw = raw }
+        deinit { heif_image_handle_release(raw) }
+    }
+
+    /// libheif's error as a PictureError: data that ends early is `.truncated`, a codec
+    /// that is not installed is `.unsupportedVariant`.
+    static func failure(_ error: heif_error, file: String, format: ImageFormat) -> PictureError {
+        let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        if error.subcode == heif_suberror_End_of_data { return PictureError(file: file, kind: .truncated) }
+        if error.code == heif_error_Unsupported_feature || error.code == heif_error_Unsupported_filetype {
+            return PictureError(file: file, kind: .unsupportedVariant(format, message))
+        }
+        return PictureError(file: file, kind: .corrupt(format, message))
+    }
+
+    /// Top-level image IDs, the primary first (what a viewer shows for the file) and then
+    /// the rest in file order: burst shots, image collections.
+    static func pages(_ ctx: Context) -> [heif_item_id] {
+        let count = Int(heif_context_get_number_of_top_level_images(ctx.raw))
+        guard count > 0 else { return [] }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let got = Int(heif_context_get_list_of_top_level_image_IDs(ctx.raw, &ids, Int32(count)))
+        ids = Array(ids.prefix(got))
+        var primary: heif_item_id = 0
+        if heif_context_get_primary_image_ID(ctx.raw, &primary).code == heif_error_Ok, let i = ids.firstIndex(of: primary) {
+            ids.remove(at: i)
+            ids.insert(primary, at: 0)
+        }
+        return ids
+    }
+
+    private static func handle(_ ctx: Context, page: Int, file: String, format: ImageFormat) throws(PictureError) -> (Handle, Int) {
+        let ids = pages(ctx)
+        guard page >= 0, page < ids.count else {
+            if ids.isEmpty { throw PictureError(file: file, kind: .corrupt(format, "no image in the file")) }
+            throw PictureError(file: file, kind: .noSuchPage(page: page, count: ids.count))
+        }
+        var raw: OpaquePointer?
+        let error = heif_context_get_image_handle(ctx.raw, ids[page], &raw)
+        guard error.code == heif_error_Ok, let raw else { throw failure(error, file: file, format: format) }
+        return (Handle(raw), ids.count)
+    }
+
+    static func header(_ data: [UInt8], file: String, format: ImageFormat, page: Int) throws(PictureError) -> CodecHeader {
+        try data.withBytes { (buffer) throws(PictureError) -> CodecHeader in
+            let ctx = try Context(buffer, file: file, format: format)
+            let (h, count) = try handle(ctx, page: page, file: file, format: format)
+            // Sizes after rotation and crop, from the ispe/irot/clap properties: no decoding.
+            var header = CodecHeader(width: Int(heif_image_handle_get_width(h.raw)),
+                                     height: Int(heif_image_handle_get_height(h.raw)),
+                                     hasAlpha: heif_image_handle_has_alpha_channel(h.raw) != 0)
+            header.pageCount = count
+            // The codec's planes (up to 16 bits a sample, 4:4:4) and libheif's RGBA copy.
+            header.workingBytesPerPixel = 6 + 4
+            return header
+        }
+    }
+
+    /// The colours' description: an ICC profile if the file has one, else nclx codes.
+    private static func color(_ h: Handle) -> ColorDescription? {
+        switch heif_image_handle_get_color_profile_type(h.raw) {
+        case heif_color_profile_type_prof, heif_color_profile_type_rICC:
+            let size = heif_image_handle_get_raw_color_profile_size(h.raw)
+            guard size > 0 else { return nil }
+            var bytes = [UInt8](repeating: 0, count: size)
+            guard heif_image_handle_get_raw_color_profile(h.raw, &bytes).code == heif_error_Ok else { return nil }
+            return .icc(bytes)
+        case heif_color_profile_type_nclx:
+            var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+            guard heif_image_handle_get_nclx_color_profile(h.raw, &nclx).code == heif_error_Ok, let nclx else { return nil }
+            defer { heif_nclx_color_profile_free(nclx) }
+            return .cicp(primaries: Int(nclx.pointee.color_primaries.rawValue),
+                         transfer: Int(nclx.pointee.transfer_characteristics.rawValue))
+        default:
+            return nil
+        }
+    }
+
+    static func decode(_ data: [UInt8], file: String, format: ImageFormat, page: Int, header: CodecHeader) throws(PictureError) -> CodecOutput {
+        try data.withBytes { (buffer) throws(PictureError) -> CodecOutput in
+            let ctx = try Context(buffer, file: file, format: format)
+            let (h, _) = try handle(ctx, page: page, file: file, format: format)
+            let codec = format == .avif ? heif_compression_AV1 : heif_compression_HEVC
+            guard heif_have_decoder_for_format(codec) != 0 else {
+                throw PictureError(file: file, kind: .unsupportedVariant(format, "libheif has no \(format == .avif ? "AV1" : "HEVC") decoder"))
+            }
+            let options = heif_decoding_options_alloc()
+            defer { heif_decoding_options_free(options) }
+            // 10- and 12-bit pictures (HDR phones, AVIF) come out as 8 bits per sample.
+            options?.pointee.convert_hdr_to_8bit = 1
+            var image: OpaquePointer?
+            let error = heif_decode_image(h.raw, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options)
+            guard error.code == heif_error_Ok, let image else { throw failure(error, file: file, format: format) }
+            defer { heif_image_release(image) }
+            let w = Int(heif_image_get_width(image, heif_channel_interleaved))
+            let ht = Int(heif_image_get_height(image, heif_channel_interleaved))
+            guard w == header.width, ht == header.height else {
+                throw PictureError(file: file, kind: .corrupt(format, "decoded \(w)×\(ht), declared \(header.width)×\(header.height)"))
+            }
+            var stride: Int32 = 0
+            guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= w * 4 else {
+                throw PictureError(file: file, kind: .corrupt(format, "no decoded pixels"))
+            }
+            let pixels = try ARGBPixels.make(width: w, height: ht, zeroed: false, file: file)
+            let out = pixels.rawBytes
+            for y in 0..<ht {
+                let src = plane + y * Int(stride), dst = out + y * w * 4
+                for x in 0..<w {
+                    // R, G, B, A from libheif; B, G, R, A for ARGB.
+                    dst[4 * x] = src[4 * x + 2]; dst[4 * x + 1] = src[4 * x + 1]
+                    dst[4 * x + 2] = src[4 * x]; dst[4 * x + 3] = src[4 * x + 3]
+                }
+            }
+            let premultiplied = header.hasAlpha && heif_image_handle_is_premultiplied_alpha(h.raw) != 0
+            return CodecOutput(pixels: pixels, premultiplied: premultiplied || !header.hasAlpha, color: color(h))
+        }
+    }
+}

@@ -1,0 +1,271 @@
+// TIFF through libtiff, reading from memory: pages are the full-resolution directories, and
+// pixels come from libtiff's RGBA interface one strip or tile row at a time, so a damaged
+// file keeps the rows before the damage.
+import CTIFF
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// TIFF header reading and decoding to premultiplied ARGB.
+enum TIFFCodec {
+    /// 256 MiB: the largest single buffer libtiff may allocate for one file (a strip, a
+    /// tile, a tag's values), whatever sizes the file declares.
+    static let maxSingleAllocation = 256 << 20
+
+    /// An open TIFF over bytes in memory, with libtiff's messages captured instead of
+    /// printed on stderr. Closed with this object.
+    final class Handle {
+        let tif: OpaquePointer
+        private let source: MemorySource
+        private let messages: Messages
+
+        /// libtiff's error and warning texts for one file: the first error is what the
+        /// user is told.
+        final class Messages {
+            var firstError: String?
+        }
+
+        /// The memory libtiff reads, with its read position.
+        final class MemorySource {
+            let bytes: UnsafeBufferPointer<UInt8>
+            var position = 0
+            init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        }
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(PictureError) {
+            source = MemorySource(bytes)
+            messages = Messages()
+            guard let options = TIFFOpenOptionsAlloc() else {
+                throw PictureError(file: file, kind: .corrupt(.tiff, "out of memory"))
+            }
+            defer { TIFFOpenOptionsFree(options) }
+            TIFFOpenOptionsSetMaxSingleMemAlloc(options, tmsize_t(TIFFCodec.maxSingleAllocation))
+            let user = Unmanaged.passUnretained(messages).toOpaque()
+            TIFFOpenOptionsSetErrorHandlerExtR(options, tiffError, user)
+            TIFFOpenOptionsSetWarningHandlerExtR(options, tiffWarning, user)
+            // "r": read; "M"/"m" unset: the map procedure below hands libtiff the bytes in
+            // place, so strips are decoded straight from them.
+            guard let tif = TIFFClientOpenExt(file, "r", Unmanaged.passUnretained(source).toOpaque(),
+                                              tiffRead, tiffWrite, tiffSeek, tiffClose, tiffSize,
+                                              tiffMap, tiffUnmap, options) else {
+                throw TIFFCodec.failure(messages.firstError, file: file)
+            }
+            self.tif = tif
+        }
+
+        deinit { TIFFClose(tif) }
+
+        /// The first error libtiff reported, and forgets it.
+        func takeError() -> String? {
+            defer { messages.firstError = nil }
+            return messages.firstError
+        }
+
+        /// Reads a tag's value through TIFFVGetField (TIFFGetField is variadic, which Swift
+        /// cannot call). Returns false when the tag is absent.
+        func field<A>(_ tag: Int32, _ a: inout A) -> Bool {
+            withUnsafeMutablePointer(to: &a) { pa in withVaList([pa]) { TIFFVGetField(tif, UInt32(tag), $0) } } != 0
+        }
+
+        /// Reads a tag whose value comes as a count and an array.
+        func field<A, B>(_ tag: Int32, _ a: inout A, _ b: inout B) -> Bool {
+            withUnsafeMutablePointer(to: &a) { pa in
+                withUnsafeMutablePointer(to: &b) { pb in withVaList([pa, pb]) { TIFFVGetField(tif, UInt32(tag), $0) } }
+            } != 0
+        }
+    }
+
+    /// The text in a C character buffer, up to its terminating zero.
+    static func text(_ chars: [CChar]) -> String {
+        String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A libtiff message as a PictureError: running out of data is `.truncated`.
+    static func failure(_ message: String?, file: String) -> PictureError {
+        guard let message else { return PictureError(file: file, kind: .corrupt(.tiff, "cannot read the file")) }
+        let endOfData = ["Read error", "Cannot read", "EOF", "past end", "Not enough data", "Incorrect count", "Seek error"]
+        if endOfData.contains(where: message.contains) { return PictureError(file: file, kind: .truncated) }
+        return PictureError(file: file, kind: .corrupt(.tiff, message))
+    }
+
+    /// Directories that are pictures of their own: not reduced-resolution copies
+    /// (NewSubfileType bit 0, TIFF 6.0 §8), which are thumbnails or pyramid levels.
+    static func pages(_ h: Handle) -> [Int] {
+        let count = Int(TIFFNumberOfDirectories(h.tif))
+        var pages: [Int] = []
+        for d in 0..<count {
+            guard TIFFSetDirectory(h.tif, tdir_t(d)) != 0 else { break }
+            var subfileType: UInt32 = 0
+            if h.field(TIFFTAG_SUBFILETYPE, &subfileType), subfileType & 1 != 0 {
+                continue
+            }
+            pages.append(d)
+        }
+        _ = h.takeError()  // a broken later directory leaves the pages before it
+        return pages
+    }
+
+    /// Opens `page` and checks libtiff can convert its samples; the handle is left on it.
+    private static func open(_ bytes: UnsafeBufferPointer<UInt8>, file: String, page: Int) throws(PictureError) -> (Handle, CodecHeader) {
+        let h = try Handle(bytes, file: file)
+        let pages = pages(h)
+        guard page >= 0, page < max(pages.count, 1) else {
+            throw PictureError(file: file, kind: .noSuchPage(page: page, count: pages.count))
+        }
+        guard TIFFSetDirectory(h.tif, tdir_t(pages.isEmpty ? 0 : pages[page])) != 0 else {
+            throw failure(h.takeError(), file: file)
+        }
+        var width: UInt32 = 0, height: UInt32 = 0
+        guard h.field(TIFFTAG_IMAGEWIDTH, &width),
+              h.field(TIFFTAG_IMAGELENGTH, &height) else {
+            throw failure(h.takeError() ?? "no image size", file: file)
+        }
+        var message = [CChar](repeating: 0, count: 1024)
+        guard TIFFRGBAImageOK(h.tif, &message) != 0 else {
+            let text = text(message)
+            throw PictureError(file: file, kind: .unsupportedVariant(.tiff, text.isEmpty ? "unsupported sample layout" : text))
+        }
+        // Alpha and orientation as the RGBA interface will see them: libtiff takes an extra
+        // sample nobody declared as alpha, and replaces invalid orientations.
+        var image = TIFFRGBAImage()
+        guard TIFFRGBAImageBegin(&image, h.tif, 1, &message) != 0 else {
+            throw failure(h.takeError() ?? text(message),
+                          file: file)
+        }
+        let hasAlpha = image.alpha != 0, orientation = image.orientation
+        TIFFRGBAImageEnd(&image)
+        var header = CodecHeader(width: Int(width), height: Int(height), hasAlpha: hasAlpha)
+        header.orientation = Orientation(rawValue: Int(orientation)) ?? .up
+        header.pageCount = max(1, pages.count)
+        // libtiff decodes a strip or tile into its own buffer before converting it.
+        header.workingBytes = Int(TIFFIsTiled(h.tif) != 0 ? TIFFTileSize(h.tif) : TIFFStripSize(h.tif))
+        _ = h.takeError()
+        return (h, header)
+    }
+
+    static func header(_ data: [UInt8], file: String, page: Int) throws(PictureError) -> CodecHeader {
+        try data.withBytes { (buffer) throws(PictureError) -> CodecHeader in try open(buffer, file: file, page: page).1 }
+    }
+
+    /// Decodes `page` through TIFFRGBAImage a band of rows at a time (a strip's or a tile
+    /// row's height), so a damaged band ends the decode with the bands before it kept.
+    static func decode(_ data: [UInt8], file: String, page: Int, header: CodecHeader) throws(PictureError) -> CodecOutput {
+        try data.withBytes { (buffer) throws(PictureError) -> CodecOutput in
+            let (h, checked) = try open(buffer, file: file, page: page)
+            var image = TIFFRGBAImage()
+            var message = [CChar](repeating: 0, count: 1024)
+            guard TIFFRGBAImageBegin(&image, h.tif, 1, &message) != 0 else {
+                throw failure(h.takeError() ?? text(message),
+                              file: file)
+            }
+            defer { TIFFRGBAImageEnd(&image) }
+            // Stored order: asking for the file's own orientation turns off libtiff's flips;
+            // the Orientation tag is applied when drawing, as EXIF orientation is.
+            image.req_orientation = image.orientation
+            let width = checked.width, height = checked.height
+            var band: UInt32 = 0
+            if TIFFIsTiled(h.tif) != 0 {
+                _ = h.field(TIFFTAG_TILELENGTH, &band)
+            } else {
+                _ = h.field(TIFFTAG_ROWSPERSTRIP, &band)
+            }
+            let bandRows = max(1, min(Int(band == 0 ? UInt32(height) : band), height))
+            let pixels = try ARGBPixels.make(width: width, height: height, file: file)
+            var row = 0
+            var problem: PictureError?
+            while row < height {
+                let rows = min(bandRows, height - row)
+                image.row_offset = Int32(row)
+                image.col_offset = 0
+                let ok = TIFFRGBAImageGet(&image, pixels.base + row * width, UInt32(width), UInt32(rows))
+                if ok == 0 {
+                    problem = failure(h.takeError(), file: file)
+                    (pixels.base + row * width).update(repeating: 0, count: rows * width)
+                    break
+                }
+                row += rows
+            }
+            // libtiff packs R, G, B, A from the low byte up; ARGB wants B, G, R, A.
+            pixels.swapRedBlue(rows: row)
+            // The RGBA interface premultiplies unassociated colour alpha, but passes gray
+            // with unassociated alpha through straight (tif_getimage.c putagreytile).
+            var premultiplied = true
+            if image.alpha == EXTRASAMPLE_UNASSALPHA, image.photometric == PHOTOMETRIC_MINISBLACK || image.photometric == PHOTOMETRIC_MINISWHITE {
+                premultiplied = false
+            }
+            var iccCount: UInt32 = 0
+            var iccData: UnsafeMutableRawPointer?
+            var color: ColorDescription?
+            if h.field(TIFFTAG_ICCPROFILE, &iccCount, &iccData),
+               let iccData, iccCount > 0 {
+                color = .icc(Array(UnsafeRawBufferPointer(start: iccData, count: Int(iccCount))))
+            }
+            let gray = image.photometric == PHOTOMETRIC_MINISBLACK || image.photometric == PHOTOMETRIC_MINISWHITE
+            var output = CodecOutput(pixels: pixels, premultiplied: premultiplied, color: color,
+                                     colorInput: gray ? .grayInBGRA : nil)
+            if let problem {
+                guard row > 0 else { throw problem }
+                output.damage = PictureDamage(error: problem, decodedFraction: Double(row) / Double(height))
+            }
+            return output
+        }
+    }
+}
+
+// libtiff's client procedures over a MemorySource (thandle_t is its unmanaged pointer).
+
+private func memorySource(_ handle: thandle_t?) -> TIFFCodec.Handle.MemorySource {
+    Unmanaged<TIFFCodec.Handle.MemorySource>.fromOpaque(handle!).takeUnretainedValue()
+}
+
+private let tiffRead: TIFFReadWriteProc = { handle, buffer, size in
+    let source = memorySource(handle)
+    let n = max(0, min(Int(size), source.bytes.count - source.position))
+    if n > 0, let buffer { buffer.copyMemory(from: source.bytes.baseAddress! + source.position, byteCount: n) }
+    source.position += n
+    return tmsize_t(n)
+}
+
+private let tiffWrite: TIFFReadWriteProc = { _, _, _ in 0 }
+
+private let tiffSeek: TIFFSeekProc = { handle, offset, whence in
+    let source = memorySource(handle)
+    let base: Int
+    switch whence {
+    case SEEK_CUR: base = source.position
+    case SEEK_END: base = source.bytes.count
+    default: base = 0
+    }
+    // toff_t is unsigned: an offset past Int.max is a lie, refused as a failed seek.
+    guard offset <= UInt64(Int.max), base <= Int.max - Int(offset) else { return toff_t.max }
+    source.position = base + Int(offset)
+    return toff_t(source.position)
+}
+
+private let tiffClose: TIFFCloseProc = { _ in 0 }
+
+private let tiffSize: TIFFSizeProc = { handle in toff_t(memorySource(handle).bytes.count) }
+
+private let tiffMap: TIFFMapFileProc = { handle, base, size in
+    let source = memorySource(handle)
+    base?.pointee = UnsafeMutableRawPointer(mutating: source.bytes.baseAddress)
+    size?.pointee = toff_t(source.bytes.count)
+    return 1
+}
+
+private let tiffUnmap: TIFFUnmapFileProc = { _, _, _ in }
+
+/// Keeps libtiff's first error message for the file; returning 1 stops libtiff from also
+/// printing it on stderr.
+private let tiffError: TIFFErrorHandlerExtR = { _, user, module, format, arguments in
+    guard let user, let format, let arguments else { return 1 }
+    let messages = Unmanaged<TIFFCodec.Handle.Messages>.fromOpaque(user).takeUnretainedValue()
+    if messages.firstError == nil {
+        var text = [CChar](repeating: 0, count: 512)
+        _ = vsnprintf(&text, text.count, format, arguments)
+        messages.firstError = TIFFCodec.text(text)
+    }
+    return 1
+}
+
+private let tiffWarning: TIFFErrorHandlerExtR = { _, _, _, _, _ in 1 }

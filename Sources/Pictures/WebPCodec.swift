@@ -1,0 +1,173 @@
+// WebP through libwebp (stills, incrementally, so a cut file keeps its decoded rows) and
+// libwebpdemux (the ICC chunk, and animations composited by WebPAnimDecoder).
+import CWebP
+
+/// WebP header reading and decoding to premultiplied ARGB.
+enum WebPCodec {
+    /// VP8X canvas sizes are 24-bit (WebP container specification, "Extended file format").
+    static let maxCanvasSide = 1 << 24
+
+    /// Bytes `data` holds in the form libwebp takes.
+    static func webpData(_ buffer: UnsafeBufferPointer<UInt8>) -> WebPData {
+        WebPData(bytes: buffer.baseAddress, size: buffer.count)
+    }
+
+    /// Size, alpha and animation from the RIFF header and the first chunks, without decoding.
+    static func header(_ data: [UInt8], file: String) throws(PictureError) -> CodecHeader {
+        try data.withBytes { (buffer) throws(PictureError) -> CodecHeader in
+            var features = WebPBitstreamFeatures()
+            let status = WebPGetFeatures(buffer.baseAddress, buffer.count, &features)
+            guard status == VP8_STATUS_OK else { throw error(status, file: file) }
+            var header = CodecHeader(width: Int(features.width), height: Int(features.height),
+                                     hasAlpha: features.has_alpha != 0)
+            guard features.has_animation != 0 else { return header }
+            // An animation: its canvas and frame count come from the demuxer, which needs
+            // the whole file (a cut animation is refused here, as WebPAnimDecoder would).
+            var webp = webpData(buffer)
+            guard let demux = WebPDemux(&webp) else { throw PictureError(file: file, kind: .truncated) }
+            defer { WebPDemuxDelete(demux) }
+            header.width = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH))
+            header.height = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
+            header.frameCount = max(1, Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)))
+            header.hasAlpha = true  // frames may leave parts of the canvas transparent
+            // WebPAnimDecoder keeps the canvas and the previous frame's: 8 bytes a pixel.
+            header.workingBytesPerPixel = 8
+            return header
+        }
+    }
+
+    /// The message for a libwebp status; a cut file is `.truncated`.
+    static func error(_ status: VP8StatusCode, file: String) -> PictureError {
+        switch status {
+        case VP8_STATUS_NOT_ENOUGH_DATA, VP8_STATUS_SUSPENDED: return PictureError(file: file, kind: .truncated)
+        case VP8_STATUS_OUT_OF_MEMORY: return PictureError(file: file, kind: .corrupt(.webp, "out of memory"))
+        case VP8_STATUS_UNSUPPORTED_FEATURE: return PictureError(file: file, kind: .unsupportedVariant(.webp, "unsupported feature"))
+        case VP8_STATUS_INVALID_PARAM: return PictureError(file: file, kind: .corrupt(.webp, "invalid parameter"))
+        default: return PictureError(file: file, kind: .corrupt(.webp, "bitstream error"))
+        }
+    }
+
+    /// The ICC profile from the ICCP chunk, if any (read from the headers of a partial file too).
+    static func iccProfile(_ buffer: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var webp = webpData(buffer)
+        var state = WEBP_DEMUX_PARSING_HEADER
+        guard let demux = WebPDemuxPartial(&webp, &state) else { return nil }
+        defer { WebPDemuxDelete(demux) }
+        guard WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & UInt32(ICCP_FLAG.rawValue) != 0 else { return nil }
+        var chunk = WebPChunkIterator()
+        guard WebPDemuxGetChunk(demux, "ICCP", 1, &chunk) != 0 else { return nil }
+        defer { WebPDemuxReleaseChunkIterator(&chunk) }
+        return Array(UnsafeBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
+    }
+
+    /// Decodes a still picture, or an animation's first frame, to premultiplied ARGB.
+    static func decode(_ data: [UInt8], file: String, header: CodecHeader) throws(PictureError) -> CodecOutput {
+        if header.frameCount > 1 {
+            let animation = try WebPAnimation(data: data, file: file)
+            guard let first = try animation.next() else { throw PictureError(file: file, kind: .truncated) }
+            return CodecOutput(pixels: first.pixels, premultiplied: true, color: animation.color)
+        }
+        return try data.withBytes { (buffer) throws(PictureError) -> CodecOutput in
+            let pixels = try ARGBPixels.make(width: header.width, height: header.height, file: file)
+            var output = WebPDecBuffer()
+            guard WebPInitDecBuffer(&output) != 0 else {
+                throw PictureError(file: file, kind: .unsupportedVariant(.webp, "libwebp version mismatch"))
+            }
+            // Premultiplied B, G, R, A straight into our pixels: no copy, no second pass.
+            output.colorspace = MODE_bgrA
+            output.is_external_memory = 1
+            output.u.RGBA.rgba = pixels.rawBytes
+            output.u.RGBA.stride = Int32(header.width * 4)
+            output.u.RGBA.size = pixels.byteCount
+            guard let decoder = WebPINewDecoder(&output) else {
+                throw PictureError(file: file, kind: .corrupt(.webp, "out of memory"))
+            }
+            defer { WebPIDelete(decoder) }
+            // The incremental decoder, given everything at once, decodes like WebPDecode but
+            // can say how many rows came out when the data stops or breaks.
+            let status = WebPIUpdate(decoder, buffer.baseAddress, buffer.count)
+            let color = iccProfile(buffer).map(ColorDescription.icc)
+            if status == VP8_STATUS_OK {
+                return CodecOutput(pixels: pixels, premultiplied: true, color: color)
+            }
+            var lastRow: Int32 = 0, w: Int32 = 0, h: Int32 = 0, stride: Int32 = 0
+            let decoded = WebPIDecGetRGB(decoder, &lastRow, &w, &h, &stride) != nil ? Int(lastRow) : 0
+            let problem = error(status, file: file)
+            guard decoded > 0 else { throw problem }
+            // Rows past the last decoded one may hold a partly filtered row: clear them.
+            pixels.clearRows(from: decoded)
+            return CodecOutput(pixels: pixels, premultiplied: true, color: color,
+                               damage: PictureDamage(error: problem, decodedFraction: Double(decoded) / Double(header.height)))
+        }
+    }
+}
+
+/// An animated WebP played by libwebpdemux's WebPAnimDecoder, which composites each frame
+/// onto the canvas from the previous one (blending and disposal as the container says).
+final class WebPAnimation: AnimationSource {
+    let width: Int
+    let height: Int
+    let frameCount: Int
+    let loopCount: Int
+    let color: ColorDescription?
+    private let file: String
+    /// The encoded file, kept alive and unmoved: the decoder reads it in place.
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    private let decoder: OpaquePointer
+    private var previousTimestamp = 0
+    private var index = 0
+
+    init(data: [UInt8], file: String) throws(PictureError) {
+        self.file = file
+        bytes = .allocate(capacity: max(1, data.count))
+        _ = bytes.initialize(from: data)
+        var options = WebPAnimDecoderOptions()
+        var webp = WebPData(bytes: bytes.baseAddress, size: data.count)
+        // Until `decoder` is set, a throw does not run deinit: `bytes` is freed here.
+        guard WebPAnimDecoderOptionsInit(&options) != 0 else {
+            bytes.deallocate()
+            throw PictureError(file: file, kind: .unsupportedVariant(.webp, "libwebpdemux version mismatch"))
+        }
+        options.color_mode = MODE_bgrA
+        options.use_threads = 0
+        guard let decoder = WebPAnimDecoderNew(&webp, &options) else {
+            bytes.deallocate()
+            throw PictureError(file: file, kind: .corrupt(.webp, "cannot read the animation's frames"))
+        }
+        self.decoder = decoder
+        var info = WebPAnimInfo()
+        _ = WebPAnimDecoderGetInfo(decoder, &info)
+        width = Int(info.canvas_width)
+        height = Int(info.canvas_height)
+        frameCount = Int(info.frame_count)
+        loopCount = Int(info.loop_count)
+        color = WebPCodec.iccProfile(UnsafeBufferPointer(start: bytes.baseAddress, count: data.count)).map(ColorDescription.icc)
+    }
+
+    deinit {
+        WebPAnimDecoderDelete(decoder)
+        bytes.deallocate()
+    }
+
+    func next() throws(PictureError) -> (pixels: ARGBPixels, delayMs: Int)? {
+        guard WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return nil }
+        var canvas: UnsafeMutablePointer<UInt8>?
+        var timestamp: Int32 = 0
+        guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
+            throw PictureError(file: file, kind: .corrupt(.webp, "frame \(index + 1) does not decode"))
+        }
+        // Timestamps are each frame's end time in ms; the delay is the step from the last.
+        let delay = Int(timestamp) - previousTimestamp
+        previousTimestamp = Int(timestamp)
+        index += 1
+        let pixels = ARGBPixels.small(width: width, height: height, zeroed: false)
+        pixels.rawBytes.update(from: canvas, count: pixels.byteCount)
+        return (pixels, delay)
+    }
+
+    func reset() {
+        WebPAnimDecoderReset(decoder)
+        previousTimestamp = 0
+        index = 0
+    }
+}
