@@ -1,4 +1,4 @@
-// Prints replay records as the JSON Lines of spec/trace-format.md, deterministically.
+// Prints replay records as the JSON Lines of docs/trace-format.md, deterministically.
 //
 // Numbers are rounded to 3 decimals (micro-points and microseconds are below anything a
 // person or a test can see) and printed without exponent, trailing zeros or "-0", so the

@@ -19,7 +19,7 @@ public struct ReplayResult: Equatable, Sendable {
 /// Replays one trace on a fresh scroll view. Use once: create, `run`, read the result.
 public final class Replayer: DisplayClient {
     /// How long the replay keeps ticking after the last event before giving up, in ms
-    /// (spec/trace-format.md: 60 s of simulated time).
+    /// (docs/trace-format.md: 60 s of simulated time).
     public static let settleLimit: Double = 60_000
     /// The most frame ticks one replay delivers: 500 000, 2 h 19 min of motion at 60 Hz or
     /// 8 min 20 s at the largest frame rate (1000 Hz). With every tick a `scrollViewDidScroll`

@@ -1,4 +1,4 @@
-// The validated contents of a trace file (spec/trace-format.md), independent of JSON.
+// The validated contents of a trace file (docs/trace-format.md), independent of JSON.
 import Foundation
 import ScrollKit
 

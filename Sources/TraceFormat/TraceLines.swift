@@ -1,4 +1,4 @@
-// The trace format's lines (spec/trace-format.md) written from live input: the setup line
+// The trace format's lines (docs/trace-format.md) written from live input: the setup line
 // describing the scroll view and one line per InputEvent; pure, so every line is testable.
 import Foundation
 import ScrollKit

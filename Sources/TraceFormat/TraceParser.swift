@@ -3,7 +3,7 @@
 import Foundation
 import ScrollKit
 
-/// Turns trace text (JSON Lines, spec/trace-format.md) into a validated `Trace`.
+/// Turns trace text (JSON Lines, docs/trace-format.md) into a validated `Trace`.
 ///
 /// Blank lines and lines whose first non-blank character is `#` are ignored. The first
 /// remaining line must be the setup line. Unknown keys in event lines are ignored so that

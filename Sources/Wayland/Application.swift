@@ -65,7 +65,7 @@ public final class Application {
     }
 
     /// Records every input event the seat delivers from now on into a trace at `path`
-    /// (spec/trace-format.md), which `scroll-replay` replays. `setup` describes the scroll
+    /// (docs/trace-format.md), which `scroll-replay` replays. `setup` describes the scroll
     /// view; when nil, the first scroll view of a `ViewScene` (the one that receives input)
     /// is described as it is when the first event arrives, with the window's size as viewport.
     /// Throws `RecordingError` naming the file when it cannot be created; an existing file

@@ -12,7 +12,7 @@ struct ScrollReplay: ParsableCommand {
         commandName: "scroll-replay",
         abstract: "Replay an input trace on a simulated display and print what the scroll view's delegate saw.",
         discussion: """
-        The trace is JSON Lines (see spec/trace-format.md): a setup line, then timed touch, \
+        The trace is JSON Lines (see docs/trace-format.md): a setup line, then timed touch, \
         pointer, key and call events. The whole file is validated before anything runs. \
         Output is JSON Lines on standard output: one line per delegate call with the scroll \
         view's state, with {"kind":"control",...} lines for the setup's buttons (touchDown, \

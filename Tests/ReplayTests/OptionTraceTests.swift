@@ -8,7 +8,7 @@ import Replay
 import ScrollKit
 import TraceFormat
 
-/// The spec's rubber band (spec/scroll-view.md, Physics): a finger `x` pt past an edge shows
+/// The spec's rubber band (docs/scroll-view.md, Physics): a finger `x` pt past an edge shows
 /// `(1 − 1 / (x · 0.55 / dim + 1)) · dim` pt, dim the viewport's length on that axis (pt).
 private func rubberBand(_ x: Double, dimension: Double) -> Double { (1 - 1 / (x * 0.55 / dimension + 1)) * dimension }
 

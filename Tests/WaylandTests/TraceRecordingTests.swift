@@ -6,7 +6,7 @@ import Testing
 import TraceFormat
 @testable import Wayland
 
-/// Reads a trace event line back as the format defines it (spec/trace-format.md), so every
+/// Reads a trace event line back as the format defines it (docs/trace-format.md), so every
 /// written line is checked against the spec's field names rather than against itself.
 private func decode(_ line: String) throws -> (t: Double, kind: InputEvent.Kind, modifiers: InputEvent.Modifiers) {
     let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
