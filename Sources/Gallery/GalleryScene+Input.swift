@@ -52,7 +52,7 @@ extension GalleryScene {
     // MARK: Keyboard
 
     private func key(_ key: Key, pressed: Bool, modifiers: InputEvent.Modifiers, event: InputEvent) {
-        guard pressed, let command = GalleryKeyMap.command(forKey: key, modifiers: modifiers, kiosk: options.isKiosk) else {
+        guard pressed, let command = GalleryKeyBindings.command(forKey: key, modifiers: modifiers, kiosk: options.isKiosk) else {
             // Not a command (a modifier, a release): a recording keeps the key, whose modifiers
             // count for what follows.
             report(.input(event.kind, modifiers: modifiers))

@@ -25,9 +25,9 @@ public final class Seat {
     private let display: Display
     private let cursorSettings: CursorSettings
     private var cursorSurface: CursorSurface?
-    private var pointer: Pointer?
-    private var keyboard: Keyboard?
-    private var touch: Touch?
+    private var pointer: PointerDevice?
+    private var keyboard: KeyboardDevice?
+    private var touch: TouchDevice?
     /// What every event is stamped with: the one place modifiers and pointer position are kept.
     private var state = SeatState()
 
@@ -89,7 +89,7 @@ public final class Seat {
             if pointer == nil, let proxy = wl_seat_get_pointer(proxy) {
                 if cursorSurface == nil { cursorSurface = CursorSurface(display: display, settings: cursorSettings) }
                 let display = self.display
-                pointer = Pointer(proxy: proxy, seatVersion: version, gestures: display.globals.pointerGestures,
+                pointer = PointerDevice(proxy: proxy, seatVersion: version, gestures: display.globals.pointerGestures,
                                   cursor: cursorSurface, cursorShape: cursorShape,
                                   cursorScale: { display.maxOutputScale }, deliver: deliver)
             }
@@ -98,7 +98,7 @@ public final class Seat {
         }
         if caps & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0 {
             if keyboard == nil, let proxy = wl_seat_get_keyboard(proxy) {
-                keyboard = Keyboard(proxy: proxy, seatVersion: version, display: display, deliver: deliver,
+                keyboard = KeyboardDevice(proxy: proxy, seatVersion: version, display: display, deliver: deliver,
                                     modifiersChanged: { [unowned self] in self.state.setModifiers($0) },
                                     warn: { [unowned self] in self.onWarning?($0) })
             }
@@ -107,7 +107,7 @@ public final class Seat {
         }
         if caps & WL_SEAT_CAPABILITY_TOUCH.rawValue != 0 {
             if touch == nil, let proxy = wl_seat_get_touch(proxy) {
-                touch = Touch(proxy: proxy, seatVersion: version, deliver: deliver)
+                touch = TouchDevice(proxy: proxy, seatVersion: version, deliver: deliver)
             }
         } else {
             removeTouch()

@@ -84,7 +84,7 @@ extension ImageViewer {
             card.inputHandler = { [unowned app, unowned card] events in
                 for event in events {
                     guard case .key(let key, true) = event.kind,
-                          let command = GalleryKeyMap.command(forKey: key, modifiers: event.modifiers, kiosk: kiosk) else { continue }
+                          let command = GalleryKeyBindings.command(forKey: key, modifiers: event.modifiers, kiosk: kiosk) else { continue }
                     switch command {
                     case .toggleFullscreen: app.perform(.toggleFullscreen)
                     case .leaveFullscreen: app.perform(.leaveFullscreen)

@@ -163,8 +163,8 @@ enum WLInject {
             writeLine(helpText, to: STDOUT_FILENO)
             return
         }
-        let keymap: Keymap
-        do { keymap = try Keymap() } catch { throw .compositor(error.message) }
+        let keymap: InjectorKeymap
+        do { keymap = try InjectorKeymap() } catch { throw .compositor(error.message) }
         let parser = CommandParser(resolveKey: keymap.resolve)
 
         // Command words are parsed before connecting: a typo never half-runs a script.
@@ -210,7 +210,7 @@ enum WLInject {
         return env
     }
 
-    private static func makeInjector(_ options: Options, connection: Connection, keymap: Keymap) throws(InjectFailure) -> Injector {
+    private static func makeInjector(_ options: Options, connection: Connection, keymap: InjectorKeymap) throws(InjectFailure) -> Injector {
         let hasWlr = connection.pointerManager != nil || connection.keyboardManager != nil
         let kind: BackendKind
         switch options.backend {
@@ -247,7 +247,7 @@ enum WLInject {
         }
     }
 
-    private static func initialInputState(_ keymap: Keymap) throws(InjectFailure) -> InputState {
+    private static func initialInputState(_ keymap: InjectorKeymap) throws(InjectFailure) -> InputState {
         guard case .success(let shiftL) = keymap.resolve("Shift_L"),
               case .success(let shiftR) = keymap.resolve("Shift_R") else {
             throw .compositor("the us keymap has no Shift_L/Shift_R key")

@@ -24,7 +24,7 @@ final class WlrInjector: Injector {
     private let connection: Connection
     private let pointer: OpaquePointer?
     private let keyboard: OpaquePointer?
-    private let keymap: Keymap
+    private let keymap: InjectorKeymap
     /// End every pointer command with `frame` (off with --manual-frames).
     private let autoFrame: Bool
     /// motion_absolute takes integers over an extent: scaling both by 256 keeps the
@@ -32,7 +32,7 @@ final class WlrInjector: Injector {
     private static let subpixel = 256.0
 
     /// Creates the devices the compositor offers and uploads the keymap.
-    init(connection: Connection, keymap: Keymap, extent: Extent, autoFrame: Bool) throws(ConnectionError) {
+    init(connection: Connection, keymap: InjectorKeymap, extent: Extent, autoFrame: Bool) throws(ConnectionError) {
         self.connection = connection
         self.keymap = keymap
         self.autoFrame = autoFrame

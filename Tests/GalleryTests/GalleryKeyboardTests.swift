@@ -100,15 +100,15 @@ struct GalleryKeyboardTests {
 
     @Test("Key map: names, modifiers and the kiosk")
     func keyMap() {
-        #expect(GalleryKeyMap.command(forKey: Key(keysymName: "Right"), modifiers: [], kiosk: false) == .arrow(dx: 1, dy: 0))
-        #expect(GalleryKeyMap.command(forKey: Key(keysymName: "Up"), modifiers: [], kiosk: true) == .arrow(dx: 0, dy: -1))
-        #expect(GalleryKeyMap.command(forKey: Key(keysymName: "equal"), modifiers: [], kiosk: false) == .zoomIn)
-        #expect(GalleryKeyMap.command(forKey: Key(keysymName: "KP_Subtract"), modifiers: [], kiosk: false) == .zoomOut)
-        #expect(GalleryKeyMap.command(forKey: Key(keysymName: "Right"), modifiers: [.alt], kiosk: false) == nil)
-        #expect(GalleryKeyMap.command(forKey: Key(keysymName: "q"), modifiers: [.logo], kiosk: false) == nil)
-        #expect(GalleryKeyMap.command(forKey: Key(keysymName: "a"), modifiers: [], kiosk: false) == nil)
-        #expect(GalleryKeyMap.command(forKey: Key(keysymName: "q"), modifiers: [], kiosk: true) == nil)
-        #expect(GalleryKeyMap.command(forKey: Key(keysymName: "Next"), modifiers: [], kiosk: true) == .next)
+        #expect(GalleryKeyBindings.command(forKey: Key(keysymName: "Right"), modifiers: [], kiosk: false) == .arrow(dx: 1, dy: 0))
+        #expect(GalleryKeyBindings.command(forKey: Key(keysymName: "Up"), modifiers: [], kiosk: true) == .arrow(dx: 0, dy: -1))
+        #expect(GalleryKeyBindings.command(forKey: Key(keysymName: "equal"), modifiers: [], kiosk: false) == .zoomIn)
+        #expect(GalleryKeyBindings.command(forKey: Key(keysymName: "KP_Subtract"), modifiers: [], kiosk: false) == .zoomOut)
+        #expect(GalleryKeyBindings.command(forKey: Key(keysymName: "Right"), modifiers: [.alt], kiosk: false) == nil)
+        #expect(GalleryKeyBindings.command(forKey: Key(keysymName: "q"), modifiers: [.logo], kiosk: false) == nil)
+        #expect(GalleryKeyBindings.command(forKey: Key(keysymName: "a"), modifiers: [], kiosk: false) == nil)
+        #expect(GalleryKeyBindings.command(forKey: Key(keysymName: "q"), modifiers: [], kiosk: true) == nil)
+        #expect(GalleryKeyBindings.command(forKey: Key(keysymName: "Next"), modifiers: [], kiosk: true) == .next)
     }
 
     @Test("The wheel turns pages of unzoomed images, one per notch, and pans zoomed ones")

@@ -14,7 +14,7 @@ struct HostileInputTests {
     @Test("A keymap fd that is not open is a one-line error naming the problem")
     func closedFD() {
         #expect(throws: KeymapError.badFile(size: 4096, reason: "Bad file descriptor")) {
-            try Keymap(fd: -1, size: 4096, format: 1)
+            try XKBKeymap(fd: -1, size: 4096, format: 1)
         }
         #expect(KeymapError.badFile(size: 4096, reason: "Bad file descriptor").description
             == "wl_keyboard.keymap: the fd cannot hold 4096 bytes (Bad file descriptor); keyboard input is ignored")
@@ -27,7 +27,7 @@ struct HostileInputTests {
         defer { close(fds[1]) }
         let file = FileIdentity(fds[0])
         #expect(throws: KeymapError.badFile(size: 100, reason: "not a regular file")) {
-            try Keymap(fd: fds[0], size: 100, format: 1)
+            try XKBKeymap(fd: fds[0], size: 100, format: 1)
         }
         #expect(file.isClosed, "the fd is closed even when it is refused")
     }
@@ -36,27 +36,27 @@ struct HostileInputTests {
     func sizeBeyondFile() throws {
         let (fd, _) = try temporaryFile(Array("xkb_keymap {};".utf8))
         #expect(throws: KeymapError.badFile(size: 1 << 20, reason: "the file has only 14 bytes")) {
-            try Keymap(fd: fd, size: 1 << 20, format: 1)
+            try XKBKeymap(fd: fd, size: 1 << 20, format: 1)
         }
     }
 
     @Test("Zero and absurd sizes and unknown formats are refused up front")
     func badSizesAndFormats() throws {
         let (fd1, _) = try temporaryFile([1])
-        #expect(throws: KeymapError.badSize(0)) { try Keymap(fd: fd1, size: 0, format: 1) }
+        #expect(throws: KeymapError.badSize(0)) { try XKBKeymap(fd: fd1, size: 0, format: 1) }
         let (fd2, _) = try temporaryFile([1])
-        #expect(throws: KeymapError.badSize(.max)) { try Keymap(fd: fd2, size: .max, format: 1) }
+        #expect(throws: KeymapError.badSize(.max)) { try XKBKeymap(fd: fd2, size: .max, format: 1) }
         let (fd3, _) = try temporaryFile([1])
-        #expect(throws: KeymapError.unsupportedFormat(0)) { try Keymap(fd: fd3, size: 1, format: 0) }
+        #expect(throws: KeymapError.unsupportedFormat(0)) { try XKBKeymap(fd: fd3, size: 1, format: 0) }
         #expect(KeymapError.badSize(0).description.hasPrefix("wl_keyboard.keymap: size 0 bytes"))
     }
 
     @Test("Text that is not a keymap fails to compile with a clear message")
     func garbageKeymap() throws {
         let (fd, size) = try temporaryFile(Array("this is not xkb \u{1}\u{2}".utf8) + [0])
-        #expect(throws: KeymapError.compileFailed) { try Keymap(fd: fd, size: size, format: 1) }
+        #expect(throws: KeymapError.compileFailed) { try XKBKeymap(fd: fd, size: size, format: 1) }
         let (empty, emptySize) = try temporaryFile([0, 0, 0])
-        #expect(throws: KeymapError.compileFailed) { try Keymap(fd: empty, size: emptySize, format: 1) }
+        #expect(throws: KeymapError.compileFailed) { try XKBKeymap(fd: empty, size: emptySize, format: 1) }
     }
 
     @Test("Without a usable keymap keys are dropped, not guessed from raw codes")

@@ -14,9 +14,9 @@ let keyHome: UInt32 = 102, keyPageDown: UInt32 = 109, keyDown: UInt32 = 108
 let shiftMask: UInt32 = 1 << 0, controlMask: UInt32 = 1 << 2, mod1Mask: UInt32 = 1 << 3, mod4Mask: UInt32 = 1 << 6
 
 /// The US keymap as a compositor would send it (the system's xkb data compiles it).
-func usKeymap() throws -> Keymap {
-    let text = try #require(Keymap.text(layout: "us"), "xkeyboard-config data is needed (apt: xkb-data)")
-    return try Keymap(string: text)
+func usKeymap() throws -> XKBKeymap {
+    let text = try #require(XKBKeymap.text(layout: "us"), "xkeyboard-config data is needed (apt: xkb-data)")
+    return try XKBKeymap(string: text)
 }
 
 @Suite("Keymaps")
@@ -61,10 +61,10 @@ struct KeymapTests {
 
     @Test("A keymap fd with the terminating NUL maps and compiles, and the fd is closed")
     func keymapFromFile() throws {
-        let text = try #require(Keymap.text(layout: "us"))
+        let text = try #require(XKBKeymap.text(layout: "us"))
         let (fd, size) = try temporaryFile(Array(text.utf8) + [0])
         let file = FileIdentity(fd)
-        let keymap = try Keymap(fd: fd, size: size, format: 1)
+        let keymap = try XKBKeymap(fd: fd, size: size, format: 1)
         #expect(keymap.describe(keySpace)?.name == "space")
         #expect(file.isClosed, "the keymap fd is ours to close")
     }

@@ -12,16 +12,16 @@ struct ModifierState: Equatable {
 }
 
 /// An xkb context, a us keymap and a state tracking the keys the injector has sent.
-final class Keymap {
+final class InjectorKeymap {
     private let context: OpaquePointer
     private let keymap: OpaquePointer
     private let state: OpaquePointer
 
     /// Compiles the us layout with fixed rules, ignoring XKB_DEFAULT_* so that a test run
     /// does not depend on the environment it was started from.
-    init() throws(KeymapError) {
+    init() throws(InjectorKeymapError) {
         guard let context = xkb_context_new(XKB_CONTEXT_NO_ENVIRONMENT_NAMES) else {
-            throw KeymapError(message: "xkbcommon could not create a context")
+            throw InjectorKeymapError(message: "xkbcommon could not create a context")
         }
         // evdev/pc105/us: the rules KWin and wlroots fall back to when nothing is configured.
         // The name strings need only live through the compile call.
@@ -35,12 +35,12 @@ final class Keymap {
         }
         guard let keymap = compiled else {
             xkb_context_unref(context)
-            throw KeymapError(message: "xkbcommon could not compile the us keymap (is xkb-data installed?)")
+            throw InjectorKeymapError(message: "xkbcommon could not compile the us keymap (is xkb-data installed?)")
         }
         guard let state = xkb_state_new(keymap) else {
             xkb_keymap_unref(keymap)
             xkb_context_unref(context)
-            throw KeymapError(message: "xkbcommon could not create a keyboard state")
+            throw InjectorKeymapError(message: "xkbcommon could not create a keyboard state")
         }
         self.context = context
         self.keymap = keymap
@@ -136,6 +136,6 @@ final class Keymap {
 }
 
 /// xkbcommon could not build the injector's keymap.
-struct KeymapError: Error {
+struct InjectorKeymapError: Error {
     var message: String
 }

@@ -6,7 +6,7 @@ import Foundation
 import ScrollKit
 
 /// One `wl_pointer` with its pinch and hold gesture objects.
-final class Pointer {
+final class PointerDevice {
     private let proxy: OpaquePointer
     private let seatVersion: UInt32
     private var pinch: OpaquePointer?
@@ -30,14 +30,14 @@ final class Pointer {
         self.cursorScale = cursorScale
         self.deliver = deliver
         let me = Unmanaged.passUnretained(self).toOpaque()
-        wl_pointer_add_listener(proxy, &Pointer.listener, me)
+        wl_pointer_add_listener(proxy, &PointerDevice.listener, me)
         if let gestures {
             pinch = zwp_pointer_gestures_v1_get_pinch_gesture(gestures.proxy, proxy)
-            if let pinch { zwp_pointer_gesture_pinch_v1_add_listener(pinch, &Pointer.pinchListener, me) }
+            if let pinch { zwp_pointer_gesture_pinch_v1_add_listener(pinch, &PointerDevice.pinchListener, me) }
             // Hold gestures exist from zwp_pointer_gestures_v1 version 3.
             if gestures.version >= 3 {
                 hold = zwp_pointer_gestures_v1_get_hold_gesture(gestures.proxy, proxy)
-                if let hold { zwp_pointer_gesture_hold_v1_add_listener(hold, &Pointer.holdListener, me) }
+                if let hold { zwp_pointer_gesture_hold_v1_add_listener(hold, &PointerDevice.holdListener, me) }
             }
         }
     }
@@ -99,63 +99,63 @@ final class Pointer {
         deliver(change(&gestures))
     }
 
-    private static func from(_ data: UnsafeMutableRawPointer?) -> Pointer {
-        Unmanaged<Pointer>.fromOpaque(data!).takeUnretainedValue()
+    private static func from(_ data: UnsafeMutableRawPointer?) -> PointerDevice {
+        Unmanaged<PointerDevice>.fromOpaque(data!).takeUnretainedValue()
     }
 
     // MARK: Listeners (static storage: they must outlive every proxy pointing at them)
 
     // Every slot is filled: libwayland aborts on a NULL listener entry the bound version can send.
     nonisolated(unsafe) private static var listener = wl_pointer_listener(
-        enter: { data, _, serial, surface, x, y in Pointer.from(data).enter(serial: serial, surface: surface, x: x, y: y) },
-        leave: { data, _, _, _ in Pointer.from(data).leave() },
+        enter: { data, _, serial, surface, x, y in PointerDevice.from(data).enter(serial: serial, surface: surface, x: x, y: y) },
+        leave: { data, _, _, _ in PointerDevice.from(data).leave() },
         motion: { data, _, time, x, y in
-            Pointer.from(data).update {
+            PointerDevice.from(data).update {
                 $0.motion(time: unwrapEventTime(time, source: .pointer), x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
             }
         },
         button: { data, _, _, time, button, state in
-            Pointer.from(data).update {
+            PointerDevice.from(data).update {
                 $0.button(time: unwrapEventTime(time, source: .pointer), code: button,
                           pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue)
             }
         },
         axis: { data, _, time, axis, value in
-            Pointer.from(data).update {
+            PointerDevice.from(data).update {
                 $0.axis(time: unwrapEventTime(time, source: .pointer), axis: axis, value: wl_fixed_to_double(value))
             }
         },
-        frame: { data, _ in Pointer.from(data).flush() },
-        axis_source: { data, _, source in Pointer.from(data).builder.axisSource(source) },
+        frame: { data, _ in PointerDevice.from(data).flush() },
+        axis_source: { data, _, source in PointerDevice.from(data).builder.axisSource(source) },
         axis_stop: { data, _, time, axis in
-            Pointer.from(data).update { $0.axisStop(time: unwrapEventTime(time, source: .pointer), axis: axis) }
+            PointerDevice.from(data).update { $0.axisStop(time: unwrapEventTime(time, source: .pointer), axis: axis) }
         },
         axis_discrete: { data, _, axis, discrete in
-            Pointer.from(data).builder.axisDiscrete(axis: axis, discrete: discrete)
+            PointerDevice.from(data).builder.axisDiscrete(axis: axis, discrete: discrete)
         },
         axis_value120: { data, _, axis, value in
-            Pointer.from(data).builder.axisValue120(axis: axis, value120: value)
+            PointerDevice.from(data).builder.axisValue120(axis: axis, value120: value)
         })
 
     nonisolated(unsafe) private static var pinchListener = zwp_pointer_gesture_pinch_v1_listener(
         begin: { data, _, _, time, _, _ in
-            Pointer.from(data).gesture { $0.pinchBegin(time: unwrapEventTime(time, source: .gesture)) }
+            PointerDevice.from(data).gesture { $0.pinchBegin(time: unwrapEventTime(time, source: .gesture)) }
         },
         update: { data, _, time, dx, dy, scale, _ in
-            Pointer.from(data).gesture {
+            PointerDevice.from(data).gesture {
                 $0.pinchUpdate(time: unwrapEventTime(time, source: .gesture), dx: wl_fixed_to_double(dx), dy: wl_fixed_to_double(dy),
                                scale: wl_fixed_to_double(scale)).map { [$0] } ?? []
             }
         },
         end: { data, _, _, time, cancelled in
-            Pointer.from(data).gesture { $0.pinchEnd(time: unwrapEventTime(time, source: .gesture), cancelled: cancelled != 0).map { [$0] } ?? [] }
+            PointerDevice.from(data).gesture { $0.pinchEnd(time: unwrapEventTime(time, source: .gesture), cancelled: cancelled != 0).map { [$0] } ?? [] }
         })
 
     nonisolated(unsafe) private static var holdListener = zwp_pointer_gesture_hold_v1_listener(
         begin: { data, _, _, time, _, _ in
-            Pointer.from(data).gesture { $0.holdBegin(time: unwrapEventTime(time, source: .gesture)).map { [$0] } ?? [] }
+            PointerDevice.from(data).gesture { $0.holdBegin(time: unwrapEventTime(time, source: .gesture)).map { [$0] } ?? [] }
         },
         end: { data, _, _, time, cancelled in
-            Pointer.from(data).gesture { $0.holdEnd(time: unwrapEventTime(time, source: .gesture), cancelled: cancelled != 0).map { [$0] } ?? [] }
+            PointerDevice.from(data).gesture { $0.holdEnd(time: unwrapEventTime(time, source: .gesture), cancelled: cancelled != 0).map { [$0] } ?? [] }
         })
 }

@@ -7,7 +7,7 @@ import Glibc
 import ScrollKit
 
 /// One `wl_keyboard`.
-final class Keyboard {
+final class KeyboardDevice {
     private let proxy: OpaquePointer
     private let seatVersion: UInt32
     /// Strong: device proxies must be released before the connection is closed.
@@ -16,7 +16,7 @@ final class Keyboard {
     /// Tells the seat the keyboard's modifiers whenever xkb's state changes them.
     private let modifiersChanged: (InputEvent.Modifiers) -> Void
     private let warn: (String) -> Void
-    private var keymap: Keymap?
+    private var keymap: XKBKeymap?
     private var state = KeyboardState()
     private var focused = false
     private var repeatTimer: Int?
@@ -29,7 +29,7 @@ final class Keyboard {
         self.display = display
         self.deliver = deliver
         self.warn = warn
-        wl_keyboard_add_listener(proxy, &Keyboard.listener, Unmanaged.passUnretained(self).toOpaque())
+        wl_keyboard_add_listener(proxy, &KeyboardDevice.listener, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Releases the device; held keys are released for the scene and repeat stops.
@@ -42,7 +42,7 @@ final class Keyboard {
 
     fileprivate func keymap(format: UInt32, fd: Int32, size: UInt32) {
         do {
-            keymap = try Keymap(fd: fd, size: size, format: format)
+            keymap = try XKBKeymap(fd: fd, size: size, format: format)
         } catch {
             // Without a keymap no key can be named: keys are dropped until a usable one comes.
             keymap = nil
@@ -104,21 +104,21 @@ final class Keyboard {
         repeatTimer = nil
     }
 
-    private static func from(_ data: UnsafeMutableRawPointer?) -> Keyboard {
-        Unmanaged<Keyboard>.fromOpaque(data!).takeUnretainedValue()
+    private static func from(_ data: UnsafeMutableRawPointer?) -> KeyboardDevice {
+        Unmanaged<KeyboardDevice>.fromOpaque(data!).takeUnretainedValue()
     }
 
     // Every slot is filled: libwayland aborts on a NULL listener entry the bound version can send.
     nonisolated(unsafe) private static var listener = wl_keyboard_listener(
-        keymap: { data, _, format, fd, size in Keyboard.from(data).keymap(format: format, fd: fd, size: size) },
+        keymap: { data, _, format, fd, size in KeyboardDevice.from(data).keymap(format: format, fd: fd, size: size) },
         enter: { data, _, _, surface, _ in
             guard surface != nil else { return }
-            Keyboard.from(data).enter()
+            KeyboardDevice.from(data).enter()
         },
-        leave: { data, _, _, _ in Keyboard.from(data).leave() },
-        key: { data, _, _, time, key, state in Keyboard.from(data).key(time: time, code: key, keyState: state) },
+        leave: { data, _, _, _ in KeyboardDevice.from(data).leave() },
+        key: { data, _, _, time, key, state in KeyboardDevice.from(data).key(time: time, code: key, keyState: state) },
         modifiers: { data, _, _, depressed, latched, locked, group in
-            Keyboard.from(data).modifiers(depressed: depressed, latched: latched, locked: locked, group: group)
+            KeyboardDevice.from(data).modifiers(depressed: depressed, latched: latched, locked: locked, group: group)
         },
-        repeat_info: { data, _, rate, delay in Keyboard.from(data).repeatInfo(rate: rate, delay: delay) })
+        repeat_info: { data, _, rate, delay in KeyboardDevice.from(data).repeatInfo(rate: rate, delay: delay) })
 }

@@ -6,7 +6,7 @@ import Foundation
 import ScrollKit
 
 /// One `wl_touch`.
-final class Touch {
+final class TouchDevice {
     private let proxy: OpaquePointer
     private let seatVersion: UInt32
     private let deliver: ([InputEvent]) -> Void
@@ -16,7 +16,7 @@ final class Touch {
         self.proxy = proxy
         self.seatVersion = seatVersion
         self.deliver = deliver
-        wl_touch_add_listener(proxy, &Touch.listener, Unmanaged.passUnretained(self).toOpaque())
+        wl_touch_add_listener(proxy, &TouchDevice.listener, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Releases the device; fingers still down are cancelled for the scene.
@@ -26,28 +26,28 @@ final class Touch {
         return builder.deviceRemoved(now: now)
     }
 
-    private static func from(_ data: UnsafeMutableRawPointer?) -> Touch {
-        Unmanaged<Touch>.fromOpaque(data!).takeUnretainedValue()
+    private static func from(_ data: UnsafeMutableRawPointer?) -> TouchDevice {
+        Unmanaged<TouchDevice>.fromOpaque(data!).takeUnretainedValue()
     }
 
     // Every slot is filled: libwayland aborts on a NULL listener entry the bound version can send.
     nonisolated(unsafe) private static var listener = wl_touch_listener(
         down: { data, _, _, time, surface, id, x, y in
             guard surface != nil else { return }  // the surface was destroyed meanwhile
-            Touch.from(data).builder.down(time: unwrapEventTime(time, source: .touch), id: id,
+            TouchDevice.from(data).builder.down(time: unwrapEventTime(time, source: .touch), id: id,
                                           x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
         },
-        up: { data, _, _, time, id in Touch.from(data).builder.up(time: unwrapEventTime(time, source: .touch), id: id) },
+        up: { data, _, _, time, id in TouchDevice.from(data).builder.up(time: unwrapEventTime(time, source: .touch), id: id) },
         motion: { data, _, time, id, x, y in
-            Touch.from(data).builder.motion(time: unwrapEventTime(time, source: .touch), id: id,
+            TouchDevice.from(data).builder.motion(time: unwrapEventTime(time, source: .touch), id: id,
                                             x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
         },
         frame: { data, _ in
-            let touch = Touch.from(data)
+            let touch = TouchDevice.from(data)
             touch.deliver(touch.builder.frame())
         },
         cancel: { data, _ in
-            let touch = Touch.from(data)
+            let touch = TouchDevice.from(data)
             touch.deliver(touch.builder.cancel(now: monotonicMilliseconds()))
         },
         shape: { _, _, _, _, _ in },

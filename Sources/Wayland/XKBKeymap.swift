@@ -9,7 +9,7 @@ import ScrollKit
 public enum KeymapError: Error, Equatable, CustomStringConvertible {
     /// `wl_keyboard.keymap` announced a format other than xkb text v1 (0 is "no keymap").
     case unsupportedFormat(UInt32)
-    /// The announced size is zero or beyond `Keymap.maxSize`.
+    /// The announced size is zero or beyond `XKBKeymap.maxSize`.
     case badSize(UInt32)
     /// The fd is not a regular file (memfd or shm) of at least the announced size.
     case badFile(size: UInt32, reason: String)
@@ -24,7 +24,7 @@ public enum KeymapError: Error, Equatable, CustomStringConvertible {
         case .unsupportedFormat(let format):
             return "wl_keyboard.keymap: format \(format) is not xkb text v1 (1); keyboard input is ignored"
         case .badSize(let size):
-            return "wl_keyboard.keymap: size \(size) bytes is outside 1...\(Keymap.maxSize); keyboard input is ignored"
+            return "wl_keyboard.keymap: size \(size) bytes is outside 1...\(XKBKeymap.maxSize); keyboard input is ignored"
         case .badFile(let size, let reason):
             return "wl_keyboard.keymap: the fd cannot hold \(size) bytes (\(reason)); keyboard input is ignored"
         case .mapFailed(let reason):
@@ -36,7 +36,7 @@ public enum KeymapError: Error, Equatable, CustomStringConvertible {
 }
 
 /// A compiled xkb keymap and its key state.
-public final class Keymap {
+public final class XKBKeymap {
     /// 16 MiB: the largest keymap accepted. A full desktop keymap is about 60 KiB; the limit
     /// is checked before anything is mapped.
     public static let maxSize: UInt32 = 16 << 20
@@ -74,7 +74,7 @@ public final class Keymap {
         try self.init(text: text)
     }
 
-    /// Compiles keymap text (xkb text v1), e.g. from `Keymap.text(layout:)` in tests.
+    /// Compiles keymap text (xkb text v1), e.g. from `XKBKeymap.text(layout:)` in tests.
     public convenience init(string: String) throws(KeymapError) {
         try self.init(text: Array(string.utf8))
     }

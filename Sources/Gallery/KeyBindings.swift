@@ -31,7 +31,7 @@ public enum GalleryCommand: Hashable, Sendable {
 }
 
 /// Maps key presses to gallery commands.
-public enum GalleryKeyMap {
+public enum GalleryKeyBindings {
     /// The command for a press of `key` with `modifiers` held, or nil for keys the gallery does
     /// not use. Keys held with Alt or the logo key belong to the desktop's shortcuts. In kiosk
     /// mode the quit and window keys (Q, F, F11, Escape) do nothing: a kiosk stays up and
