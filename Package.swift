@@ -62,36 +62,44 @@ let package = Package(
         // The image viewer's scenes (gallery, picture pages, error cards), apart from Wayland so
         // they run offscreen and in tests.
         .target(name: "Gallery", dependencies: ["ScrollKit", "Raster", "Pictures", "SafeOutput", "TraceFormat"]),
+        // The generated test card (every pixel known in closed form): content for the viewer's
+        // --test-card and for the tests that check what reached the screen.
+        .target(name: "TestCardContent", dependencies: ["Raster", "ScrollKit"]),
         // The simulated-display replay of traces, shared by scroll-replay and the tests.
         .target(name: "Replay", dependencies: ["ScrollKit", "Raster", "TraceFormat", "SafeOutput"]),
 
         .executableTarget(name: "image-viewer", dependencies: [
-            "Wayland", "Pictures", "Raster", "ScrollKit", "Replay", "Gallery", "TraceFormat", "SafeOutput",
+            "Wayland", "Raster", "ScrollKit", "Replay", "Gallery", "TraceFormat", "SafeOutput", "TestCardContent",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "scroll-replay", dependencies: [
-            "Replay", "ScrollKit", "TraceFormat", "SafeOutput",
+            "Replay", "TraceFormat", "SafeOutput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "raster-bench", dependencies: ["Raster", "ScrollKit", "CPixman"]),
-        // Decoding figures for huge JPEGs (first frame vs a full decode, memory).
+        // Decoding figures for huge JPEGs (first frame vs a full decode, memory); the reference
+        // decode calls libjpeg-turbo directly.
         .executableTarget(name: "pictures-bench", dependencies: [
-            "Pictures", "SafeOutput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Pictures", "Raster", "CTurboJPEG", "SafeOutput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Injects pointer/keyboard (wlr virtual pointer, virtual keyboard) and touch
         // (KWin fake input) for the live tests; not part of the shipped programs.
         .executableTarget(name: "wl-inject", dependencies: ["CWaylandClient", "CXKBCommon", "CWaylandProtocols"]),
 
-        .target(name: "TestSupport", dependencies: ["ScrollKit", "Raster", "SafeOutput"], path: "Tests/TestSupport"),
-        .testTarget(name: "ScrollKitTests", dependencies: ["ScrollKit", "TestSupport"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ScrollKitTests", dependencies: ["ScrollKit"]),
         // The text tests render references with FreeType and HarfBuzz directly.
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "ScrollKit", "TestSupport", "CFontconfig", "CFreeType", "CHarfBuzz"]),
-        .testTarget(name: "WaylandTests", dependencies: ["Wayland", "TestSupport", "TraceFormat"]),
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "TestSupport", "SafeOutput"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "ScrollKit", "TestCardContent", "CFontconfig", "CFreeType", "CHarfBuzz"]),
+        .testTarget(name: "WaylandTests", dependencies: ["Wayland", "TraceFormat"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport", "TraceFormat", "SafeOutput"],
                     exclude: ["Traces"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Pictures", "Raster", "ScrollKit", "Replay", "TestSupport",
                                                    "SafeOutput"]),
-        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Raster", "Pictures", "Gallery", "ScrollKit", "SafeOutput"]),
+        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Raster", "Pictures", "Gallery", "ScrollKit", "SafeOutput",
+                                                "TestCardContent"]),
+        // The executables' own parts: the --stats figures, the huge-JPEG benchmark.
+        .testTarget(name: "ImageViewerTests", dependencies: ["image-viewer"]),
+        .testTarget(name: "PicturesBenchTests", dependencies: ["pictures-bench", "SafeOutput"]),
     ]
 )

@@ -168,7 +168,7 @@ extension Framebuffer {
 
     /// Writes `pixels` (no blending) to the row span starting at (x, y); the span must lie
     /// inside the framebuffer.
-    func write(_ pixels: [UInt32], x: Int, y: Int) {
+    public func write(_ pixels: [UInt32], x: Int, y: Int) {
         precondition(y >= 0 && y < height && x >= 0 && x + pixels.count <= width, "row span outside framebuffer")
         pixels.withUnsafeBufferPointer { buf in
             guard let src = buf.baseAddress else { return }

@@ -3,6 +3,7 @@
 import Foundation
 import Raster
 import ScrollKit
+import TestCardContent
 
 /// Builds the scene that shows `TestCardView` (10 000 × 10 000 pt) in a full-window scroll view,
 /// drawn with a tile cache of `cacheBudget` bytes.

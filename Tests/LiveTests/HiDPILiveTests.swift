@@ -6,6 +6,7 @@
 import Foundation
 import Glibc
 import Raster
+import TestCardContent
 import Testing
 
 /// The picture of the single-pixel test: a checkerboard of black and white pixels, which

@@ -4,6 +4,7 @@
 // also proves the seat picks up devices that appear at runtime.
 import Foundation
 import Raster
+import TestCardContent
 import Testing
 import TestSupport
 

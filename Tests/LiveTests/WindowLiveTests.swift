@@ -2,6 +2,7 @@
 // asking for frames, and the errors a user sees when the compositor is missing or dies.
 import Foundation
 import Raster
+import TestCardContent
 import Testing
 
 /// Takes screenshots until `check` finds nothing wrong or `timeout` passes; returns the last

@@ -1,7 +1,6 @@
 // The bundled demo images decode to the colours their generator painted at known places.
 import Foundation
 import Raster
-import SafeOutput
 import Testing
 @testable import Pictures
 
@@ -68,21 +67,5 @@ struct AssetsTests {
         #expect(channelDistance(p.pixel(x: 760, y: 1160), argb(220, 40, 40)) <= Self.jpegTolerance)
         // The arrow's shaft runs down the middle column below its head.
         #expect(channelDistance(p.pixel(x: 400, y: 800), argb(240, 240, 240)) <= Self.jpegTolerance)
-    }
-}
-
-/// The huge-JPEG benchmark, opt-in (PICTURES_BENCH=1) because it generates a 100-MP photo;
-/// it prints figures and asserts only that it measured something.
-@Suite("Huge JPEG benchmark")
-struct HugeJPEGBenchmark {
-    @Test("first frame versus full decode, and peak memory",
-          .enabled(if: ProcessInfo.processInfo.environment["PICTURES_BENCH"] == "1"))
-    func hugeJPEG() throws {
-        // A private folder: the default, the shared temporary folder, is a fixed name anyone
-        // could plant a link at.
-        let folder = try PrivateFolder(prefix: "pictures-bench-test")
-        let figures = try PictureBenchmark.run(directory: folder.path)
-        print(figures)
-        #expect(figures.fullDecodeSeconds > 0 && figures.firstFrameSeconds > 0)
     }
 }

@@ -4,6 +4,7 @@
 import Foundation
 import Raster
 import ScrollKit
+import TestCardContent
 import Testing
 
 @Suite("Renderer: output scales")

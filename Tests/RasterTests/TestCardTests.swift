@@ -3,6 +3,7 @@
 import Foundation
 import Raster
 import ScrollKit
+import TestCardContent
 import Testing
 
 @Suite("Test card drawing")

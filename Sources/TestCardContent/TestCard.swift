@@ -1,6 +1,8 @@
 // A generated test card: coloured 100-point cells, grid lines and each cell's coordinates,
-// so a screenshot shows exactly which part of the content is on screen.
+// so a screenshot shows exactly which part of the content is on screen. Content for the
+// viewer's --test-card and the tests that check screenshots, not part of the pixel library.
 import Foundation
+import Raster
 import ScrollKit
 
 /// A procedural picture of unbounded size whose every pixel is known in closed form,

@@ -1,5 +1,7 @@
 // Huge-JPEG benchmark: first frame and peak memory against a plain full libjpeg-turbo decode.
+// A measuring tool of pictures-bench, not part of the decoding library.
 import Foundation
+import Pictures
 import Raster
 
 /// Benchmark of issue 7's huge-JPEG budget; prints figures, asserts nothing.
@@ -141,18 +143,12 @@ public enum PictureBenchmark {
             // (malloc, no clearing, tjDecompress2), then the decode alone into the same buffer.
             ResidentMemory.resetPeak()
             let referenceBase = ResidentMemory.current()
-            var reference: (bytes: [UInt8], header: JPEGCodec.Header, pixels: ARGBPixels)?
-            let fresh = try clock.measure {
-                let bytes = try FileSource.read(path: path, maxBytes: DecodeLimits.defaultMaxFileBytes)
-                let header = try JPEGCodec.header(bytes, file: "bench", headerComplete: true)
-                reference = (bytes, header, try JPEGCodec.decodeARGB(bytes, file: "bench", header: header, zeroed: false).pixels)
-            }
+            var reference: ReferenceDecode?
+            let fresh = try clock.measure { reference = try ReferenceDecode(path: path) }
             figures.freshDecodeSeconds = min(figures.freshDecodeSeconds, seconds(fresh))
             if run == 0 { figures.fullDecodePeakBytes = ResidentMemory.peak() - referenceBase }
             if let reference {
-                let again = try clock.measure {
-                    try JPEGCodec.decodeARGB(reference.bytes, file: "bench", header: reference.header, into: reference.pixels)
-                }
+                let again = try clock.measure { try reference.decodeAgain() }
                 figures.decodeOnlySeconds = min(figures.decodeOnlySeconds, seconds(again))
             }
             reference = nil
