@@ -17,6 +17,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Errno and FileDescriptor: typed errno values for the Wayland module's system calls.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // System libraries, found through pkg-config; Scripts/install-deps.sh installs them.
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "TraceFormat", dependencies: ["ScrollKit"]),
         .target(name: "Wayland", dependencies: [
             "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CWaylandProtocols", "Raster", "ScrollKit", "TraceFormat",
-            "SafeOutput",
+            "SafeOutput", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "Pictures", dependencies: [
             "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "Raster",
@@ -90,7 +92,9 @@ let package = Package(
         .testTarget(name: "ScrollKitTests", dependencies: ["ScrollKit"]),
         // The text tests render references with FreeType and HarfBuzz directly.
         .testTarget(name: "RasterTests", dependencies: ["Raster", "ScrollKit", "TestCardContent", "CFontconfig", "CFreeType", "CHarfBuzz"]),
-        .testTarget(name: "WaylandTests", dependencies: ["Wayland", "TraceFormat"]),
+        .testTarget(name: "WaylandTests", dependencies: [
+            "Wayland", "TraceFormat", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport", "TraceFormat", "SafeOutput"],
                     exclude: ["Traces"]),

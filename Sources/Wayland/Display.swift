@@ -373,7 +373,7 @@ public final class Display {
             } else {
                 wl_display_cancel_read(proxy)
                 if let failure = result.failure {
-                    throw WaylandError.connectionLost(reason: "poll: \(String(cString: strerror(failure)))")
+                    throw WaylandError.connectionLost(reason: "poll: \(failure)")
                 }
             }
             if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }

@@ -3,7 +3,6 @@
 import CWaylandClient
 import CWaylandProtocols
 import Foundation
-import Glibc
 import ScrollKit
 
 /// One `wl_keyboard`.

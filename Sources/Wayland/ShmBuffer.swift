@@ -1,9 +1,8 @@
-// One wl_buffer over memfd-backed shared memory, mapped for drawing: the only file that
-// holds the buffer's raw pointer and file descriptor.
+// One wl_buffer over shared memory (a sealed memfd, see SharedMemory), mapped for drawing:
+// the wl_buffer proxy, its pool and its release listener.
 import CWaylandClient
 import CWaylandProtocols
 import Foundation
-import Glibc
 import Raster
 
 /// A `wl_buffer` in XRGB8888 or ARGB8888 whose pixels the client draws into through `framebuffer`.
@@ -14,8 +13,7 @@ final class ShmBuffer {
     let proxy: OpaquePointer
     /// The mapped pixels; valid until `deinit`.
     let framebuffer: Framebuffer
-    private let mapping: UnsafeMutableRawPointer
-    private let byteCount: Int
+    private let memory: SharedMemory
     /// Called with `id` when the compositor releases the buffer.
     var onRelease: ((Int) -> Void)?
 
@@ -26,38 +24,33 @@ final class ShmBuffer {
         guard width > 0, height > 0, !overflow, size <= Int(Int32.max) else {
             throw WaylandError.sharedMemory(reason: "a \(width)×\(height) buffer is too large for wl_shm")
         }
-        let fd = sk_memfd_create("scrollkit-buffer")
-        guard fd >= 0 else { throw WaylandError.sharedMemory(reason: "memfd_create: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }  // the compositor gets its own copy of the fd with create_pool
-        guard ftruncate(fd, off_t(size)) == 0 else {
-            throw WaylandError.sharedMemory(reason: "ftruncate(\(size) bytes): \(String(cString: strerror(errno)))")
+        let memory: SharedMemory
+        do {
+            memory = try SharedMemory(name: "scrollkit-buffer", byteCount: size)
+        } catch {
+            throw WaylandError.sharedMemory(reason: error.description)
         }
-        guard let m = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), m != MAP_FAILED else {
-            throw WaylandError.sharedMemory(reason: "mmap(\(size) bytes): \(String(cString: strerror(errno)))")
-        }
-        guard let pool = wl_shm_create_pool(shm, fd, Int32(size)) else {
-            munmap(m, size)
+        // The compositor gets its own copy of the fd with create_pool.
+        defer { memory.closeFile() }
+        guard let file = memory.file, let pool = wl_shm_create_pool(shm, file.rawValue, Int32(size)) else {
             throw WaylandError.sharedMemory(reason: "wl_shm.create_pool failed")
         }
         let format = opaque ? WL_SHM_FORMAT_XRGB8888 : WL_SHM_FORMAT_ARGB8888
         let buffer = wl_shm_pool_create_buffer(pool, 0, Int32(width), Int32(height), Int32(stride), format.rawValue)
         wl_shm_pool_destroy(pool)
         guard let buffer else {
-            munmap(m, size)
             throw WaylandError.sharedMemory(reason: "wl_shm_pool.create_buffer failed")
         }
         self.id = id
         self.proxy = buffer
-        self.mapping = m
-        self.byteCount = size
-        self.framebuffer = Framebuffer(base: m.bindMemory(to: UInt32.self, capacity: width * height),
+        self.memory = memory
+        self.framebuffer = Framebuffer(base: memory.base.bindMemory(to: UInt32.self, capacity: width * height),
                                        width: width, height: height, stride: width)
         wl_buffer_add_listener(buffer, &ShmBuffer.listener, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
-        wl_buffer_destroy(proxy)
-        munmap(mapping, byteCount)
+        wl_buffer_destroy(proxy)  // before `memory` unmaps the pixels
     }
 
     // Static storage: the listener must outlive every proxy that points at it.

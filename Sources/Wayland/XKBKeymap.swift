@@ -2,8 +2,8 @@
 // state fed with modifier masks, and keysym names looked up. Every raw pointer lives here.
 import CXKBCommon
 import Foundation
-import Glibc
 import ScrollKit
+import SystemPackage
 
 /// Why a keymap from the compositor could not be used; `description` is the one-line warning.
 public enum KeymapError: Error, Equatable, CustomStringConvertible {
@@ -50,23 +50,30 @@ public final class XKBKeymap {
     /// Maps `size` bytes of `fd` (MAP_PRIVATE, as wl_keyboard v7 requires) and compiles them.
     /// `format` is the event's format. The fd is always closed, whatever happens.
     public convenience init(fd: Int32, size: UInt32, format: UInt32) throws(KeymapError) {
-        defer { if fd >= 0 { close(fd) } }
+        let file = FileDescriptor(rawValue: fd)
+        defer { if fd >= 0 { try? file.close() } }
         // wl_keyboard.keymap_format.xkb_v1 = 1.
         guard format == 1 else { throw .unsupportedFormat(format) }
         guard size > 0, size <= Self.maxSize else { throw .badSize(size) }
         // Reading past the end of a mapped file raises SIGBUS: check the file is at least
         // as large as announced before mapping, and refuse devices, pipes and sockets.
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .badFile(size: size, reason: String(cString: strerror(errno))) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .badFile(size: size, reason: "not a regular file") }
-        guard info.st_size >= off_t(size) else {
-            throw .badFile(size: size, reason: "the file has only \(info.st_size) bytes")
+        let info: Stat
+        do {
+            info = try file.stat()
+        } catch {
+            throw .badFile(size: size, reason: error.description)
         }
-        guard let mapped = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0),
-              mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
-            throw .mapFailed(reason: String(cString: strerror(errno)))
+        guard info.type == .regular else { throw .badFile(size: size, reason: "not a regular file") }
+        guard info.size >= Int64(size) else {
+            throw .badFile(size: size, reason: "the file has only \(info.size) bytes")
         }
-        defer { munmap(mapped, Int(size)) }
+        let mapped: UnsafeMutableRawPointer
+        do {
+            mapped = try SystemCalls.map(file, byteCount: Int(size), .privateReadOnly)
+        } catch {
+            throw .mapFailed(reason: error.errno.description)
+        }
+        defer { SystemCalls.unmap(mapped, byteCount: Int(size)) }
         // Copy the text out so the mapping lives only as long as this call.
         var text = Array(UnsafeRawBufferPointer(start: mapped, count: Int(size)))
         // Compositors send the text with its terminating NUL; xkbcommon wants the text alone.

@@ -37,6 +37,17 @@ SK_INTERFACE(org_kde_kwin_fake_input)
  * Returns a sealable, close-on-exec anonymous file or -1 with errno set. */
 int sk_memfd_create(const char *name);
 
+/* The memfd seals that fix a file's size (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL, from
+ * fcntl.h under _GNU_SOURCE): once added, neither side can resize the file and no seal can be
+ * added or removed. */
+int sk_memfd_size_seals(void);
+
+/* Adds sk_memfd_size_seals() to a memfd created with MFD_ALLOW_SEALING; 0 or -1 with errno set. */
+int sk_memfd_seal_size(int fd);
+
+/* The seals of fd (F_GET_SEALS), or -1 with errno set. */
+int sk_memfd_seals(int fd);
+
 /* sys/eventfd.h is not part of Swift's Glibc import. Returns a non-blocking, close-on-exec
  * eventfd with a count of 0, or -1 with errno set. */
 int sk_eventfd(void);
