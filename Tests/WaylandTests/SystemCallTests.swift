@@ -1,5 +1,6 @@
 // The system-call layer without a compositor: shared memory is sealed at its size (neither side
-// can shrink it under the other's reads), and failures carry a typed errno and the call.
+// can shrink it under the other's reads), failures carry a typed errno and the call, and the
+// event loop's timers fire in deadline order with the wait bounded by the next one.
 import Foundation
 import SystemPackage
 import Testing
@@ -38,5 +39,24 @@ struct SystemCallTests {
         // Memory too large for this process to have is refused with the call's own reason.
         let huge = try #require(throws: SystemCallError.self) { try SharedMemory(name: "huge", byteCount: Int(Int64.max)) }
         #expect(huge.call.hasPrefix("ftruncate(") || huge.call.hasPrefix("mmap("), "\(huge)")
+    }
+
+    @Test("Timers fire earliest first, once, and the wait is bounded by the next deadline")
+    func timers() {
+        var queue = TimerQueue()
+        var fired: [String] = []
+        #expect(queue.pollTimeout(now: 0) == -1, "no timer: wait without limit")
+        _ = queue.schedule(at: 130) { fired.append("c") }
+        let b = queue.schedule(at: 120.2) { fired.append("b") }
+        _ = queue.schedule(at: 110) { fired.append("a") }
+        #expect(queue.pollTimeout(now: 100) == 10)
+        #expect(queue.pollTimeout(now: 109.5) == 1, "rounded up: the timer is due when the wait ends")
+        #expect(queue.pollTimeout(now: 200) == 0, "overdue: do not wait")
+        queue.cancel(b)
+        for action in queue.takeDue(now: 125) { action() }
+        #expect(fired == ["a"], "b was cancelled, c is not due")
+        for action in queue.takeDue(now: 1000) { action() }
+        #expect(fired == ["a", "c"])
+        #expect(queue.takeDue(now: 2000).isEmpty && queue.isEmpty)
     }
 }

@@ -1,0 +1,125 @@
+// The event loop of a connection: one poll over the compositor's socket and the waker, timers
+// that bound the wait, and libwayland's prepare/read/dispatch around it. Idle costs nothing.
+import CWaylandClient
+import Foundation
+import SystemPackage
+
+/// Timers waiting to fire, as a pure value: deadlines in monotonic ms, `now` always a parameter.
+struct TimerQueue {
+    private struct Timer {
+        let id: Int
+        let deadline: Double
+        let action: () -> Void
+    }
+    private var timers: [Timer] = []
+    private var nextID = 1
+
+    /// No timers.
+    init() {}
+
+    /// Whether no timer is waiting.
+    var isEmpty: Bool { timers.isEmpty }
+
+    /// Adds a timer running `action` at `deadline`; returns its id for `cancel`.
+    mutating func schedule(at deadline: Double, _ action: @escaping () -> Void) -> Int {
+        let id = nextID
+        nextID += 1
+        timers.append(Timer(id: id, deadline: deadline, action: action))
+        return id
+    }
+
+    /// Removes the timer `id` if it has not fired.
+    mutating func cancel(_ id: Int) {
+        timers.removeAll { $0.id == id }
+    }
+
+    /// How long a wait starting at `now` may last, in whole ms rounded up so that the next
+    /// timer is due when it ends: −1 (no limit) without timers, 0 when one is due already.
+    func pollTimeout(now: Double) -> Int32 {
+        guard let next = timers.map(\.deadline).min() else { return -1 }
+        let wait = (next - now).rounded(.up)
+        return Int32(min(max(wait, 0), Double(Int32.max)))
+    }
+
+    /// Removes the timers due at `now` and returns their actions, earliest deadline first.
+    mutating func takeDue(now: Double) -> [() -> Void] {
+        let due = timers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+        guard !due.isEmpty else { return [] }
+        let dueIDs = Set(due.map(\.id))
+        timers.removeAll { dueIDs.contains($0.id) }
+        return due.map(\.action)
+    }
+}
+
+extension Display {
+    /// Runs `action` once at `deadline` (monotonic ms); returns an id for `cancelTimer`.
+    @discardableResult
+    public func schedule(at deadline: Double, _ action: @escaping () -> Void) -> Int {
+        timers.schedule(at: deadline, action)
+    }
+
+    /// Cancels a timer that has not fired yet.
+    public func cancelTimer(_ id: Int) {
+        timers.cancel(id)
+    }
+
+    /// Stops `run` after the current iteration.
+    public func stop() { running = false }
+
+    /// Runs `handler` on the loop's thread after each wake (see `waker`); returns an id for
+    /// `removeWakeHandler`.
+    @discardableResult
+    public func addWakeHandler(_ handler: @escaping () -> Void) -> Int {
+        let id = nextWakeHandlerID
+        nextWakeHandlerID += 1
+        wakeHandlers[id] = handler
+        return id
+    }
+
+    /// Removes a handler added by `addWakeHandler`.
+    public func removeWakeHandler(_ id: Int) {
+        wakeHandlers[id] = nil
+    }
+
+    /// Dispatches events, wakes and timers until `stop()`; `afterDispatch` runs after each
+    /// batch (the window renders there). Throws when the connection breaks.
+    public func run(afterDispatch: () throws -> Void) throws {
+        running = true
+        let fd = wl_display_get_fd(proxy)
+        while running {
+            // The prepare/read protocol lets events queued by other readers be dispatched first.
+            while wl_display_prepare_read(proxy) != 0 {
+                if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
+            }
+            try flush(fd: fd)
+            // Sleeps until the compositor sends something, another thread wakes us, or the
+            // next timer is due; nothing else can end the wait (an idle window costs nothing).
+            let result = waker.wait(with: fd, timeout: timers.pollTimeout(now: monotonicMilliseconds()))
+            if result.readable {
+                if wl_display_read_events(proxy) < 0 { throw connectionError() }
+            } else {
+                wl_display_cancel_read(proxy)
+                if let failure = result.failure {
+                    throw WaylandError.connectionLost(reason: "poll: \(failure)")
+                }
+            }
+            if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
+            if result.woken {
+                for handler in wakeHandlers.values { handler() }
+            }
+            for action in timers.takeDue(now: monotonicMilliseconds()) { action() }
+            guard running else { break }
+            try afterDispatch()
+        }
+        try flush(fd: fd)
+    }
+
+    private func flush(fd: Int32) throws {
+        while wl_display_flush(proxy) < 0 {
+            guard Errno.lastCall == .resourceTemporarilyUnavailable else { throw connectionError() }
+            // The socket buffer is full: wait until the compositor reads.
+            var request = [SystemCalls.PollRequest(fd, events: SystemCalls.writable)]
+            _ = try? SystemCalls.poll(&request, timeout: 1000)
+        }
+    }
+}
