@@ -1,41 +1,10 @@
-// An xdg-shell toplevel that shows a Scene: configure/ack, resize, close, fullscreen,
-// server-side decorations, output scales (integer, or fractional through a viewport), shm
-// buffers from the pool and a frame-callback loop.
-import CWaylandClient
-import CWaylandProtocols
+// The surface that draws: a window showing a Scene in shm buffers from the pool, at the scale
+// of its outputs (integer, or fractional through a viewport), paced by frame callbacks. What
+// makes it a desktop window (configure, close, fullscreen, decorations) is its ShellRole.
 import Foundation
-import Glibc
 import Raster
 import SafeOutput
 import ScrollKit
-
-/// Figures about the frame loop, for `--stats` and the live tests.
-public struct FrameStatistics: Sendable {
-    /// Frames committed with new pixels.
-    public internal(set) var framesCommitted = 0
-    /// Frame callbacks requested in total (one per commit).
-    public internal(set) var callbacksRequested = 0
-    /// Monotonic ms of the first commit with content, nil before it.
-    public internal(set) var firstCommitTime: Double?
-    /// Milliseconds spent in `Scene.render` for the last committed frame (only the last is
-    /// kept: a kiosk animating for weeks would otherwise grow a list by 60 entries a second).
-    public internal(set) var lastRenderMilliseconds = 0.0
-    /// For the last committed frame: how long after the frame callback it answers it was
-    /// committed, in ms; nil when it answered none (the first frame, a configure, a wake-up).
-    public internal(set) var lastAnswerMilliseconds: Double?
-    /// Buffers created over the window's life (reuse keeps this small).
-    public internal(set) var buffersCreated = 0
-    /// Frame callbacks answered with a commit (the frames of an animation).
-    public internal(set) var callbacksAnswered = 0
-    /// The longest time from a frame callback's arrival to the commit answering it, in ms.
-    public internal(set) var maxCallbackAnswerMilliseconds = 0.0
-    /// Callbacks answered later than `lateAnswerMilliseconds`: frames that missed the
-    /// compositor's next refresh.
-    public internal(set) var lateCallbackAnswers = 0
-    /// 1000/60 ms: one refresh at 60 Hz, the rate frame callbacks run at in every compositor
-    /// measured here (design.md budget: every frame of a fling committed before the next callback).
-    public static let lateAnswerMilliseconds = 1000.0 / 60
-}
 
 /// A top-level window drawing a `Scene` into shm buffers.
 public final class Window {
@@ -68,30 +37,32 @@ public final class Window {
         Diagnostics.line("warning: \(message)")
     }
 
+    /// What the compositor configured last (size asked for, states, bounds, capabilities);
+    /// nil before the first configure. The size taken is `width`×`height`.
+    public private(set) var configuration: ToplevelConfiguration?
+
     private let display: Display
-    private let surface: OpaquePointer
-    private let xdgSurface: OpaquePointer
-    private let toplevel: OpaquePointer
-    private var decoration: OpaquePointer?
+    private let surface: Surface
+    /// The shell role; optional only so `deinit` can destroy it before the surface's other objects.
+    private var role: ShellRole?
     /// `wp_fractional_scale_v1` and `wp_viewport` of the surface, when both are offered.
-    private var fractionalScale: OpaquePointer?
-    private var viewport: OpaquePointer?
-    /// The buffer scale and viewport destination the surface was last committed with (the
-    /// protocol's defaults at first), so only changes are sent.
+    private var fractionalScale: FractionalScale?
+    private var viewport: Viewport?
+    /// The outstanding frame callback (at most one: see FrameScheduler).
+    private var frameCallback: FrameCallback?
+    /// The buffer scale the surface was last committed with (the protocol's default at
+    /// first), so only changes are sent.
     private var surfaceBufferScale: Int32 = 1
-    private var surfaceDestination: (width: Int, height: Int)?
     private var wakeHandler: Int?
     private var lastWarning: String?
     private var pool = BufferPool()
     private var buffers: [Int: ShmBuffer] = [:]
     private var scheduler = FrameScheduler()
-    private var pendingSize: (width: Int, height: Int) = (0, 0)
-    private var pendingFullscreen = false
     private var wakeTimer: Int?
     /// Monotonic ms when the frame callback being handled arrived; nil outside its handling
     /// and once a commit has answered it.
     private var callbackArrival: Double?
-    private let defaultSize: (width: Int, height: Int)
+    private let defaultSize: SurfaceSize
     /// An error from inside a C callback, rethrown by the event loop.
     private var failure: Error?
 
@@ -102,71 +73,53 @@ public final class Window {
     /// Creates and maps a toplevel; the first frame is drawn after the first configure.
     public init(display: Display, scene: Scene, title: String, appID: String,
                 size: (width: Int, height: Int) = (800, 600), opaque: Bool = true) throws {
-        guard let compositor = display.globals.compositor, let wmBase = display.globals.wmBase else {
+        guard let compositor = display.globals.compositor else {
             throw WaylandError.missingGlobal("wl_compositor")
         }
         self.display = display
         self.scene = scene
         self.opaque = opaque
-        self.defaultSize = size
+        self.defaultSize = SurfaceSize(width: size.width, height: size.height)
         let fractional = display.globals.fractionalScaleManager != nil && display.globals.viewporter != nil
         scaleState = SurfaceScaleState(fractionalAvailable: fractional)
         scaleState.unplacedScale = display.maxOutputScale
-        guard let surface = wl_compositor_create_surface(compositor),
-              let xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, surface),
-              let toplevel = xdg_surface_get_toplevel(xdgSurface) else {
-            throw display.connectionError()
-        }
+        guard let surface = Surface(compositor: compositor) else { throw display.connectionError() }
         self.surface = surface
-        self.xdgSurface = xdgSurface
-        self.toplevel = toplevel
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        // enter/leave name the outputs the surface is on. (wl_surface.preferred_buffer_scale
-        // needs wl_compositor v6, beyond libwayland 1.21's headers: the outputs decide.)
-        wl_surface_add_listener(surface, &Window.surfaceListener, me)
+        surface.onEnter = { [unowned self] in self.surfaceEnter($0) }
+        surface.onLeave = { [unowned self] in self.surfaceLeave($0) }
         if fractional, let manager = display.globals.fractionalScaleManager, let viewporter = display.globals.viewporter {
-            fractionalScale = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface)
-            viewport = wp_viewporter_get_viewport(viewporter, surface)
-            if let fractionalScale {
-                wp_fractional_scale_v1_add_listener(fractionalScale, &Window.fractionalScaleListener, me)
-            }
+            fractionalScale = FractionalScale(manager: manager, surface: surface)
+            viewport = Viewport(viewporter: viewporter, surface: surface)
+            fractionalScale?.onPreferredScale = { [unowned self] in self.preferredScale($0) }
         }
-        xdg_surface_add_listener(xdgSurface, &Window.xdgSurfaceListener, me)
-        xdg_toplevel_add_listener(toplevel, &Window.toplevelListener, me)
-        xdg_toplevel_set_title(toplevel, title)
-        xdg_toplevel_set_app_id(toplevel, appID)
-        if let manager = display.globals.decorationManager {
-            decoration = zxdg_decoration_manager_v1_get_toplevel_decoration(manager, toplevel)
-            zxdg_toplevel_decoration_v1_add_listener(decoration, &Window.decorationListener, me)
-            zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
-        }
+        let role = try XDGShellRole(display: display, surface: surface, title: title, appID: appID)
+        role.onConfigure = { [unowned self] in self.configure($0) }
+        role.onClose = { [unowned self] in self.onClose?() }
+        self.role = role
         scene.onNeedsFrame = { [unowned self] in self.scheduler.invalidate() }
         // Background work (picture decoders) wakes the loop instead of the scene polling.
         let waker = display.waker
         scene.onNeedsFrameFromAnyThread = { waker.wake() }
         wakeHandler = display.addWakeHandler { [unowned self] in self.scheduler.invalidate() }
-        wl_surface_commit(surface)  // no buffer yet: asks for the first configure
+        surface.commit()  // no buffer yet: asks for the first configure
     }
 
     deinit {
         if let wakeHandler { display.removeWakeHandler(wakeHandler) }
         scene.onNeedsFrameFromAnyThread = nil
-        if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
-        if let viewport { wp_viewport_destroy(viewport) }
-        if let decoration { zxdg_toplevel_decoration_v1_destroy(decoration) }
-        xdg_toplevel_destroy(toplevel)
-        xdg_surface_destroy(xdgSurface)
+        // The surface's objects go before it (each holds the surface, which goes last).
+        fractionalScale = nil
+        viewport = nil
+        role = nil
+        frameCallback = nil
         buffers.removeAll()
-        wl_surface_destroy(surface)
     }
 
     /// Asks the compositor for fullscreen (true) or a normal window (false).
-    public func setFullscreen(_ on: Bool) {
-        if on { xdg_toplevel_set_fullscreen(toplevel, nil) } else { xdg_toplevel_unset_fullscreen(toplevel) }
-    }
+    public func setFullscreen(_ on: Bool) { role?.setFullscreen(on) }
 
     /// The `wl_surface`, for the seat to recognise events aimed at this window.
-    var surfaceProxy: OpaquePointer { surface }
+    var surfaceProxy: OpaquePointer { surface.proxy }
 
     /// Marks the scene as changed (input arrived, code changed something).
     public func setNeedsFrame() { scheduler.invalidate() }
@@ -182,22 +135,17 @@ public final class Window {
 
     // MARK: Configure
 
-    fileprivate func toplevelConfigure(width: Int32, height: Int32, states: [UInt32]) {
-        pendingSize = (Int(width), Int(height))
-        pendingFullscreen = states.contains(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue)
-    }
-
-    fileprivate func surfaceConfigure(serial: UInt32) {
-        xdg_surface_ack_configure(xdgSurface, serial)
-        // 0 means "you choose": keep the current size, or the default before the first one.
-        var w = pendingSize.width > 0 ? pendingSize.width : (width > 0 ? width : defaultSize.width)
-        var h = pendingSize.height > 0 ? pendingSize.height : (height > 0 ? height : defaultSize.height)
-        w = min(w, Window.maxEdge)
-        h = min(h, Window.maxEdge)
-        isFullscreen = pendingFullscreen
-        applyGeometry(width: w, height: h)
+    /// A configure sequence was acknowledged by the role: take its size (a side of 0 keeps the
+    /// current one, or the default before the first) and fullscreen state, and redraw.
+    private func configure(_ configuration: ToplevelConfiguration) -> SurfaceSize {
+        self.configuration = configuration
+        let size = configuration.windowSize(current: SurfaceSize(width: width, height: height),
+                                            defaultSize: defaultSize, maxEdge: Window.maxEdge)
+        isFullscreen = configuration.isFullscreen
+        applyGeometry(width: size.width, height: size.height)
         isConfigured = true
         scheduler.invalidate()
+        return size
     }
 
     // MARK: Scale
@@ -234,19 +182,19 @@ public final class Window {
         scaleInputsChanged()
     }
 
-    fileprivate func surfaceEnter(_ output: OpaquePointer?) {
+    private func surfaceEnter(_ output: OpaquePointer?) {
         guard let entered = display.output(for: output) else { return }
         scaleState.enter(output: entered.name, scale: entered.scale)
         scaleInputsChanged()
     }
 
-    fileprivate func surfaceLeave(_ output: OpaquePointer?) {
+    private func surfaceLeave(_ output: OpaquePointer?) {
         guard let left = display.output(for: output) else { return }
         scaleState.leave(output: left.name)
         scaleInputsChanged()
     }
 
-    fileprivate func preferredScale(_ value120: UInt32) {
+    private func preferredScale(_ value120: UInt32) {
         if let warning = scaleState.preferredScale(value120) { warn(warning) }
         scaleInputsChanged()
     }
@@ -262,30 +210,25 @@ public final class Window {
     /// scale; buffer scale 1 and a viewport to the size in points for a fractional one.
     private func commitScaleState() {
         let bufferScale: Int32
-        let destination: (width: Int, height: Int)?
+        let destination: SurfaceSize?
         switch scale {
         case .integer(let n):
             bufferScale = Int32(n)
             destination = nil
         case .fractional:
             bufferScale = 1
-            destination = (width, height)
+            destination = SurfaceSize(width: width, height: height)
         }
         if bufferScale != surfaceBufferScale {
-            wl_surface_set_buffer_scale(surface, bufferScale)
+            surface.setBufferScale(bufferScale)
             surfaceBufferScale = bufferScale
         }
-        let sameDestination = destination?.width == surfaceDestination?.width && destination?.height == surfaceDestination?.height
-        if let viewport, !sameDestination {
-            // −1, −1 unsets the destination: the surface is the buffer's size over its scale.
-            wp_viewport_set_destination(viewport, Int32(destination?.width ?? -1), Int32(destination?.height ?? -1))
-            surfaceDestination = destination
-        }
+        viewport?.setDestination(destination)
     }
 
     // MARK: Frames
 
-    fileprivate func frameDone(time: UInt32) {
+    private func frameDone(time: UInt32) {
         guard scheduler.callbackDone() else { return }  // idle: no new callback, no wakeups
         do {
             // The callback is delivered as the frame is done: local time is the frame clock,
@@ -338,11 +281,11 @@ public final class Window {
         let damage = scene.render(into: buffer.framebuffer, bufferAge: age)
         let end = monotonicMilliseconds()
         statistics.lastRenderMilliseconds = end - start
-        wl_surface_attach(surface, buffer.proxy, 0, 0)
+        surface.attach(buffer.proxy)
         commitScaleState()
         // Damage is in buffer pixels, whatever the scale: the renderer's rects as they are.
         for rect in damage where !rect.isEmpty {
-            wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+            surface.damageBuffer((rect.x, rect.y, rect.width, rect.height))
         }
         statistics.framesCommitted += 1
         if statistics.firstCommitTime == nil { statistics.firstCommitTime = end }
@@ -357,10 +300,9 @@ public final class Window {
     }
 
     private func requestCallbackAndCommit() {
-        let callback = wl_surface_frame(surface)
-        wl_callback_add_listener(callback, &Window.frameListener, Unmanaged.passUnretained(self).toOpaque())
+        frameCallback = surface.frame { [unowned self] in self.frameDone(time: $0) }
         statistics.callbacksRequested += 1
-        wl_surface_commit(surface)
+        surface.commit()
         // A commit made while a frame callback is handled answers it (at most once).
         statistics.lastAnswerMilliseconds = nil
         if let arrival = callbackArrival {
@@ -373,44 +315,4 @@ public final class Window {
         }
         scheduler.committed()
     }
-
-    // MARK: Listeners (static storage: they must outlive every proxy pointing at them)
-
-    private static func from(_ data: UnsafeMutableRawPointer?) -> Window {
-        Unmanaged<Window>.fromOpaque(data!).takeUnretainedValue()
-    }
-
-    nonisolated(unsafe) private static var xdgSurfaceListener = xdg_surface_listener(
-        configure: { data, _, serial in Window.from(data).surfaceConfigure(serial: serial) })
-
-    nonisolated(unsafe) private static var toplevelListener = xdg_toplevel_listener(
-        configure: { data, _, width, height, states in
-            // `states` is a wl_array of uint32 xdg_toplevel.state values.
-            var list: [UInt32] = []
-            if let states, let base = states.pointee.data {
-                let count = states.pointee.size / MemoryLayout<UInt32>.size
-                let words = base.bindMemory(to: UInt32.self, capacity: count)
-                list = Array(UnsafeBufferPointer(start: words, count: count))
-            }
-            Window.from(data).toplevelConfigure(width: width, height: height, states: list)
-        },
-        close: { data, _ in Window.from(data).onClose?() },
-        configure_bounds: { _, _, _, _ in },
-        wm_capabilities: { _, _, _ in })
-
-    nonisolated(unsafe) private static var surfaceListener = wl_surface_listener(
-        enter: { data, _, output in Window.from(data).surfaceEnter(output) },
-        leave: { data, _, output in Window.from(data).surfaceLeave(output) })
-
-    nonisolated(unsafe) private static var fractionalScaleListener = wp_fractional_scale_v1_listener(
-        preferred_scale: { data, _, scale in Window.from(data).preferredScale(scale) })
-
-    nonisolated(unsafe) private static var decorationListener = zxdg_toplevel_decoration_v1_listener(
-        configure: { _, _, _ in })
-
-    nonisolated(unsafe) private static var frameListener = wl_callback_listener(
-        done: { data, callback, time in
-            wl_callback_destroy(callback)
-            Window.from(data).frameDone(time: time)
-        })
 }

@@ -1,0 +1,139 @@
+// The seam between the surface that draws and what makes it a desktop window: the shell role
+// (title, app id, fullscreen, configure and close), as one protocol and pure configuration
+// values. xdg-shell plays it today (XDGShellRole); libdecor, which creates the xdg_surface and
+// xdg_toplevel itself and draws decorations, can play it without touching buffers or frames.
+
+/// A size in surface points.
+public struct SurfaceSize: Hashable, Sendable, CustomStringConvertible {
+    /// Width in points.
+    public var width: Int
+    /// Height in points.
+    public var height: Int
+
+    /// A `width`×`height`-point size.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// "800×600".
+    public var description: String { "\(width)×\(height)" }
+}
+
+/// The states a compositor configures a toplevel with (xdg_toplevel.state).
+public struct ToplevelStates: OptionSet, Hashable, Sendable {
+    /// Bit n set for state value n.
+    public let rawValue: UInt32
+    /// The states of the bits in `rawValue`.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Maximized: the size is what the compositor asks, exactly.
+    public static let maximized = ToplevelStates(rawValue: 1 << 1)
+    /// Fullscreen.
+    public static let fullscreen = ToplevelStates(rawValue: 1 << 2)
+    /// Being resized interactively.
+    public static let resizing = ToplevelStates(rawValue: 1 << 3)
+    /// Has the keyboard focus or is otherwise the user's current window.
+    public static let activated = ToplevelStates(rawValue: 1 << 4)
+    /// Tiled against the left edge: no shadow or rounded corner there (xdg_wm_base v2).
+    public static let tiledLeft = ToplevelStates(rawValue: 1 << 5)
+    /// Tiled against the right edge (xdg_wm_base v2).
+    public static let tiledRight = ToplevelStates(rawValue: 1 << 6)
+    /// Tiled against the top edge (xdg_wm_base v2).
+    public static let tiledTop = ToplevelStates(rawValue: 1 << 7)
+    /// Tiled against the bottom edge (xdg_wm_base v2).
+    public static let tiledBottom = ToplevelStates(rawValue: 1 << 8)
+
+    /// The states of a configure's array (xdg_toplevel.state values 1…8); values this
+    /// program does not know (later protocol versions add some) are left out.
+    public init(protocolValues: [UInt32]) {
+        self = []
+        for value in protocolValues where (1...8).contains(value) { insert(ToplevelStates(rawValue: 1 << value)) }
+    }
+}
+
+/// What the window manager offers for a toplevel (xdg_toplevel.wm_capabilities, xdg_wm_base v5).
+public struct WindowManagerCapabilities: OptionSet, Hashable, Sendable {
+    /// Bit n set for capability value n.
+    public let rawValue: UInt32
+    /// The capabilities of the bits in `rawValue`.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// A window menu can be shown (xdg_toplevel.show_window_menu).
+    public static let windowMenu = WindowManagerCapabilities(rawValue: 1 << 1)
+    /// The window can be maximized.
+    public static let maximize = WindowManagerCapabilities(rawValue: 1 << 2)
+    /// The window can be made fullscreen.
+    public static let fullscreen = WindowManagerCapabilities(rawValue: 1 << 3)
+    /// The window can be minimized.
+    public static let minimize = WindowManagerCapabilities(rawValue: 1 << 4)
+
+    /// The capabilities of the event's array (values 1…4); unknown values are left out.
+    public init(protocolValues: [UInt32]) {
+        self = []
+        for value in protocolValues where (1...4).contains(value) { insert(WindowManagerCapabilities(rawValue: 1 << value)) }
+    }
+}
+
+/// What the compositor has configured a toplevel with, as plain values. The toplevel's events
+/// update it; a configure sequence ends with `xdg_surface.configure`, when the role hands it on.
+public struct ToplevelConfiguration: Hashable, Sendable {
+    /// The size asked for, as on the wire: a side of 0 (or less) leaves that side to the window.
+    public var requestedSize = SurfaceSize(width: 0, height: 0)
+    /// The states asked for.
+    public var states: ToplevelStates = []
+    /// `configure_bounds` (xdg_wm_base v4): the largest size the window should take, such as
+    /// the output's work area; nil when never sent or sent as unknown (0×0). Kept until changed.
+    public var bounds: SurfaceSize?
+    /// `wm_capabilities` (xdg_wm_base v5); nil when never sent, in which case the protocol
+    /// says to assume every capability. Kept until changed.
+    public var capabilities: WindowManagerCapabilities?
+
+    /// Nothing configured yet.
+    public init() {}
+
+    /// Whether the window is to be fullscreen.
+    public var isFullscreen: Bool { states.contains(.fullscreen) }
+
+    /// `xdg_toplevel.configure`: the requested size and states.
+    public mutating func configure(width: Int32, height: Int32, states values: [UInt32]) {
+        requestedSize = SurfaceSize(width: Int(width), height: Int(height))
+        states = ToplevelStates(protocolValues: values)
+    }
+
+    /// `xdg_toplevel.configure_bounds`: 0 (or a negative side) means unknown.
+    public mutating func configureBounds(width: Int32, height: Int32) {
+        bounds = width > 0 && height > 0 ? SurfaceSize(width: Int(width), height: Int(height)) : nil
+    }
+
+    /// `xdg_toplevel.wm_capabilities`.
+    public mutating func wmCapabilities(_ values: [UInt32]) {
+        capabilities = WindowManagerCapabilities(protocolValues: values)
+    }
+
+    /// The size a window of size `current` (0×0 before its first configure) takes for this
+    /// configuration: each requested side that is positive, otherwise the current side when
+    /// there is one, otherwise the side of `defaultSize`; at most `maxEdge` either way, so a
+    /// hostile compositor cannot make it allocate gigabytes.
+    public func windowSize(current: SurfaceSize, defaultSize: SurfaceSize, maxEdge: Int) -> SurfaceSize {
+        func side(_ requested: Int, _ current: Int, _ fallback: Int) -> Int {
+            min(requested > 0 ? requested : (current > 0 ? current : fallback), maxEdge)
+        }
+        return SurfaceSize(width: side(requestedSize.width, current.width, defaultSize.width),
+                           height: side(requestedSize.height, current.height, defaultSize.height))
+    }
+}
+
+/// The shell role of a window's surface: what the compositor and the user see as a window.
+/// The window owns one and draws; the role configures and is closed. Its objects are destroyed
+/// with it, which must happen before the surface is.
+protocol ShellRole: AnyObject {
+    /// Runs when a configure sequence has been acknowledged, with the configuration as it
+    /// stands. Returns the size in points the window takes, which a role that draws decorations
+    /// around the surface (libdecor) must commit with; xdg-shell needs nothing back.
+    var onConfigure: ((ToplevelConfiguration) -> SurfaceSize)? { get set }
+    /// Runs when the user asks to close the window.
+    var onClose: (() -> Void)? { get set }
+    /// Asks the compositor for fullscreen (true) or a normal window (false).
+    func setFullscreen(_ on: Bool)
+}
