@@ -123,3 +123,72 @@ public struct BufferPool: Sendable {
         slots.first { $0.id == id }?.state
     }
 }
+
+/// A window's buffers: the pool's bookkeeping together with the memory of each slot. Generic
+/// over the memory (shm buffers in the window, plain objects in tests), so the frame path's
+/// decisions, dropped frames included, are testable without a compositor.
+struct FrameBuffers<Buffer> {
+    /// The bookkeeping.
+    private(set) var pool: BufferPool
+    private var memory: [Int: Buffer] = [:]
+
+    /// What `acquire` found.
+    enum Acquisition {
+        /// Draw into `buffer` (slot `id`), which holds the frame `age` frames back (0: repaint
+        /// everything); `created` when its memory was made for this frame.
+        case draw(id: Int, buffer: Buffer, age: Int, created: Bool)
+        /// Every buffer is busy: draw after the next release.
+        case exhausted
+    }
+
+    /// No buffers yet; at most `capacity` at once (see `BufferPool`).
+    init(capacity: Int = 4) {
+        pool = BufferPool(capacity: capacity)
+    }
+
+    /// A buffer for the next `width`×`height` frame, marked busy. A slot without memory (new, or
+    /// one whose memory could not be made before) gets it from `make(id)`; when `make` throws,
+    /// the frame is dropped: the slot is abandoned (free again, holding nothing) and the error
+    /// passed on, so a failure does not leave a slot busy for good.
+    mutating func acquire(width: Int, height: Int, make: (Int) throws -> Buffer) throws -> Acquisition {
+        let id: Int
+        var age = 0
+        switch pool.acquire(width: width, height: height) {
+        case .reuse(let reused, let reusedAge):
+            id = reused
+            age = reusedAge
+        case .allocate(let allocated):
+            id = allocated
+        case .exhausted:
+            return .exhausted
+        }
+        if let existing = memory[id] { return .draw(id: id, buffer: existing, age: age, created: false) }
+        do {
+            let buffer = try make(id)
+            memory[id] = buffer
+            return .draw(id: id, buffer: buffer, age: 0, created: true)
+        } catch {
+            pool.abandon(id)
+            throw error
+        }
+    }
+
+    /// The compositor released buffer `id`: it is free again, or destroyed when outdated.
+    mutating func released(_ id: Int) {
+        if pool.released(id) { memory[id] = nil }
+    }
+
+    /// The frame size changed: free buffers of another size are destroyed now, busy ones when
+    /// they come back.
+    mutating func resize(width: Int, height: Int) {
+        for id in pool.resize(width: width, height: height) { memory[id] = nil }
+    }
+
+    /// Whether a buffer of `width`×`height` holds a frame drawn before.
+    func holdsDrawnFrame(width: Int, height: Int) -> Bool {
+        pool.slots.contains { $0.width == width && $0.height == height && $0.frame != 0 }
+    }
+
+    /// Destroys every buffer's memory (the window going away).
+    mutating func removeAll() { memory.removeAll() }
+}

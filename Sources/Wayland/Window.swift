@@ -55,8 +55,7 @@ public final class Window {
     private var surfaceBufferScale: Int32 = 1
     private var wakeHandler: Int?
     private var lastWarning: String?
-    private var pool = BufferPool()
-    private var buffers: [Int: ShmBuffer] = [:]
+    private var buffers = FrameBuffers<ShmBuffer>()
     private var scheduler = FrameScheduler()
     private var wakeTimer: Int?
     /// Monotonic ms when the frame callback being handled arrived; nil outside its handling
@@ -163,7 +162,7 @@ public final class Window {
         scale = limited.scale
         bufferWidth = size.width
         bufferHeight = size.height
-        for id in pool.resize(width: size.width, height: size.height) { buffers[id] = nil }
+        buffers.resize(width: size.width, height: size.height)
         scene.resize(width: w, height: h, scale: limited.scale.factor)
         scheduler.invalidate()
     }
@@ -253,30 +252,21 @@ public final class Window {
                 self.scheduler.invalidate()
             }
         }
-        guard scene.needsRender || !buffersHoldCurrentSize else {
+        // A window with no drawn buffer of its size must draw even if the scene reports no change.
+        guard scene.needsRender || !buffers.holdsDrawnFrame(width: bufferWidth, height: bufferHeight) else {
             if request == .nextFrame { requestCallbackAndCommit() }
             return
         }
-        let buffer: ShmBuffer
-        let age: Int
-        switch pool.acquire(width: bufferWidth, height: bufferHeight) {
-        case .reuse(let id, let a):
-            guard let b = buffers[id] else { return }
-            buffer = b
-            age = a
-        case .allocate(let id):
-            let b = try ShmBuffer(shm: display.globals.shm!, id: id, width: bufferWidth, height: bufferHeight, opaque: opaque)
-            b.onRelease = { [unowned self] id in
-                if self.pool.released(id) { self.buffers[id] = nil }
-            }
-            buffers[id] = b
-            statistics.buffersCreated += 1
-            buffer = b
-            age = 0
-        case .exhausted:
-            scheduler.deferred()  // drawn after the next release arrives
+        let acquisition = try buffers.acquire(width: bufferWidth, height: bufferHeight) { id in
+            let buffer = try ShmBuffer(shm: display.globals.shm!, id: id, width: bufferWidth, height: bufferHeight, opaque: opaque)
+            buffer.onRelease = { [unowned self] id in self.buffers.released(id) }
+            return buffer
+        }
+        guard case .draw(_, let buffer, let age, let created) = acquisition else {
+            scheduler.deferred()  // all busy: drawn after the next release arrives
             return
         }
+        if created { statistics.buffersCreated += 1 }
         let start = monotonicMilliseconds()
         let damage = scene.render(into: buffer.framebuffer, bufferAge: age)
         let end = monotonicMilliseconds()
@@ -291,12 +281,6 @@ public final class Window {
         if statistics.firstCommitTime == nil { statistics.firstCommitTime = end }
         requestCallbackAndCommit()
         onFrameCommitted?(buffer.framebuffer, end)
-    }
-
-    /// Whether the pool holds at least one buffer of the current size drawn before; a window
-    /// without one must draw even if the scene reports no change.
-    private var buffersHoldCurrentSize: Bool {
-        pool.slots.contains { $0.width == bufferWidth && $0.height == bufferHeight && $0.frame != 0 }
     }
 
     private func requestCallbackAndCommit() {

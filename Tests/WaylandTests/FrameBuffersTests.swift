@@ -1,0 +1,80 @@
+// The window's buffers with their memory, as the frame path uses them: a frame dropped because
+// its buffer's memory could not be made gives the slot back (BufferPool.abandon), and released
+// or outdated buffers lose their memory when the pool says so.
+import Testing
+@testable import Wayland
+
+@Suite("Frame buffers")
+struct FrameBuffersTests {
+    /// Memory as the window's make closure creates it, counted.
+    final class Memory {
+        let id: Int
+        init(id: Int) { self.id = id }
+    }
+
+    struct OutOfMemory: Error, Equatable {}
+
+    @Test("A buffer whose memory fails is abandoned, not left busy: the next frame makes it again and repaints all")
+    func droppedFrameFreesItsSlot() throws {
+        var buffers = FrameBuffers<Memory>(capacity: 2)
+        #expect(throws: OutOfMemory()) {
+            _ = try buffers.acquire(width: 8, height: 8) { _ in throw OutOfMemory() }
+        }
+        #expect(buffers.pool.state(of: 1) == .free, "the dropped frame's slot is free again")
+        #expect(!buffers.holdsDrawnFrame(width: 8, height: 8), "and holds no drawn frame")
+        var made: [Int] = []
+        guard case .draw(let id, let memory, let age, let created) = try buffers.acquire(width: 8, height: 8, make: { id in
+            made.append(id)
+            return Memory(id: id)
+        }) else {
+            Issue.record("no buffer after a dropped frame")
+            return
+        }
+        #expect(id == 1 && memory.id == 1 && made == [1], "the same slot, with memory made now")
+        #expect(age == 0 && created, "nothing drawn in it yet: repaint everything")
+        // Before, the slot stayed busy: two failures filled this pool of two for good.
+        _ = try? buffers.acquire(width: 8, height: 8) { _ in throw OutOfMemory() }
+        _ = try? buffers.acquire(width: 8, height: 8) { _ in throw OutOfMemory() }
+        guard case .draw(let again, _, _, _) = try buffers.acquire(width: 8, height: 8, make: { Memory(id: $0) }) else {
+            Issue.record("the pool was exhausted by failed frames")
+            return
+        }
+        #expect(again == 2)
+    }
+
+    @Test("Reuse keeps the memory and reports the age; exhaustion makes nothing")
+    func reuseAndExhaustion() throws {
+        var buffers = FrameBuffers<Memory>(capacity: 2)
+        var made = 0
+        let make: (Int) -> Memory = { made += 1; return Memory(id: $0) }
+        _ = try buffers.acquire(width: 4, height: 4, make: make)
+        _ = try buffers.acquire(width: 4, height: 4, make: make)
+        guard case .exhausted = try buffers.acquire(width: 4, height: 4, make: make) else {
+            Issue.record("a third buffer beyond the cap")
+            return
+        }
+        buffers.released(1)
+        guard case .draw(let id, let memory, let age, let created) = try buffers.acquire(width: 4, height: 4, make: make) else {
+            Issue.record("no reuse after a release")
+            return
+        }
+        #expect(id == 1 && memory.id == 1 && age == 2 && !created)
+        #expect(made == 2)
+    }
+
+    @Test("A resize drops free buffers' memory at once and busy ones' on release")
+    func resizeDropsMemory() throws {
+        var buffers = FrameBuffers<Memory>()
+        weak var first: Memory?
+        weak var second: Memory?
+        if case .draw(_, let memory, _, _) = try buffers.acquire(width: 4, height: 4, make: { Memory(id: $0) }) { first = memory }
+        if case .draw(_, let memory, _, _) = try buffers.acquire(width: 4, height: 4, make: { Memory(id: $0) }) { second = memory }
+        buffers.released(1)
+        buffers.resize(width: 6, height: 6)
+        #expect(first == nil, "free and outdated: gone now")
+        #expect(second != nil, "busy: the compositor may still read it")
+        buffers.released(2)
+        #expect(second == nil)
+        #expect(buffers.pool.slots.isEmpty)
+    }
+}
