@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Raster", "Pictures", "Gallery", "ScrollKit", "SafeOutput",
                                                 "TestCardContent"]),
         // The executables' own parts: the --stats figures, the huge-JPEG benchmark.
-        .testTarget(name: "ImageViewerTests", dependencies: ["image-viewer"]),
+        .testTarget(name: "ImageViewerTests", dependencies: ["image-viewer", "Raster", "ScrollKit"]),
         .testTarget(name: "PicturesBenchTests", dependencies: ["pictures-bench", "SafeOutput"]),
     ]
 )

@@ -12,9 +12,9 @@ public final class Application {
     public let display: Display
     /// The window.
     public let window: Window
-    /// Decides the cursor shape; polled after every dispatch. When nil, the window shows a
-    /// closed hand while the left button drags, an open hand over a scroll view of a
-    /// `ViewScene` that can scroll or zoom, and the arrow elsewhere.
+    /// Decides the cursor shape; polled after every dispatch, so it may read the scene and
+    /// `seat` (`isDraggingWithPointer`, `pointerLocation`). When nil the arrow is shown: which
+    /// shape the content deserves is the application's policy, not the host's.
     public var cursorProvider: (() -> CursorShape)?
     /// Receives one-line warnings about input devices (an unusable keymap…) and about scales
     /// from the compositor that were ignored or clamped; the default prints them on standard
@@ -118,21 +118,6 @@ public final class Application {
 
     private func updateCursor() {
         guard let seat else { return }
-        seat.cursorShape = cursorProvider?() ?? defaultCursorShape(seat)
-    }
-
-    private func defaultCursorShape(_ seat: Seat) -> CursorShape {
-        if seat.isDraggingWithPointer { return .closedHand }
-        guard let location = seat.pointerLocation, let scene = window.scene as? ViewScene else { return .arrow }
-        for scrollView in ViewScene.scrollViews(in: scene.root) where scrollView.isScrollEnabled && !scrollView.isHidden {
-            let origin = scrollView.superview?.convert(scrollView.frame.origin, to: nil) ?? scrollView.frame.origin
-            guard CGRect(origin: origin, size: scrollView.frame.size).contains(location) else { continue }
-            let scrolls = ScrollAxis.allCases.contains { axis in
-                let range = scrollView.scrollRange(axis)
-                return range.upperBound > range.lowerBound
-            }
-            if scrolls || scrollView.canZoom { return .openHand }
-        }
-        return .arrow
+        seat.cursorShape = cursorProvider?() ?? .arrow
     }
 }

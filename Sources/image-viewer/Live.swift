@@ -79,6 +79,9 @@ extension ImageViewer {
         }
         gallery?.onWindowRequest = { [unowned app] request in app.perform(request) }
         if let card {
+            app.cursorProvider = { [unowned app, unowned card] in
+                cursorShape(over: card, dragging: app.seat?.isDraggingWithPointer ?? false, location: app.seat?.pointerLocation)
+            }
             // The card answers the gallery's window keys too (Q quits, F fullscreen).
             let kiosk = kiosk
             card.inputHandler = { [unowned app, unowned card] events in
