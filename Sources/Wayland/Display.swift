@@ -42,6 +42,9 @@ public final class Display {
     var nextWakeHandlerID = 1
     var running = false
 
+    /// `wp_presentation`, when the compositor offers it.
+    var presentation: Presentation? { registry.presentation }
+
     /// The largest integer scale of the outputs (1 when none is known): what cursor images
     /// are drawn for, so the cursor is sharp on the densest screen it can be on.
     public var maxOutputScale: Int { max(registry.outputs.values.map(\.scale).max() ?? 1, 1) }

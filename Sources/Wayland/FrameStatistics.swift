@@ -1,5 +1,5 @@
-// Figures about a window's frame loop, for `--stats` and the live tests: commits, buffers, and
-// how promptly frame callbacks were answered.
+// Figures about a window's frame loop, for `--stats` and the live tests: commits, buffers, how
+// promptly frame callbacks were answered, and when frames reached the screen (presentation time).
 import Foundation
 
 /// Figures about the frame loop, for `--stats` and the live tests.
@@ -28,4 +28,82 @@ public struct FrameStatistics: Sendable {
     /// 1000/60 ms: one refresh at 60 Hz, the rate frame callbacks run at in every compositor
     /// measured here (design.md budget: every frame of a fling committed before the next callback).
     public static let lateAnswerMilliseconds = 1000.0 / 60
+    /// What the compositor said about each frame's presentation; nil when it does not offer
+    /// wp_presentation (KWin 5.27 does not; sway, cage and weston do).
+    public internal(set) var presentation: PresentationTally?
+}
+
+/// Frames as they reached the screen, from `wp_presentation_feedback`: presented or discarded,
+/// and which frames of an animation came a refresh late. Pure: the window feeds it commits and
+/// feedback events, with times on the compositor's presentation clock.
+///
+/// A frame answering the frame callback of the commit before it (one animation step) should
+/// be on screen one refresh after that commit's frame. More than one and a half refreshes
+/// between the two presentations means a refresh went by without our new frame: it is late,
+/// whatever the reason (drawn too slowly, committed too late, the compositor busy).
+public struct PresentationTally: Sendable {
+    /// Frames the compositor put on screen.
+    public private(set) var presented = 0
+    /// Frames replaced by a later commit before they were shown, or never shown.
+    public private(set) var discarded = 0
+    /// Animation frames presented more than 1.5 refreshes after the frame before them.
+    public private(set) var late = 0
+    /// The longest gap between an animation frame's presentation and the previous frame's, in
+    /// refreshes (1 is on time; 0 before any animation frame pair was presented).
+    public private(set) var longestGapRefreshes = 0.0
+
+    /// 1.5 refreshes: a gap beyond it means at least one refresh was missed, with room for the
+    /// jitter of a compositor's timestamps (decision).
+    public static let lateGapRefreshes = 1.5
+    /// 1000/60 ms: the refresh assumed when the compositor reports none (`refresh` 0, as
+    /// headless outputs may).
+    public static let assumedRefreshMilliseconds = 1000.0 / 60
+    /// Most commits awaiting feedback that are remembered: a compositor that never answers
+    /// cannot grow the table (decision; one second of frames at 60 Hz).
+    public static let maxOutstanding = 60
+
+    private struct Commit: Equatable, Sendable {
+        let answersCallback: Bool
+    }
+    /// Commits awaiting feedback, by commit number.
+    private var outstanding: [UInt64: Commit] = [:]
+    /// The latest commit presented and its time (ms): frames are presented in commit order.
+    private var lastPresented: (commit: UInt64, time: Double)?
+
+    /// Nothing committed yet.
+    public init() {}
+
+    /// Commits whose feedback has not come (yet): all of them on a compositor that advertises
+    /// wp_presentation but never answers, as sway 1.7's headless output does.
+    public var awaiting: Int { outstanding.count }
+
+    /// Whether feedback for another commit can be asked for (fewer than `maxOutstanding` await it).
+    public var acceptsCommits: Bool { outstanding.count < Self.maxOutstanding }
+
+    /// Commit number `commit` (every commit counts, with feedback or not) asked for feedback;
+    /// `answersCallback` when it answered the frame callback of commit `commit − 1`.
+    public mutating func committed(_ commit: UInt64, answersCallback: Bool) {
+        guard acceptsCommits else { return }
+        outstanding[commit] = Commit(answersCallback: answersCallback)
+    }
+
+    /// Commit `commit` was shown at `time` (ms), on an output refreshing every `refresh` ms (0:
+    /// unknown). Feedback for a commit not awaiting any is ignored.
+    public mutating func presented(_ commit: UInt64, at time: Double, refresh: Double) {
+        guard let entry = outstanding.removeValue(forKey: commit) else { return }
+        presented += 1
+        if entry.answersCallback, let previous = lastPresented, previous.commit + 1 == commit {
+            let interval = refresh > 0 ? refresh : Self.assumedRefreshMilliseconds
+            let gap = (time - previous.time) / interval
+            longestGapRefreshes = max(longestGapRefreshes, gap)
+            if gap > Self.lateGapRefreshes { late += 1 }
+        }
+        lastPresented = (commit, time)
+    }
+
+    /// Commit `commit` was not shown.
+    public mutating func discarded(_ commit: UInt64) {
+        guard outstanding.removeValue(forKey: commit) != nil else { return }
+        discarded += 1
+    }
 }

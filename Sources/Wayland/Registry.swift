@@ -43,6 +43,8 @@ struct GlobalRequirement {
         GlobalRequirement(interface: "wp_viewporter", minimum: 1, supported: 1, required: false),
         GlobalRequirement(interface: "wp_fractional_scale_manager_v1", minimum: 1, supported: 1, required: false),
         GlobalRequirement(interface: "zwp_pointer_gestures_v1", minimum: 1, supported: 3, required: false),
+        // When frames reached the screen, for the --stats figures.
+        GlobalRequirement(interface: "wp_presentation", minimum: 1, supported: 1, required: false),
         // Outputs only for their scale (cursor images at HiDPI); v4 adds name/description.
         GlobalRequirement(interface: "wl_output", minimum: 1, supported: 4, required: false),
     ]
@@ -65,6 +67,8 @@ final class Registry {
     private(set) var bindErrors: [WaylandError] = []
     /// Bound `wl_output`s by registry name.
     private(set) var outputs: [UInt32: Output] = [:]
+    /// `wp_presentation`, when offered.
+    private(set) var presentation: Presentation?
     /// Called when a `wl_seat` global appears after start-up or the bound one is removed.
     var onSeatChange: (() -> Void)?
     /// Called when an output appears, goes or changes its scale.
@@ -124,6 +128,8 @@ final class Registry {
             globals.fractionalScaleManager = bind(sk_wp_fractional_scale_manager_v1_interface())
         case "zwp_pointer_gestures_v1":
             if let g = bind(sk_zwp_pointer_gestures_v1_interface()) { globals.pointerGestures = (g, bindVersion) }
+        case "wp_presentation":
+            if let proxy = bind(sk_wp_presentation_interface()) { presentation = Presentation(proxy: proxy) }
         case "wl_output":
             if let output = bind(sk_wl_output_interface()) {
                 outputs[name] = Output(proxy: output, version: bindVersion,

@@ -50,6 +50,10 @@ public final class Window {
     private var viewport: Viewport?
     /// The outstanding frame callback (at most one: see FrameScheduler).
     private var frameCallback: FrameCallback?
+    /// Presentation feedback awaited, by commit number (at most `PresentationTally.maxOutstanding`).
+    private var feedback: [UInt64: PresentationFeedback] = [:]
+    /// Commits made so far, with or without new pixels.
+    private var commits: UInt64 = 0
     /// The buffer scale the surface was last committed with (the protocol's default at
     /// first), so only changes are sent.
     private var surfaceBufferScale: Int32 = 1
@@ -82,6 +86,7 @@ public final class Window {
         let fractional = display.globals.fractionalScaleManager != nil && display.globals.viewporter != nil
         scaleState = SurfaceScaleState(fractionalAvailable: fractional)
         scaleState.unplacedScale = display.maxOutputScale
+        if display.presentation != nil { statistics.presentation = PresentationTally() }
         guard let surface = Surface(compositor: compositor) else { throw display.connectionError() }
         self.surface = surface
         surface.onEnter = { [unowned self] in self.surfaceEnter($0) }
@@ -111,6 +116,7 @@ public final class Window {
         viewport = nil
         role = nil
         frameCallback = nil
+        feedback.removeAll()
         buffers.removeAll()
     }
 
@@ -279,13 +285,30 @@ public final class Window {
         }
         statistics.framesCommitted += 1
         if statistics.firstCommitTime == nil { statistics.firstCommitTime = end }
-        requestCallbackAndCommit()
+        requestCallbackAndCommit(newPixels: true)
         onFrameCommitted?(buffer.framebuffer, end)
     }
 
-    private func requestCallbackAndCommit() {
+    /// Commits with a frame callback requested, and for a frame with `newPixels` asks when it
+    /// reaches the screen.
+    private func requestCallbackAndCommit(newPixels: Bool = false) {
         frameCallback = surface.frame { [unowned self] in self.frameDone(time: $0) }
         statistics.callbacksRequested += 1
+        commits += 1
+        if newPixels, let presentation = display.presentation, statistics.presentation?.acceptsCommits == true {
+            let commit = commits
+            let requested = presentation.feedback(for: surface) { [unowned self] outcome in
+                self.feedback[commit] = nil
+                switch outcome {
+                case .presented(let time, let refresh): self.statistics.presentation?.presented(commit, at: time, refresh: refresh)
+                case .discarded: self.statistics.presentation?.discarded(commit)
+                }
+            }
+            if let requested {
+                feedback[commit] = requested
+                statistics.presentation?.committed(commit, answersCallback: callbackArrival != nil)
+            }
+        }
         surface.commit()
         // A commit made while a frame callback is handled answers it (at most once).
         statistics.lastAnswerMilliseconds = nil

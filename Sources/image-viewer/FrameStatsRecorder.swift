@@ -73,7 +73,8 @@ public struct FrameStatsRecorder: Sendable {
         #"{"event":"first-frame","ms":\#(Int(ms.rounded())),"width":\#(width),"height":\#(height)}"#
     }
 
-    /// How the frame loop answered the compositor's frame callbacks (live windows only).
+    /// How the frame loop answered the compositor's frame callbacks, and how its frames reached
+    /// the screen (live windows only).
     public struct CallbackFigures: Equatable, Sendable {
         /// Callbacks answered with a commit: the frames of animations.
         public var answered: Int
@@ -81,24 +82,55 @@ public struct FrameStatsRecorder: Sendable {
         public var late: Int
         /// The slowest answer, in ms from the callback's arrival to the commit.
         public var slowestMs: Double
+        /// What presentation feedback said, nil when the compositor gives none.
+        public var presentation: PresentationFigures?
 
         /// Figures as counted by the window.
-        public init(answered: Int, late: Int, slowestMs: Double) {
+        public init(answered: Int, late: Int, slowestMs: Double, presentation: PresentationFigures? = nil) {
             self.answered = answered
             self.late = late
             self.slowestMs = slowestMs
+            self.presentation = presentation
+        }
+    }
+
+    /// Frames as the compositor reported them shown (wp_presentation_feedback).
+    public struct PresentationFigures: Equatable, Sendable {
+        /// Frames shown.
+        public var presented: Int
+        /// Frames never shown (replaced by a later commit first).
+        public var discarded: Int
+        /// Animation frames shown more than 1.5 refreshes after the frame before them.
+        public var late: Int
+        /// The longest gap between consecutive animation frames on screen, in refreshes.
+        public var longestGapRefreshes: Double
+        /// Frames whose feedback had not come (a compositor that never answers has them all).
+        public var awaiting: Int
+
+        /// Figures as the window tallied them.
+        public init(presented: Int, discarded: Int, late: Int, longestGapRefreshes: Double, awaiting: Int = 0) {
+            self.presented = presented
+            self.discarded = discarded
+            self.late = late
+            self.longestGapRefreshes = longestGapRefreshes
+            self.awaiting = awaiting
         }
     }
 
     /// The summary at exit: frames, late frames, render p50/p99 (ms), peak memory (KiB, null
     /// when unknown), the tile cache's bytes and tiles and, for a live window, the frame
-    /// callbacks answered, how many of them late and the slowest answer (ms).
+    /// callbacks answered, how many of them late and the slowest answer (ms), then, where the
+    /// compositor reports presentation, the frames presented, discarded, presented late, the
+    /// longest gap between animation frames on screen (refreshes) and those still unanswered.
     public func summaryLine(peakMemoryKiB: Int?, cacheBytes: Int, cachedTiles: Int,
                             callbacks: CallbackFigures? = nil) -> String {
         let peak = peakMemoryKiB.map(String.init) ?? "null"
         var line = #"{"event":"summary","frames":\#(frames),"lateFrames":\#(lateFrames),"renderP50Ms":\#(Self.decimal(renderPercentile(0.5))),"renderP99Ms":\#(Self.decimal(renderPercentile(0.99))),"peakMemoryKiB":\#(peak),"tileCacheBytes":\#(cacheBytes),"tileCacheTiles":\#(cachedTiles)"#
         if let callbacks {
             line += #","callbacksAnswered":\#(callbacks.answered),"lateCallbacks":\#(callbacks.late),"slowestCallbackMs":\#(Self.decimal(callbacks.slowestMs))"#
+            if let shown = callbacks.presentation {
+                line += #","presented":\#(shown.presented),"discarded":\#(shown.discarded),"latePresented":\#(shown.late),"longestPresentGap":\#(Self.decimal(shown.longestGapRefreshes)),"awaitingPresentation":\#(shown.awaiting)"#
+            }
         }
         return line + "}"
     }

@@ -261,7 +261,11 @@ extension Application {
 extension FrameStatistics {
     /// The callback figures the `--stats` summary prints.
     var callbackFigures: FrameStatsRecorder.CallbackFigures {
-        .init(answered: callbacksAnswered, late: lateCallbackAnswers, slowestMs: maxCallbackAnswerMilliseconds)
+        .init(answered: callbacksAnswered, late: lateCallbackAnswers, slowestMs: maxCallbackAnswerMilliseconds,
+              presentation: presentation.map {
+                  .init(presented: $0.presented, discarded: $0.discarded, late: $0.late,
+                        longestGapRefreshes: $0.longestGapRefreshes, awaiting: $0.awaiting)
+              })
     }
 }
 

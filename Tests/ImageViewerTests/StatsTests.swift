@@ -48,6 +48,22 @@ struct StatsTests {
         #expect(FrameStatsRecorder.decimal(-0.004) == "0.00" && FrameStatsRecorder.decimal(-1.5) == "-1.50")
     }
 
+    @Test("A live summary with presentation feedback carries the presented, discarded and late frames")
+    func presentationFields() throws {
+        let stats = FrameStatsRecorder()
+        let shown = FrameStatsRecorder.PresentationFigures(presented: 180, discarded: 2, late: 3, longestGapRefreshes: 2.004,
+                                                           awaiting: 1)
+        let line = stats.summaryLine(peakMemoryKiB: 1, cacheBytes: 0, cachedTiles: 0,
+                                     callbacks: .init(answered: 181, late: 1, slowestMs: 9, presentation: shown))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["presented"] as? Int == 180 && object["discarded"] as? Int == 2 && object["latePresented"] as? Int == 3)
+        #expect(object["longestPresentGap"] as? Double == 2 && object["awaitingPresentation"] as? Int == 1)
+        #expect(object["callbacksAnswered"] as? Int == 181)
+        let without = stats.summaryLine(peakMemoryKiB: 1, cacheBytes: 0, cachedTiles: 0,
+                                        callbacks: .init(answered: 181, late: 1, slowestMs: 9))
+        #expect(!without.contains("presented"), "a compositor without wp_presentation: no such fields")
+    }
+
     @Test("Peak memory and start time from /proc text")
     func procFigures() throws {
         #expect(ProcessFigures.peakResidentKiB(statusText: "Name:\tx\nVmPeak:\t  900 kB\nVmHWM:\t   1234 kB\n") == 1234)
