@@ -188,7 +188,4 @@ struct FrameBuffers<Buffer> {
     func holdsDrawnFrame(width: Int, height: Int) -> Bool {
         pool.slots.contains { $0.width == width && $0.height == height && $0.frame != 0 }
     }
-
-    /// Destroys every buffer's memory (the window going away).
-    mutating func removeAll() { memory.removeAll() }
 }

@@ -126,7 +126,7 @@ public struct ToplevelConfiguration: Hashable, Sendable {
 
 /// The shell role of a window's surface: what the compositor and the user see as a window.
 /// The window owns one and draws; the role configures and is closed. Its objects are destroyed
-/// with it, which must happen before the surface is.
+/// with it and hold the surface they were made for, so the wl_surface outlives them.
 protocol ShellRole: AnyObject {
     /// Runs when a configure sequence has been acknowledged, with the configuration as it
     /// stands. Returns the size in points the window takes, which a role that draws decorations

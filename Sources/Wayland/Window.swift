@@ -43,8 +43,8 @@ public final class Window {
 
     private let display: Display
     private let surface: Surface
-    /// The shell role; optional only so `deinit` can destroy it before the surface's other objects.
-    private var role: ShellRole?
+    /// What makes the surface a desktop window (xdg-shell today).
+    private let role: ShellRole
     /// `wp_fractional_scale_v1` and `wp_viewport` of the surface, when both are offered.
     private var fractionalScale: FractionalScale?
     private var viewport: Viewport?
@@ -89,6 +89,9 @@ public final class Window {
         if display.presentation != nil { statistics.presentation = PresentationTally() }
         guard let surface = Surface(compositor: compositor) else { throw display.connectionError() }
         self.surface = surface
+        role = try XDGShellRole(display: display, surface: surface, title: title, appID: appID)
+        role.onConfigure = { [unowned self] in self.configure($0) }
+        role.onClose = { [unowned self] in self.onClose?() }
         surface.onEnter = { [unowned self] in self.surfaceEnter($0) }
         surface.onLeave = { [unowned self] in self.surfaceLeave($0) }
         if fractional, let manager = display.globals.fractionalScaleManager, let viewporter = display.globals.viewporter {
@@ -96,10 +99,6 @@ public final class Window {
             viewport = Viewport(viewporter: viewporter, surface: surface)
             fractionalScale?.onPreferredScale = { [unowned self] in self.preferredScale($0) }
         }
-        let role = try XDGShellRole(display: display, surface: surface, title: title, appID: appID)
-        role.onConfigure = { [unowned self] in self.configure($0) }
-        role.onClose = { [unowned self] in self.onClose?() }
-        self.role = role
         scene.onNeedsFrame = { [unowned self] in self.scheduler.invalidate() }
         // Background work (picture decoders) wakes the loop instead of the scene polling.
         let waker = display.waker
@@ -111,17 +110,12 @@ public final class Window {
     deinit {
         if let wakeHandler { display.removeWakeHandler(wakeHandler) }
         scene.onNeedsFrameFromAnyThread = nil
-        // The surface's objects go before it (each holds the surface, which goes last).
-        fractionalScale = nil
-        viewport = nil
-        role = nil
-        frameCallback = nil
-        feedback.removeAll()
-        buffers.removeAll()
+        // The protocol objects go with their properties: the role's, the fractional scale and
+        // the viewport each hold the surface, so the wl_surface is destroyed after them.
     }
 
     /// Asks the compositor for fullscreen (true) or a normal window (false).
-    public func setFullscreen(_ on: Bool) { role?.setFullscreen(on) }
+    public func setFullscreen(_ on: Bool) { role.setFullscreen(on) }
 
     /// The `wl_surface`, for the seat to recognise events aimed at this window.
     var surfaceProxy: OpaquePointer { surface.proxy }
