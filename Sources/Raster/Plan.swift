@@ -21,6 +21,8 @@ struct CellPlanner {
     /// The cached tiles; looking one up marks it as used in `frame`.
     let store: TileStore
     let frame: UInt64
+    /// The cached tiles that are out of date.
+    let stale: Set<TileKey>
     /// Most tiles the frame makes for content that has a stand-in (at least 1).
     let maxTiles: Int
     /// Stale tiles replaced by prefetch since the last frame.
@@ -42,7 +44,10 @@ struct CellPlanner {
     /// cells use (made tiles follow for the repaint only: a cell that stays sharp and
     /// undamaged is not drawn again, even if its tile was dropped).
     func plan(_ items: [DisplayItem]) -> CellPlan {
-        var plan = CellPlan(items: items, tiles: [:], remade: PixelRegion(), provisional: false)
+        var items = items
+        var tiles: [TileKey: Tile] = [:]
+        var remade = PixelRegion()
+        var provisional = false
         var planned = Set<TileKey>()
         // Tiles counted so far; the first cell is always made, however many tiles it costs,
         // so that every frame sharpens something.
@@ -51,29 +56,29 @@ struct CellPlanner {
 
         // Whether the tile is cached and up to date (and now held for the frame).
         func cached(_ key: TileKey) -> Bool {
-            if plan.tiles[key] != nil { return true }
-            guard let t = store.freshTile(key, frame: frame) else { return false }
-            plan.tiles[key] = t
+            if tiles[key] != nil { return true }
+            guard !stale.contains(key), let t = store.anyTile(key, frame: frame) else { return false }
+            tiles[key] = t
             return true
         }
         // Whether the tile will be there: cached, or counted against the budget already.
         func have(_ key: TileKey) -> Bool { planned.contains(key) || cached(key) }
 
-        for i in plan.items.indices {
-            guard case .content(var p) = plan.items[i].kind, !p.transient else { continue }
-            let visible = plan.items[i].bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
+        for i in items.indices {
+            guard case .content(var p) = items[i].kind, !p.transient else { continue }
+            let visible = items[i].bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
             guard !visible.isEmpty else { continue }
             // The device pixels of a cell, where it shows.
             func shown(_ key: TileKey) -> PixelRect {
                 TileGrid.rect(of: key).intersection(visible).offsetBy(dx: p.originX, dy: p.originY)
             }
             var missing = TileGrid.cells(of: visible, view: p.view, scale: p.scale).filter { !have($0) }
-            for key in refreshed where key.view == p.view && key.scale == p.scale { plan.remade.add(shown(key)) }
+            for key in refreshed where key.view == p.view && key.scale == p.scale { remade.add(shown(key)) }
             guard !missing.isEmpty else { continue }
             // Stale tiles look right, only less detailed: with a background worker they are
             // left to it when it has them queued (or the content was refined just now and can
             // be drawn there), and the frames meanwhile only adopt what it finishes.
-            let workerDraws = backgroundPrefetch && !store.stale.isEmpty &&
+            let workerDraws = backgroundPrefetch && !stale.isEmpty &&
                 (refined.contains(p.view) ? contents[p.view]?.concurrentDrawing() != nil : true)
             // Distances from the middle in doubled pixels, so that they stay integers.
             let mx = 2 * visible.x + visible.width, my = 2 * visible.y + visible.height
@@ -89,18 +94,18 @@ struct CellPlanner {
                     sources = TileGrid.sourceKeys(p, for: TileGrid.rect(of: key).intersection(p.extent)).filter { !have($0) }
                 }
                 let cost = 1 + sources.count
-                let isStale = store.isStale(key)
+                let isStale = stale.contains(key)
                 if isStale, workerDraws, refined.contains(p.view) || submitted.contains(key),
                    let old = store.anyTile(key, frame: frame) {
-                    plan.tiles[key] = old
-                    plan.provisional = true
+                    tiles[key] = old
+                    provisional = true
                     continue
                 }
                 if spent > 0, cost > limit - spent {
                     if isStale, let old = store.anyTile(key, frame: frame) {
                         // Out of date but right where it is: shown until it is made again.
-                        plan.tiles[key] = old
-                        plan.provisional = true
+                        tiles[key] = old
+                        provisional = true
                         continue
                     }
                     if let level = LevelPolicy.standIn(for: TileGrid.rect(of: key).intersection(visible), p, isCached: cached) {
@@ -111,13 +116,13 @@ struct CellPlanner {
                 spent += cost
                 planned.formUnion(sources)
                 planned.insert(key)
-                if isStale { plan.remade.add(shown(key)) }
+                if isStale { remade.add(shown(key)) }
             }
             if !p.standIns.isEmpty {
-                plan.provisional = true
-                plan.items[i].kind = .content(p)
+                provisional = true
+                items[i].kind = .content(p)
             }
         }
-        return plan
+        return CellPlan(items: items, tiles: tiles, remade: remade, provisional: provisional)
     }
 }

@@ -38,7 +38,7 @@ struct PrefetchPlanner {
             }
             // Visible stale tiles of settled content.
             let visible = item.bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
-            guard !p.transient, !store.stale.isEmpty, !visible.isEmpty else { continue }
+            guard !p.transient, !store.staleTiles.isEmpty, !visible.isEmpty else { continue }
             for key in TileGrid.cells(of: visible, view: p.view, scale: p.scale) where store.isStale(key) {
                 add(key, p, content)
             }

@@ -163,9 +163,10 @@ public final class Renderer {
         store.dropEvictedStale()
         // Plan: which cells are sharp and which stand in is part of what the frame shows,
         // decided before the damage is worked out.
-        let planner = CellPlanner(store: store, frame: frame, maxTiles: maxTilesPerFrame, refreshed: store.takeRefreshed(),
-                                  refined: Set(walk.refinements.map(\.serial)), submitted: prefetcher.submitted,
-                                  backgroundPrefetch: prefetchesInBackground, contents: contents)
+        let planner = CellPlanner(store: store, frame: frame, stale: store.staleTiles, maxTiles: maxTilesPerFrame,
+                                  refreshed: store.takeRefreshed(), refined: Set(walk.refinements.map(\.serial)),
+                                  submitted: prefetcher.submitted, backgroundPrefetch: prefetchesInBackground,
+                                  contents: contents)
         var plan = planner.plan(placed.items)
         needsFollowUpFrame = placed.zooming || plan.provisional
         // Damage: what changed since the last frame, and what this buffer must repaint.

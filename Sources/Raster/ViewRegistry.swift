@@ -6,9 +6,16 @@ import ScrollKit
 
 /// The views a renderer has met, by object identity, each with its serial.
 struct ViewRegistry {
-    private struct Entry {
+    /// A class, so that reading the entries does not copy weak references (each copy is a
+    /// runtime call; forgetting dead views reads every entry every frame).
+    private final class Entry {
         weak var view: View?
         let serial: UInt64
+
+        init(view: View, serial: UInt64) {
+            self.view = view
+            self.serial = serial
+        }
     }
 
     private var entries: [ObjectIdentifier: Entry] = [:]
