@@ -88,10 +88,11 @@ let package = Package(
         // (KWin fake input) for the live tests; not part of the shipped programs.
         .executableTarget(name: "wl-inject", dependencies: ["CWaylandClient", "CXKBCommon", "CWaylandProtocols"]),
 
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Raster"], path: "Tests/TestSupport"),
         .testTarget(name: "ScrollKitTests", dependencies: ["ScrollKit"]),
         // The text tests render references with FreeType and HarfBuzz directly.
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "ScrollKit", "TestCardContent", "CFontconfig", "CFreeType", "CHarfBuzz"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "ScrollKit", "TestCardContent", "TestSupport", "CFontconfig",
+                                                  "CFreeType", "CHarfBuzz"]),
         .testTarget(name: "WaylandTests", dependencies: [
             "Wayland", "TraceFormat", .product(name: "SystemPackage", package: "swift-system"),
         ]),

@@ -5,8 +5,21 @@ import Synchronization
 
 /// Runs independent pieces of work on several threads.
 public enum Parallel {
-    /// Threads the renderer uses by default: one per core, at most 8.
-    public static var defaultWorkers: Int { cores }
+    /// Threads a renderer uses by default (`Renderer.workers` when it is made): one per core,
+    /// at most 8, unless the task making it runs inside `withDefaultWorkers`.
+    public static var defaultWorkers: Int { pinnedWorkers ?? cores }
+
+    /// Runs `body` with `defaultWorkers` at `workers` (at least 1) for the renderers made in it,
+    /// on this task and its child tasks. Tests pin them to one: a test runner already runs a
+    /// test per core, and renderers splitting each frame across the cores as well only add
+    /// threads that compete for them.
+    public static func withDefaultWorkers<R>(_ workers: Int, isolation: isolated (any Actor)? = #isolation,
+                                             _ body: () async throws -> R) async rethrows -> R {
+        try await $pinnedWorkers.withValue(max(workers, 1), operation: body, isolation: isolation)
+    }
+
+    /// The default set by `withDefaultWorkers` for the current task, if any.
+    @TaskLocal static var pinnedWorkers: Int?
 
     /// Runs `body(k)` for k in 0..<count at once on separate threads and waits for all; the
     /// pieces must touch disjoint memory.

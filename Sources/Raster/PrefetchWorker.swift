@@ -146,13 +146,14 @@ final class PrefetchWorker: @unchecked Sendable {
                 sources[key] = tile
                 continue
             }
-            let tile = Renderer.makeTile(key: key, placement: job.placement, resampled: false, sources: [:], draw: job.drawing.draw)
+            let tile = TileProducer.makeTile(key: key, placement: job.placement, resampled: false, sources: [:],
+                                             draw: job.drawing.draw)
             sources[key] = tile
             planSources[key] = tile
             made.append(PrefetchResult(key: key, tile: tile, generation: job.generation, resampled: false))
         }
-        let tile = Renderer.makeTile(key: job.key, placement: job.placement, resampled: job.resampled, sources: sources,
-                                     draw: job.drawing.draw)
+        let tile = TileProducer.makeTile(key: job.key, placement: job.placement, resampled: job.resampled, sources: sources,
+                                         draw: job.drawing.draw)
         made.append(PrefetchResult(key: job.key, tile: tile, generation: job.generation, resampled: job.resampled))
         return made
     }

@@ -2,9 +2,10 @@
 import Foundation
 import Raster
 import ScrollKit
+import TestSupport
 import Testing
 
-@Suite("Damage and buffer age")
+@Suite("Damage and buffer age", .oneRenderThread)
 struct DamageTests {
     /// A fresh renderer's full render of the same tree: the truth a reused buffer must equal.
     func truth(_ root: View, width: Int, height: Int, scale: Double = 1) -> OwnedFramebuffer {

@@ -4,9 +4,10 @@
 import Foundation
 import Raster
 import ScrollKit
+import TestSupport
 import Testing
 
-@Suite("Renderer: tiles per frame")
+@Suite("Renderer: tiles per frame", .oneRenderThread)
 struct FrameBudgetTests {
     static let under = Color(rgb: 0x336699).premultipliedARGB
     static let width = 800, height = 600

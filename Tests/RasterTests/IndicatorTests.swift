@@ -2,9 +2,10 @@
 import Foundation
 import Raster
 import ScrollKit
+import TestSupport
 import Testing
 
-@Suite("Scroll indicators")
+@Suite("Scroll indicators", .oneRenderThread)
 struct IndicatorTests {
     /// Mid grey under everything, so dark bars and light rings both show.
     static let grey: UInt32 = 0xFF80_8080

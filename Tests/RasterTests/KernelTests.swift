@@ -1,6 +1,7 @@
 // Pixel kernels, regions, resampling taps and the LRU cache, against textbook formulas.
 import Foundation
 import Raster
+import TestSupport
 import Testing
 
 /// A small deterministic generator for test pixels (xorshift64*).
@@ -256,7 +257,7 @@ struct KernelTests {
     }
 }
 
-@Suite("Tile cache")
+@Suite("Tile cache", .oneRenderThread)
 struct TileCacheTests {
     @Test("Least recently used tiles go first and the budget is never exceeded")
     func lru() {

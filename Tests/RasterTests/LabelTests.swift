@@ -4,9 +4,10 @@
 import Foundation
 @testable import Raster
 import ScrollKit
+import TestSupport
 import Testing
 
-@Suite("Label: text in the view tree")
+@Suite("Label: text in the view tree", .oneRenderThread)
 struct LabelTests {
     /// A window of `size` points holding `label` at (10, 10) over black.
     func scene(_ label: Label, size: CGSize) -> ViewScene {

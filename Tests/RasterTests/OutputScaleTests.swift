@@ -5,9 +5,10 @@ import Foundation
 import Raster
 import ScrollKit
 import TestCardContent
+import TestSupport
 import Testing
 
-@Suite("Renderer: output scales")
+@Suite("Renderer: output scales", .oneRenderThread)
 struct OutputScaleTests {
     static let under = Color(rgb: 0x336699).premultipliedARGB
 

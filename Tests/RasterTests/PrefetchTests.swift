@@ -4,9 +4,10 @@
 import Foundation
 import Raster
 import ScrollKit
+import TestSupport
 import Testing
 
-@Suite("Renderer: prefetch")
+@Suite("Renderer: prefetch", .oneRenderThread)
 struct PrefetchTests {
     static let under = Color(rgb: 0x336699).premultipliedARGB
 

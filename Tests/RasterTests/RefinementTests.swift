@@ -3,6 +3,7 @@
 import Foundation
 import Raster
 import ScrollKit
+import TestSupport
 import Testing
 
 /// Content whose pixels above `sharpFrom` device pixels per point change when it is refined,
@@ -56,7 +57,7 @@ final class RefiningView: View, TiledContent {
     }
 }
 
-@Suite("Renderer: refined content")
+@Suite("Renderer: refined content", .oneRenderThread)
 struct RefinementTests {
     static let width = 800, height = 600
 

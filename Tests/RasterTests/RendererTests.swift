@@ -2,9 +2,10 @@
 import Foundation
 import Raster
 import ScrollKit
+import TestSupport
 import Testing
 
-@Suite("Renderer: frames from tiles")
+@Suite("Renderer: frames from tiles", .oneRenderThread)
 struct RendererTests {
     static let under = Color(rgb: 0x336699).premultipliedARGB
 

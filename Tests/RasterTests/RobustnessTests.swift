@@ -2,9 +2,10 @@
 import Foundation
 import Raster
 import ScrollKit
+import TestSupport
 import Testing
 
-@Suite("Absurd input")
+@Suite("Absurd input", .oneRenderThread)
 struct RobustnessTests {
     @Test("A view of 10^9 points: only visible tiles are drawn, memory stays within the budget")
     func billionPoints() {

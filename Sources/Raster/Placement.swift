@@ -1,0 +1,98 @@
+// The second stage of a frame: the tiled content the walk sighted, placed at the level the
+// level policy chooses given what each view showed in earlier frames, which turns the walked
+// entries into the frame's display list.
+import Foundation
+
+/// What the renderer remembers about one tiled content view between frames.
+struct ViewHistory {
+    /// The view's zoom, for the level policy.
+    var zoom = ZoomHistory()
+    /// Device position of content pixel (0, 0) in the last frame that showed it.
+    var lastOrigin: (x: Int, y: Int)?
+    /// Direction content last scrolled towards, per axis (−1, 0, 1): where to prefetch.
+    var ahead: (x: Int, y: Int) = (0, 0)
+    /// Device pixels the content moved by in the last frame, per axis: how far to prefetch.
+    var motion: (x: Int, y: Int) = (0, 0)
+
+    /// Notes that the content is shown with its pixel (0, 0) at (`x`, `y`).
+    mutating func shown(atX x: Int, y: Int) {
+        if let last = lastOrigin {
+            let dx = x - last.x, dy = y - last.y
+            // Content moving up means scrolling down: the next tiles are below.
+            if dx != 0 || dy != 0 { ahead = (dx < 0 ? 1 : dx > 0 ? -1 : 0, dy < 0 ? 1 : dy > 0 ? -1 : 0) }
+            motion = (abs(dx), abs(dy))
+        }
+        lastOrigin = (x, y)
+    }
+}
+
+/// Tiled content placed just outside the target, which the renderer may prefetch.
+struct NearbyContent {
+    /// Where and how its tiles would be drawn (settled, as if it were on screen).
+    var placement: ContentPlacement
+    var content: any TiledContent
+    /// The device pixels of the content inside the reach around the target.
+    var reachable: PixelRect
+}
+
+/// A frame's display list with every tiled content view placed.
+struct PlacedFrame {
+    var items: [DisplayItem] = []
+    /// The tiled content views listed, by serial.
+    var contents: [UInt64: any TiledContent] = [:]
+    /// Tiled content just outside the target, placed as if settled.
+    var nearby: [NearbyContent] = []
+    /// Some content's scale changed since the last frame: a zoom is under way.
+    var zooming = false
+}
+
+/// Places the content of a walk.
+enum Placement {
+    /// The display list of `walk`, its content placed at `outputScale` given each view's
+    /// `histories` (by serial, updated for the next frame). Content whose pixels at its level
+    /// would be empty is left out.
+    static func place(_ walk: WalkResult, outputScale: Double, histories: inout [UInt64: ViewHistory]) -> PlacedFrame {
+        var frame = PlacedFrame()
+        frame.items.reserveCapacity(walk.entries.count)
+        for entry in walk.entries {
+            switch entry {
+            case .item(let item):
+                frame.items.append(item)
+            case .content(let s):
+                var history = histories[s.serial] ?? ViewHistory()
+                defer { histories[s.serial] = history }
+                let mode = LevelPolicy.placementMode(scale: s.scale, outputScale: outputScale, history: &history.zoom)
+                frame.zooming = frame.zooming || mode.zooming
+                let sourceExtent = mode.level.map(s.extent(atLevel:)) ?? s.extent
+                guard !sourceExtent.isEmpty else { continue }
+                history.shown(atX: s.originX, y: s.originY)
+                let standInLevels = mode.standIns.map { StandInLevel(level: $0, extent: s.extent(atLevel: $0)) }
+                    .filter { !$0.extent.isEmpty }
+                var placement = ContentPlacement(view: s.serial, scale: s.scale, originX: s.originX, originY: s.originY,
+                                                 extent: s.extent, sourceLevel: mode.level, transient: mode.transient,
+                                                 opaque: s.content.isOpaqueContent, sourceExtent: sourceExtent,
+                                                 standInLevels: standInLevels)
+                if mode.transient, s.scale != outputScale {
+                    let settled = LevelPolicy.settledLevel(scale: s.scale)
+                    placement.settlingLevel = StandInLevel(level: settled, extent: s.extent(atLevel: settled))
+                }
+                frame.items.append(DisplayItem(id: ItemID(view: s.serial, part: 1), kind: .content(placement),
+                                               bounds: s.visible, opaque: s.content.isOpaqueContent))
+                frame.contents[s.serial] = s.content
+            }
+        }
+        for s in walk.nearby {
+            // Off screen, nothing animates that anyone sees: the scale counts as settled.
+            var history = histories[s.serial] ?? ViewHistory()
+            let level = LevelPolicy.offscreenLevel(scale: s.scale, outputScale: outputScale, history: &history.zoom)
+            histories[s.serial] = history
+            let sourceExtent = level.map(s.extent(atLevel:)) ?? s.extent
+            guard !sourceExtent.isEmpty else { continue }
+            let placement = ContentPlacement(view: s.serial, scale: s.scale, originX: s.originX, originY: s.originY,
+                                             extent: s.extent, sourceLevel: level, transient: false,
+                                             opaque: s.content.isOpaqueContent, sourceExtent: sourceExtent)
+            frame.nearby.append(NearbyContent(placement: placement, content: s.content, reachable: s.reachable))
+        }
+        return frame
+    }
+}
