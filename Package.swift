@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // ScrollKit: iOS UIScrollView re-created for Linux as a software-rendered Wayland client.
-// Module layering points one way: ScrollKit ← Raster ← Wayland ← executables, and
-// ScrollKit ← TraceFormat ← Replay and Wayland.
+// Module layering points one way: ScrollKit ← Raster ← Host ← Wayland, Replay and Gallery ←
+// executables, and ScrollKit ← TraceFormat ← Replay, Gallery and Wayland.
 import PackageDescription
 
 let package = Package(
@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "ScrollKit", targets: ["ScrollKit"]),
         .library(name: "Raster", targets: ["Raster"]),
+        .library(name: "Host", targets: ["Host"]),
         .library(name: "Wayland", targets: ["Wayland"]),
         .library(name: "Pictures", targets: ["Pictures"]),
         .executable(name: "image-viewer", targets: ["image-viewer"]),
@@ -51,11 +52,14 @@ let package = Package(
         // standard streams, files created for the user, private scratch folders.
         .target(name: "SafeOutput", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "Raster", dependencies: ["ScrollKit", "CFontconfig", "CFreeType", "CHarfBuzz", "CFriBiDi", "CUnibreak"]),
+        // What a window shows and when it is ticked, for every host (the Wayland window, the
+        // offscreen window, the replay): Scene, ViewScene and the one frame scheduler.
+        .target(name: "Host", dependencies: ["ScrollKit", "Raster"]),
         // The trace format (types, parser, JSON writer, recorded-input lines), one implementation
         // for the replay that reads traces and the live recording that writes them.
         .target(name: "TraceFormat", dependencies: ["ScrollKit"]),
         .target(name: "Wayland", dependencies: [
-            "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CWaylandProtocols", "Raster", "ScrollKit", "TraceFormat",
+            "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CWaylandProtocols", "Host", "Raster", "ScrollKit", "TraceFormat",
             "SafeOutput", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "Pictures", dependencies: [
@@ -63,15 +67,15 @@ let package = Package(
         ]),
         // The image viewer's scenes (gallery, picture pages, error cards), apart from Wayland so
         // they run offscreen and in tests.
-        .target(name: "Gallery", dependencies: ["ScrollKit", "Raster", "Pictures", "SafeOutput", "TraceFormat"]),
+        .target(name: "Gallery", dependencies: ["Host", "ScrollKit", "Raster", "Pictures", "SafeOutput", "TraceFormat"]),
         // The generated test card (every pixel known in closed form): content for the viewer's
         // --test-card and for the tests that check what reached the screen.
         .target(name: "TestCardContent", dependencies: ["Raster", "ScrollKit"]),
         // The simulated-display replay of traces, shared by scroll-replay and the tests.
-        .target(name: "Replay", dependencies: ["ScrollKit", "Raster", "TraceFormat", "SafeOutput"]),
+        .target(name: "Replay", dependencies: ["Host", "ScrollKit", "Raster", "TraceFormat", "SafeOutput"]),
 
         .executableTarget(name: "image-viewer", dependencies: [
-            "Wayland", "Raster", "ScrollKit", "Replay", "Gallery", "TraceFormat", "SafeOutput", "TestCardContent",
+            "Wayland", "Host", "Raster", "ScrollKit", "Replay", "Gallery", "TraceFormat", "SafeOutput", "TestCardContent",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "scroll-replay", dependencies: [
@@ -91,20 +95,21 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Raster"], path: "Tests/TestSupport"),
         .testTarget(name: "ScrollKitTests", dependencies: ["ScrollKit"]),
         // The text tests render references with FreeType and HarfBuzz directly.
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "ScrollKit", "TestCardContent", "TestSupport", "CFontconfig",
+        .testTarget(name: "RasterTests", dependencies: ["Host", "Raster", "ScrollKit", "TestCardContent", "TestSupport", "CFontconfig",
                                                   "CFreeType", "CHarfBuzz"]),
+        .testTarget(name: "HostTests", dependencies: ["Host", "Raster", "ScrollKit"]),
         .testTarget(name: "WaylandTests", dependencies: [
             "Wayland", "TraceFormat", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "ScrollKit", "TestSupport", "TraceFormat", "SafeOutput"],
+        .testTarget(name: "ReplayTests", dependencies: ["Host", "Replay", "ScrollKit", "TestSupport", "TraceFormat", "SafeOutput"],
                     exclude: ["Traces"]),
-        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Pictures", "Raster", "ScrollKit", "Replay", "TestSupport",
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Host", "Pictures", "Raster", "ScrollKit", "Replay", "TestSupport",
                                                    "SafeOutput"]),
         .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Raster", "Pictures", "Gallery", "ScrollKit", "SafeOutput",
                                                 "TestCardContent"]),
         // The executables' own parts: the --stats figures, the huge-JPEG benchmark.
-        .testTarget(name: "ImageViewerTests", dependencies: ["image-viewer", "Raster", "ScrollKit"]),
+        .testTarget(name: "ImageViewerTests", dependencies: ["image-viewer", "Host", "Raster", "ScrollKit"]),
         .testTarget(name: "PicturesBenchTests", dependencies: ["pictures-bench", "SafeOutput"]),
     ]
 )

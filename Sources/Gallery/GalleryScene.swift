@@ -1,6 +1,7 @@
 // The image viewer's scene: a horizontal paging scroll view of zooming pages (the iOS Photos
 // arrangement), loading pictures off the frame loop, with keyboard, slideshow and kiosk reset.
 import Foundation
+import Host
 import Pictures
 import Raster
 import ScrollKit
@@ -191,7 +192,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         // Events that arrived during this tick (a synchronous loader) are shown next tick.
         if !loader.mailbox.isEmpty { request = .nextFrame }
         let poll = loadsInFlight.isEmpty || onNeedsFrameFromAnyThread != nil ? nil : now + Self.loadPollInterval
-        return merged(request, with: [poll, schedule.nextDeadline])
+        return request.merged(with: [poll, schedule.nextDeadline])
     }
 
     /// Draws the gallery into `buffer` (see `Scene.render`), noting when picture content first shows.
@@ -199,15 +200,6 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         if !hasRenderedContent, let page = currentPage, page.showsContent { hasRenderedContent = true }
         if !hasRenderedContent, emptyCard != nil { hasRenderedContent = true }
         return viewScene.render(into: buffer, bufferAge: bufferAge)
-    }
-
-    /// The earlier of a frame request and some wake-up times.
-    private func merged(_ request: FrameRequest, with times: [Double?]) -> FrameRequest {
-        if request == .nextFrame { return request }
-        var earliest: Double?
-        if case .at(let t) = request { earliest = t }
-        for case let t? in times { earliest = min(earliest ?? t, t) }
-        return earliest.map { .at($0) } ?? .idle
     }
 
     // MARK: Pages

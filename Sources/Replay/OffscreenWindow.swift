@@ -1,6 +1,7 @@
 // The offscreen render target: a window's scene drawn into a memory framebuffer on the
 // simulated display's frame clock, so a whole program runs without a compositor.
 import Foundation
+import Host
 import Raster
 import SafeOutput
 import ScrollKit
@@ -20,9 +21,12 @@ public final class OffscreenWindow: DisplayClient {
     /// Called after each drawn frame with its time in ms.
     public var onFrame: ((Framebuffer, Double) -> Void)?
 
-    private var dirty = true
-    private var animating = false
-    private var wakeTime: Double?
+    /// The frame loop's state, as the live window keeps it (a first frame is due at once).
+    private var scheduler: FrameScheduler = {
+        var scheduler = FrameScheduler()
+        scheduler.invalidate()
+        return scheduler
+    }()
 
     /// A `width`×`height` window (points, scale 1) showing `scene`; nil when the size is not
     /// positive or too large to allocate (`OwnedFramebuffer.maxPixels`).
@@ -30,7 +34,7 @@ public final class OffscreenWindow: DisplayClient {
         guard width > 0, height > 0, let buffer = OwnedFramebuffer(width: width, height: height) else { return nil }
         self.scene = scene
         self.buffer = buffer
-        scene.onNeedsFrame = { [unowned self] in self.dirty = true }
+        scene.onNeedsFrame = { [unowned self] in self.scheduler.invalidate() }
         scene.resize(width: width, height: height, scale: 1)
     }
 
@@ -40,23 +44,20 @@ public final class OffscreenWindow: DisplayClient {
     }
 
     /// A frame is due after a change or while the scene animates.
-    public var wantsFrame: Bool { dirty || animating }
+    public var wantsFrame: Bool { scheduler.wantsFrame }
 
     /// The time the scene asked to be woken at, if any.
-    public var nextWakeTime: Double? { wakeTime }
+    public var nextWakeTime: Double? { scheduler.wakeTime }
 
     /// The scene's timer is due: tick it on the next frame.
     public func wake(at time: Double) {
-        wakeTime = nil
-        dirty = true
+        scheduler.timerFired()
     }
 
     /// Advances the scene to the frame time and draws it if anything changed.
     public func tick(frameTime time: Double) {
-        dirty = false
-        let request = scene.advance(to: time)
-        animating = request == .nextFrame
-        if case .at(let deadline) = request { wakeTime = deadline } else { wakeTime = nil }
+        scheduler.frameStarts()
+        scheduler.sceneRequests(scene.advance(to: time))
         guard scene.needsRender || framesRendered == 0 else { return }
         // The single buffer holds the previous frame: age 1, or 0 (unknown) the first time.
         lastDamage = scene.render(into: buffer.framebuffer, bufferAge: framesRendered == 0 ? 0 : 1)

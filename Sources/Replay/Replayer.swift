@@ -1,6 +1,7 @@
 // Runs a validated trace against a real ScrollView on the simulated display and reports what
 // the delegate saw: the offscreen twin of the live window's event loop.
 import Foundation
+import Host
 import ScrollKit
 import TraceFormat
 
@@ -49,7 +50,8 @@ public final class Replayer: DisplayClient {
     /// Shares input among the scroll views as a live window does.
     private let router: InputRouter
     private let sink: (ReplayRecord) -> Void
-    private var frameRequested = false
+    /// The frame loop's state, kept as the live window keeps it.
+    private var scheduler = FrameScheduler()
     private var display: SimulatedDisplay?
     private var stopReason: ReplayLimit?
     /// Each nested view's offset and scale once set up, to report the ones that changed.
@@ -113,7 +115,8 @@ public final class Replayer: DisplayClient {
         Self.applyStartingState(setup.nested, views: views, from: 1)
         for delegate in recorders { delegate.isMuted = false }
         nestedStart = views.dropFirst().map { ($0.contentOffset, $0.zoomScale) }
-        rootView.onNeedsFrame = { [unowned self] in self.frameRequested = true }
+        rootView.onNeedsFrame = { [unowned self] in self.scheduler.invalidate() }
+        heardFromScrollViews()
     }
 
     /// Adds the nested scroll views of `specs` to `parent`'s content, depth first, each with a
@@ -264,6 +267,7 @@ public final class Replayer: DisplayClient {
     /// app handles and layout changes run as app code would.
     public func perform(_ action: Step, at time: Double) {
         for delegate in recorders { delegate.now = time }
+        defer { heardFromScrollViews() }
         switch action {
         case .input(let frame):
             router.handle(frame: frame)
@@ -302,26 +306,39 @@ public final class Replayer: DisplayClient {
     }
 
     /// A frame is due while a scroll view animates or after anything changed on screen.
-    public var wantsFrame: Bool { frameRequested || scrollViews.contains(where: \.isAnimating) }
+    public var wantsFrame: Bool { scheduler.wantsFrame }
 
     /// The scroll views' next timer (a content-touch delay, an indicator fade), in ms.
-    public var nextWakeTime: Double? { scrollViews.compactMap(\.nextWakeTime).min() }
+    public var nextWakeTime: Double? { scheduler.wakeTime }
 
-    /// Runs the scroll views' timers due at `time`.
+    /// Runs the scroll views' timers due at `time` then and there, as a live window does when
+    /// no frame callback is outstanding.
     public func wake(at time: Double) {
         for delegate in recorders { delegate.now = time }
+        scheduler.timerFired()
+        scheduler.frameStarts()
         for view in scrollViews { view.advance(to: time) }
+        heardFromScrollViews()
     }
 
     /// Advances animations to the vsync time, as the frame callback does.
     public func tick(frameTime time: Double) {
         for delegate in recorders { delegate.now = time }
-        frameRequested = false
+        scheduler.frameStarts()
         for view in scrollViews { view.advance(to: time) }
+        heardFromScrollViews()
         if reportsFrames {
             sink(.frame(time: time, offset: scrollView.contentOffset,
                         zoomScale: RecordingDelegate.snapshot(of: scrollView).zoomScale))
         }
+    }
+
+    /// Tells the scheduler what the scroll views wait for now: a frame while one animates,
+    /// and their earliest timer (a content-touch delay may fall between two frames of another
+    /// view's deceleration).
+    private func heardFromScrollViews() {
+        scheduler.sceneRequests(animating: scrollViews.contains(where: \.isAnimating),
+                                wakeTime: scrollViews.compactMap(\.nextWakeTime).min())
     }
 
     // MARK: Setup

@@ -1,6 +1,7 @@
 // Runs one window on the compositor: connect, map, route seat input to the scene (and to a
 // recording), keep the cursor in step with the content, and loop until the window closes.
 import Foundation
+import Host
 import Raster
 import SafeOutput
 import ScrollKit

@@ -2,6 +2,7 @@
 // of its outputs (integer, or fractional through a viewport), paced by frame callbacks. What
 // makes it a desktop window (configure, close, fullscreen, decorations) is its ShellRole.
 import Foundation
+import Host
 import Raster
 import SafeOutput
 import ScrollKit
@@ -242,14 +243,15 @@ public final class Window {
     }
 
     private func renderFrame(at time: Double) throws {
+        scheduler.frameStarts()
         let request = scene.advance(to: time)
-        scheduler.setAnimating(request == .nextFrame)
+        scheduler.sceneRequests(request)
         if let wakeTimer { display.cancelTimer(wakeTimer) }
         wakeTimer = nil
-        if case .at(let deadline) = request {
+        if let deadline = scheduler.wakeTime {
             wakeTimer = display.schedule(at: deadline) { [unowned self] in
                 self.wakeTimer = nil
-                self.scheduler.invalidate()
+                self.scheduler.timerFired()
             }
         }
         // A window with no drawn buffer of its size must draw even if the scene reports no change.

@@ -2,6 +2,7 @@
 // hand while the left button drags, an open hand over a scroll view that can scroll or zoom,
 // the arrow elsewhere. Policy of the app; the Wayland host only shows what it is told.
 import Foundation
+import Host
 import Raster
 import ScrollKit
 import Wayland

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Gallery
 import Glibc
+import Host
 import Raster
 import SafeOutput
 import ScrollKit

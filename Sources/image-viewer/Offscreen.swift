@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import Gallery
+import Host
 import Raster
 import Replay
 import SafeOutput

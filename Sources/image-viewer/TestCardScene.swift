@@ -1,6 +1,7 @@
 // The viewer's test-card page: a ScrollView over the generated card, so drags, flings,
 // the rubber band, the wheel and the keyboard behave as they will for pictures.
 import Foundation
+import Host
 import Raster
 import ScrollKit
 import TestCardContent

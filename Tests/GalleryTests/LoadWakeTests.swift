@@ -3,6 +3,7 @@
 import Dispatch
 import Foundation
 import Gallery
+import Host
 import Raster
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 // The viewer's cursor over the test card, as the user sees it: a closed hand while dragging, an
 // open hand over content that scrolls or zooms, the arrow elsewhere or over content that cannot.
 import Foundation
+import Host
 import Raster
 import ScrollKit
 import Testing

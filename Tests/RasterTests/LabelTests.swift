@@ -3,6 +3,7 @@
 // to its text like UILabel.
 import Foundation
 @testable import Raster
+import Host
 import ScrollKit
 import TestSupport
 import Testing

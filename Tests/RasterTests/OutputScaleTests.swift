@@ -2,6 +2,7 @@
 // (sharp, not resampled from a power of two), and a scale change repainting the whole frame
 // at once at the new scale.
 import Foundation
+import Host
 import Raster
 import ScrollKit
 import TestCardContent

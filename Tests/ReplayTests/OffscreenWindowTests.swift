@@ -1,6 +1,7 @@
 // OffscreenWindow hosts a scene like the live window: frames only when something changed or
 // animates, buffer age 0 then 1, and the scene's timers honoured on the simulated clock.
 import Foundation
+import Host
 import Raster
 import Replay
 import ScrollKit

@@ -94,50 +94,6 @@ struct BufferPoolTests {
     }
 }
 
-@Suite("Frame scheduler")
-struct FrameSchedulerTests {
-    @Test("Renders at once when dirty and no callback is outstanding, then waits for the callback")
-    func renderThenWait() {
-        var s = FrameScheduler()
-        #expect(!s.shouldRenderAfterDispatch())
-        s.invalidate()
-        #expect(s.shouldRenderAfterDispatch())
-        s.committed()
-        s.invalidate()
-        #expect(!s.shouldRenderAfterDispatch(), "at most one callback outstanding")
-        let r18 = s.callbackDone()
-        #expect(r18, "the callback renders the pending change")
-        s.committed()
-        let r19 = s.callbackDone()
-        #expect(!r19, "nothing changed: no further frame")
-        #expect(!s.callbackPending)
-    }
-
-    @Test("Keeps ticking while animating, stops when the animation ends")
-    func animation() {
-        var s = FrameScheduler()
-        s.invalidate()
-        s.committed()
-        s.setAnimating(true)
-        let r20 = s.callbackDone()
-        #expect(r20)
-        s.committed()
-        s.setAnimating(false)
-        let r21 = s.callbackDone()
-        #expect(!r21)
-    }
-
-    @Test("A deferred frame (all buffers busy) renders after the next dispatch")
-    func deferred() {
-        var s = FrameScheduler()
-        s.invalidate()
-        let r22 = s.callbackDone()
-        #expect(r22)
-        s.deferred()
-        #expect(s.shouldRenderAfterDispatch())
-    }
-}
-
 @Suite("Connection set-up")
 struct ConnectionTests {
     @Test("No WAYLAND_DISPLAY and no WAYLAND_SOCKET: a typed error naming the variable")

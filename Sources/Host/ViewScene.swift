@@ -1,6 +1,7 @@
 // A Scene made of a view tree: input goes to a scroll view, frames advance every scroll
 // view's animations, and the tiled renderer draws only what changed.
 import Foundation
+import Raster
 import ScrollKit
 
 /// Hosts a root `View` for a window: the bridge between a host (Wayland window or offscreen
@@ -59,19 +60,21 @@ public final class ViewScene: Scene {
     }
 
     public func advance(to time: Double) -> FrameRequest {
-        var animating = false
-        var wake: Double?
-        for scrollView in Self.scrollViews(in: root) {
-            scrollView.advance(to: time)
-            animating = animating || scrollView.isAnimating
-            if let w = scrollView.nextWakeTime { wake = min(wake ?? w, w) }
-        }
+        let scrollViews = Self.scrollViews(in: root)
+        for scrollView in scrollViews { scrollView.advance(to: time) }
         // After a zoom settles the renderer replaces scaled tiles with sharp ones on one more frame.
-        if animating || renderer.needsFollowUpFrame {
-            if renderer.needsFollowUpFrame { needsRender = true }
+        if renderer.needsFollowUpFrame {
+            needsRender = true
             return .nextFrame
         }
-        return wake.map { .at($0) } ?? .idle
+        return Self.request(of: scrollViews)
+    }
+
+    /// What `scrollViews` wait for: the next frame while one animates, else the earliest of
+    /// their timers (a content-touch delay, an indicator fade).
+    public static func request(of scrollViews: [ScrollView]) -> FrameRequest {
+        if scrollViews.contains(where: \.isAnimating) { return .nextFrame }
+        return FrameRequest.idle.merged(with: scrollViews.map(\.nextWakeTime))
     }
 
     public func render(into buffer: Framebuffer, bufferAge: Int) -> [PixelRect] {

@@ -1,6 +1,7 @@
 // What a window shows, independent of where it is shown: a Wayland surface or the offscreen
 // display. Hosts deliver input and frame times; the scene animates and draws.
 import Foundation
+import Raster
 import ScrollKit
 
 /// When a scene wants to be ticked again.
@@ -12,6 +13,16 @@ public enum FrameRequest: Equatable, Sendable {
     /// Nothing animates now, but something will happen at this time (ms, the clock passed
     /// to `advance(to:)`), e.g. an indicator that starts fading after a pause.
     case at(Double)
+
+    /// The more urgent of this request and wake-up `times` (ms): a next frame before any
+    /// timer, otherwise the earliest time, idle when there is none.
+    public func merged(with times: [Double?]) -> FrameRequest {
+        if self == .nextFrame { return self }
+        var earliest: Double?
+        if case .at(let time) = self { earliest = time }
+        for case let time? in times { earliest = min(earliest ?? time, time) }
+        return earliest.map { .at($0) } ?? .idle
+    }
 }
 
 /// The content of one window, driven by a host.

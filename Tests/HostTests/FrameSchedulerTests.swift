@@ -1,0 +1,101 @@
+// The one frame loop every host runs: when a window draws, waits for its callback, keeps
+// ticking or sleeps, and when a scene's timer wakes it.
+import Host
+import Testing
+
+@Suite("Frame scheduler")
+struct FrameSchedulerTests {
+    @Test("Renders at once when dirty and no callback is outstanding, then waits for the callback")
+    func renderThenWait() {
+        var s = FrameScheduler()
+        #expect(!s.shouldRenderAfterDispatch())
+        s.invalidate()
+        #expect(s.shouldRenderAfterDispatch())
+        s.committed()
+        s.invalidate()
+        #expect(!s.shouldRenderAfterDispatch(), "at most one callback outstanding")
+        let changed = s.callbackDone()
+        #expect(changed, "the callback renders the pending change")
+        s.committed()
+        let unchanged = s.callbackDone()
+        #expect(!unchanged, "nothing changed: no further frame")
+        #expect(!s.callbackPending)
+    }
+
+    @Test("Keeps ticking while animating, stops when the animation ends")
+    func animation() {
+        var s = FrameScheduler()
+        s.invalidate()
+        s.committed()
+        s.sceneRequests(.nextFrame)
+        let ticking = s.callbackDone()
+        #expect(ticking)
+        s.committed()
+        s.sceneRequests(.idle)
+        let stopped = s.callbackDone()
+        #expect(!stopped)
+    }
+
+    @Test("A deferred frame (all buffers busy) renders after the next dispatch")
+    func deferred() {
+        var s = FrameScheduler()
+        s.invalidate()
+        let due = s.callbackDone()
+        #expect(due)
+        s.deferred()
+        #expect(s.shouldRenderAfterDispatch())
+    }
+
+    @Test("A scene's timer is kept until it fires, and firing asks for a tick")
+    func timer() {
+        var s = FrameScheduler()
+        s.sceneRequests(.at(500))
+        #expect(s.wakeTime == 500)
+        #expect(!s.wantsFrame, "a timer alone ticks nothing before it is due")
+        s.timerFired()
+        #expect(s.wakeTime == nil)
+        #expect(s.wantsFrame)
+        #expect(s.shouldRenderAfterDispatch(), "an idle window ticks as soon as the timer fires")
+        s.frameStarts()
+        s.sceneRequests(.idle)
+        #expect(!s.wantsFrame)
+    }
+
+    @Test("A tick takes the changes so far; changes it makes itself ask for the frame after")
+    func changesDuringATick() {
+        var s = FrameScheduler()
+        s.invalidate()
+        s.frameStarts()
+        #expect(!s.wantsFrame)
+        s.invalidate()  // the scene moved while it advanced
+        s.sceneRequests(.idle)
+        #expect(s.wantsFrame, "a host without callbacks ticks once more")
+        s.committed()
+        let again = s.callbackDone()
+        #expect(!again, "a live window's commit showed that change")
+    }
+
+    @Test("A host that knows both keeps a timer that falls between two frames of an animation")
+    func animatingWithTimer() {
+        var s = FrameScheduler()
+        s.sceneRequests(animating: true, wakeTime: 1005)
+        #expect(s.wantsFrame)
+        #expect(s.wakeTime == 1005)
+        s.sceneRequests(.nextFrame)
+        #expect(s.wakeTime == nil, "a frame request alone carries no timer")
+    }
+}
+
+@Suite("Frame requests")
+struct FrameRequestTests {
+    @Test("Merging: the next frame wins, otherwise the earliest time, idle when none", arguments: [
+        (FrameRequest.nextFrame, [Double?](arrayLiteral: 10, nil), FrameRequest.nextFrame),
+        (.idle, [nil, nil], .idle),
+        (.idle, [30, nil, 20], .at(20)),
+        (.at(15), [30, 20], .at(15)),
+        (.at(40), [30, nil], .at(30)),
+    ])
+    func merging(request: FrameRequest, times: [Double?], merged: FrameRequest) {
+        #expect(request.merged(with: times) == merged)
+    }
+}

@@ -1,0 +1,52 @@
+// ViewScene answers its host from its scroll views: frames while one moves, a timer for the
+// indicators' fade, then nothing.
+import Foundation
+import Host
+import Raster
+import ScrollKit
+import Testing
+
+@Suite("View scene")
+struct ViewSceneTests {
+    @Test("An animated scroll asks for frames, then a timer for the indicator fade, then sleeps")
+    func requestsFollowTheScrollView() {
+        let root = View(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+        let scrollView = ScrollView(frame: root.bounds)
+        scrollView.contentSize = CGSize(width: 100, height: 1000)
+        root.addSubview(scrollView)
+        let scene = ViewScene(root: root, cacheBudget: 1 << 20)
+        var invalidations = 0
+        scene.onNeedsFrame = { invalidations += 1 }
+        scene.resize(width: 100, height: 100, scale: 1)
+        #expect(scene.advance(to: 0) == .idle)
+
+        scrollView.setContentOffset(CGPoint(x: 0, y: 300), animated: true)
+        #expect(invalidations > 0, "starting an animation asks the host for a frame")
+        var time = 0.0
+        var requests: [FrameRequest] = []
+        while time < 5000 {
+            time += 1000 / 60
+            let request = scene.advance(to: time)
+            requests.append(request)
+            if request == .idle { break }
+            if case .at(let wake) = request { time = wake - 1000 / 60 }
+        }
+        #expect(scrollView.contentOffset == CGPoint(x: 0, y: 300))
+        #expect(requests.last == .idle, "the scene sleeps once the indicators are gone")
+        let timer = requests.firstIndex { if case .at = $0 { true } else { false } }
+        #expect(timer != nil, "the indicators wait on a timer before they fade: \(requests)")
+        #expect(timer.map { requests[..<$0].allSatisfy { $0 == .nextFrame } } == true,
+                "frames run until the scroll ends, then the fade waits on a timer: \(requests)")
+    }
+
+    @Test("Scroll views' requests: any animation asks for the next frame, else the earliest timer")
+    func requestOfScrollViews() {
+        #expect(ViewScene.request(of: []) == .idle)
+        let idle = ScrollView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        #expect(ViewScene.request(of: [idle]) == .idle)
+        let moving = ScrollView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        moving.contentSize = CGSize(width: 10, height: 100)
+        moving.setContentOffset(CGPoint(x: 0, y: 50), animated: true)
+        #expect(ViewScene.request(of: [idle, moving]) == .nextFrame)
+    }
+}
