@@ -25,7 +25,7 @@ struct ImageViewer: ParsableCommand {
             With no path the bundled pictures are shown: $SCROLLKIT_ASSETS, or Assets/ of the package \
             that built the viewer when it runs from that package's build folder, or \
             ../share/scrollkit/Assets next to its folder. One file named alone opens among the \
-            pictures of its folder. Folders contribute their regular PNG and JPEG files; FIFOs, \
+            pictures of its folder. Folders contribute their regular picture files; FIFOs, \
             devices and sockets are left out with a message. File names need not be UTF-8. - reads \
             paths from standard input, one per line (NUL-separated with -0), or one picture's bytes.
 
@@ -45,7 +45,7 @@ struct ImageViewer: ParsableCommand {
             """,
         version: "0.2.0")
 
-    @Argument(help: ArgumentHelp("Image files and folders (folders: their PNG and JPEG files in natural order); - reads paths or a picture from standard input.",
+    @Argument(help: ArgumentHelp("Image files and folders (folders: their pictures in natural order); - reads paths or a picture from standard input.",
                                  valueName: "path"))
     var paths: [String] = []
 
