@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ScrollKit needs, only those missing (idempotent).
-# Usage: Scripts/install-deps.sh [--demo]   (--demo: only what the demo needs)
+# Usage: Scripts/install-deps.sh [--demo | --install]   (--demo: only what the demo needs;
+# --install: only what Scripts/install.sh needs)
 set -euo pipefail
 
 # Build: headers and pkg-config files for the C libraries; wayland-scanner for the glue check.
@@ -22,9 +23,15 @@ tests=(plasma-wayland-protocols cage weston swayimg)
 # The picture corpus (Scripts/make-corpus.py): Pillow, and each format library's own tools for
 # encoding and for the reference decodes.
 tests+=(python3-pil webp libtiff-tools libheif-examples libjxl-tools librsvg2-bin)
+# Scripts/install.sh (and its test): desktop-file-validate (and update-desktop-database) for the
+# .desktop file, rsvg-convert for the icon's PNG sizes.
+install=(desktop-file-utils librsvg2-bin)
 
-wanted=("${build[@]}" "${fonts[@]}" "${headless[@]}")
-[ "${1:-}" = "--demo" ] || wanted+=("${tests[@]}")
+case "${1:-}" in
+    --demo) wanted=("${build[@]}" "${fonts[@]}" "${headless[@]}") ;;
+    --install) wanted=("${build[@]}" "${fonts[@]}" "${install[@]}") ;;
+    *) wanted=("${build[@]}" "${fonts[@]}" "${headless[@]}" "${tests[@]}" "${install[@]}") ;;
+esac
 
 missing=()
 for pkg in "${wanted[@]}"; do

@@ -37,15 +37,15 @@ extension GalleryScene {
     /// The page under the pointer (the current page when the pointer is unknown).
     var pageUnderPointer: PageView? {
         guard let location = pointerLocation else { return currentPage }
-        return pageIndex(at: location).flatMap { pages[$0] } ?? currentPage
+        return slot(at: location).flatMap { pages[$0] } ?? currentPage
     }
 
-    /// The index of the page slot under `location` (window coordinates).
-    func pageIndex(at location: CGPoint) -> Int? {
+    /// The pager slot under `location` (window coordinates).
+    func slot(at location: CGPoint) -> Int? {
         guard !files.isEmpty, pageStride > 0 else { return nil }
         // Checked as a floating-point value first: a point far off the window would not fit an Int.
         let slot = (pager.convert(location, from: nil).x / pageStride).rounded(.down)
-        guard slot.isFinite, slot >= 0, slot < CGFloat(files.count) else { return nil }
+        guard slot.isFinite, slot >= 0, slot < CGFloat(slots.count) else { return nil }
         return Int(slot)
     }
 
@@ -58,6 +58,9 @@ extension GalleryScene {
             report(.input(event.kind, modifiers: modifiers))
             return
         }
+        // Keys go to no scroll view: the pager's clock is brought to the key's time, so a
+        // slide starts at the press rather than at the pager's last tick.
+        pager.advance(to: event.time)
         perform(command, key: event)
     }
 
@@ -65,24 +68,25 @@ extension GalleryScene {
     public func perform(_ command: GalleryCommand, key event: InputEvent? = nil) {
         let page = currentPage
         switch command {
-        case .previous: show(page: basePage - 1, animated: true)
-        case .next: show(page: basePage + 1, animated: true)
+        case .previous: step(by: -1)
+        case .next: step(by: 1)
         case .first: show(page: 0, animated: true)
         case .last: show(page: files.count - 1, animated: true)
         case .arrow(let dx, let dy):
             if let page, let event, page.isZoomedIn, canPan(page, dx: dx, dy: dy) {
                 page.handle(event)
-                report(.input(event.kind, modifiers: event.modifiers, view: page.index + 1))
+                report(.input(event.kind, modifiers: event.modifiers, view: view(of: page)))
             } else if dx != 0 {
-                show(page: basePage + dx, animated: true)
+                step(by: dx)
             }
         case .zoomIn: zoom(page, to: page?.zoomRect(by: PageView.keyZoomFactor))
         case .zoomOut: zoom(page, to: page?.zoomRect(by: 1 / PageView.keyZoomFactor))
         case .zoomToFit:
             guard let page, page.imageSize != nil else { return }
             page.setZoomScale(page.fitScale, animated: true)
-            report(.call(.setZoomScale(Double(page.fitScale), animated: true), view: page.index + 1))
+            report(.call(.setZoomScale(Double(page.fitScale), animated: true), view: view(of: page)))
         case .zoomToActualSize: zoom(page, to: page?.zoomRectToDetail())
+        case .rotateLeft, .rotateRight, .flipHorizontal, .flipVertical: turnCurrentPage(command)
         case .toggleFullscreen: onWindowRequest?(.toggleFullscreen)
         case .leaveFullscreen: onWindowRequest?(.leaveFullscreen)
         case .quit: onWindowRequest?(.quit)
@@ -93,7 +97,7 @@ extension GalleryScene {
     private func zoom(_ page: PageView?, to rect: CGRect?) {
         guard let page, let rect else { return }
         page.zoom(to: rect, animated: true)
-        report(.call(.zoomToRect(rect, animated: true), view: page.index + 1))
+        report(.call(.zoomToRect(rect, animated: true), view: view(of: page)))
     }
 
     /// Whether a zoomed page can still pan the way an arrow points.

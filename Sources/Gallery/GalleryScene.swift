@@ -31,6 +31,9 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         public var pageGap: CGFloat = 20
         /// How pictures load.
         public var loading = PageLoader.Mode.background
+        /// Whether the last picture leads on to the first and back (keys, swipes, slideshow;
+        /// see `PageSlots`).
+        public var wraps = false
         /// Decoder tuning and limits.
         public var pictures = PictureLoader.Options()
 
@@ -54,8 +57,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// the loader instead, and an idle loading window sleeps until a result arrives.
     public static let loadPollInterval = 16.0
 
-    /// The files, one page each.
-    public let files: [String]
+    /// The files, one page each (changed by `replaceFiles`, as a watched folder changes).
+    public internal(set) var files: [String]
     /// The behaviour chosen at launch.
     public let options: Options
     /// The view tree and its renderer.
@@ -78,7 +81,10 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// Set by a host that can be woken from another thread: the loader calls it whenever a
     /// load has news, so no polling is needed while pictures load.
     public var onNeedsFrameFromAnyThread: (@Sendable () -> Void)? {
-        didSet { loader.mailbox.onPost = onNeedsFrameFromAnyThread }
+        didSet {
+            loader.mailbox.onPost = onNeedsFrameFromAnyThread
+            folderChanges?.onPost = onNeedsFrameFromAnyThread
+        }
     }
 
     /// The renderer drawing the gallery.
@@ -106,7 +112,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         if options.isKiosk { return .hidden }
         if router.isPointerDragging { return .closedHand }
         if let page = pageUnderPointer, page.canPan(.horizontal) || page.canPan(.vertical) { return .openHand }
-        return files.count > 1 ? .openHand : .arrow
+        return slots.count > 1 ? .openHand : .arrow
     }
     /// Picture loads started so far (a host bounding its work counts them: each is a decode).
     public private(set) var loadsStarted = 0
@@ -115,22 +121,36 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     public private(set) var hasRenderedContent = false
 
     let loader: PageLoader
-    /// The pages that exist, by index: those on screen and their neighbours.
+    /// Where each file's page sits in the pager (with `wraps`, copies at the ends).
+    var slots: PageSlots
+    /// The pages that exist, by slot: those on screen and their neighbours.
     var pages: [Int: PageView] = [:]
-    /// Files that failed, by index: a page made again shows the card without decoding again
+    /// Files that failed, by path: a page made again shows the card without decoding again
     /// or printing the line twice.
-    var failures: [Int: PictureError] = [:]
-    /// The page index of each load in flight, by token.
-    var loadsInFlight: [UInt64: Int] = [:]
+    var failures: [String: PictureError] = [:]
+    /// The page of each load in flight, by token.
+    var loadsInFlight: [UInt64: PageView] = [:]
     private var nextToken: UInt64 = 1
-    /// The picture sizes known so far, by page index (zero for a file that failed): what a
-    /// recording's setup says of pages that do not exist at the moment.
-    private var knownSizes: [Int: CGSize] = [:]
+    /// The picture sizes known so far, by path (zero for a file that failed), as shown (turned):
+    /// what a recording's setup says of pages that do not exist at the moment.
+    var knownSizes: [String: CGSize] = [:]
     /// The window's size in points and its scale.
     private(set) var windowSize: CGSize = .zero
     private(set) var outputScale: CGFloat = 1
-    /// The page a key or slideshow animation is heading for.
-    var targetPage: Int?
+    /// The slot a key or slideshow animation is heading for.
+    var targetSlot: Int?
+    /// The file to open on, until the first layout places the pager there.
+    private var startIndex: Int?
+    /// Folder changes posted by a `FolderWatcher`, shown once the pager rests (see
+    /// GalleryScene+Folders.swift).
+    public var folderChanges: Mailbox<FolderChange>? {
+        didSet { folderChanges?.onPost = onNeedsFrameFromAnyThread }
+    }
+    /// The newest folder change taken from `folderChanges` and not applied yet.
+    var pendingFolderChange: FolderChange?
+    /// The rotation and flip the user gave each file, by path, for the session (see
+    /// GalleryScene+Orientation.swift).
+    var orientations: [String: Orientation] = [:]
     /// The latest time seen from input or frames, in ms.
     var now: Double = 0
     var schedule: KioskSchedule
@@ -139,10 +159,13 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// Where the pointer is, window points, as the latest input said.
     var pointerLocation: CGPoint?
 
-    /// A gallery of `files` (see `ImageListing`), behaving as `options` say.
-    public init(files: [String], options: Options = Options()) {
+    /// A gallery of `files` (see `ImageListing`), behaving as `options` say, opening on
+    /// `start` (the file named when one file was opened among its folder's).
+    public init(files: [String], options: Options = Options(), startingAt start: Int = 0) {
         self.files = files
         self.options = options
+        slots = PageSlots(fileCount: files.count, wraps: options.wraps)
+        startIndex = start
         loader = PageLoader(options: options.pictures, mode: options.loading)
         schedule = KioskSchedule(slideInterval: options.slideshowInterval.map { $0 * 1000 },
                                  idleDelay: options.idleResetDelay.map { $0 * 1000 })
@@ -157,13 +180,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         pager.isDirectionalLockEnabled = false
         pager.delegate = self
         root.addSubview(pager)
-        if files.isEmpty {
-            let card = CardView(title: "No pictures to show",
-                                message: "Give image-viewer PNG or JPEG files, or folders holding them.")
-            card.isUserInteractionEnabled = false
-            root.addSubview(card)
-            emptyCard = card
-        }
+        updateEmptyCard()
         viewScene.onNeedsFrame = { [unowned self] in self.onNeedsFrame?() }
     }
 
@@ -187,10 +204,17 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     public func advance(to time: Double) -> FrameRequest {
         if time.isFinite { now = max(now, time) }
         deliverLoadEvents()
-        for action in schedule.advance(to: now) { perform(action) }
+        let actions = schedule.advance(to: now)
+        // A slide starts now, not when the pager was last ticked: an idle pager's clock
+        // stopped then, and a slide started from it would be over before its first frame.
+        if !actions.isEmpty { pager.advance(to: now) }
+        for action in actions { perform(action) }
         var request = viewScene.advance(to: now)
+        // After the step: it may have brought the pager to rest.
+        applyFolderChanges()
         // Events that arrived during this tick (a synchronous loader) are shown next tick.
         if !loader.mailbox.isEmpty { request = .nextFrame }
+        if pendingFolderChange != nil, request == .idle { request = .nextFrame }
         let poll = loadsInFlight.isEmpty || onNeedsFrameFromAnyThread != nil ? nil : now + Self.loadPollInterval
         return request.merged(with: [poll, schedule.nextDeadline])
     }
@@ -207,89 +231,140 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// Points from one page's left edge to the next one's.
     var pageStride: CGFloat { windowSize.width + options.pageGap }
 
-    /// The page the pager rests on, or is nearest to while moving.
-    public var currentIndex: Int {
-        guard !files.isEmpty, pageStride > 0 else { return 0 }
+    /// The slot the pager rests on, or is nearest to while moving.
+    var currentSlot: Int {
+        guard slots.count > 0, pageStride > 0 else { return 0 }
         let position = (pager.contentOffset.x / pageStride).rounded()
-        return Int(min(max(position, 0), CGFloat(files.count - 1)))
+        return Int(min(max(position, 0), CGFloat(slots.count - 1)))
     }
 
-    /// The page view at `index` if it exists (on screen or a neighbour).
-    public func page(at index: Int) -> PageView? { pages[index] }
+    /// The page the pager rests on, or is nearest to while moving.
+    public var currentIndex: Int { files.isEmpty ? 0 : slots.file(atSlot: currentSlot) }
+
+    /// The page view of file `index` if it exists (on screen or a neighbour).
+    public func page(at index: Int) -> PageView? {
+        guard files.indices.contains(index) else { return nil }
+        return pages[slots.slot(ofFile: index)] ?? pages.values.first { $0.index == index }
+    }
 
     /// The page view of `currentIndex`.
-    public var currentPage: PageView? { pages[currentIndex] }
+    public var currentPage: PageView? { pages[currentSlot] }
 
-    /// The frame of page `index` in the pager's content.
-    func pageFrame(_ index: Int) -> CGRect {
-        CGRect(x: CGFloat(index) * pageStride + options.pageGap / 2, y: 0, width: windowSize.width,
+    /// The frame of slot `slot` in the pager's content.
+    func pageFrame(_ slot: Int) -> CGRect {
+        CGRect(x: CGFloat(slot) * pageStride + options.pageGap / 2, y: 0, width: windowSize.width,
                height: windowSize.height)
     }
 
-    /// Places the pager and every page for the window's size, keeping the current page.
-    private func layoutPages() {
-        let keep = currentIndex
+    /// Places the pager and every page for the window's size, keeping the current page (or,
+    /// at the first layout, going to the start page).
+    func layoutPages() {
+        var keep = currentSlot
+        if let start = startIndex, windowSize.width > 0, !files.isEmpty {
+            keep = slots.slot(ofFile: min(max(start, 0), files.count - 1))
+            startIndex = nil
+        }
         let gap = options.pageGap
         pager.frame = CGRect(x: -gap / 2, y: 0, width: windowSize.width + gap, height: windowSize.height)
-        pager.contentSize = CGSize(width: CGFloat(files.count) * pageStride, height: windowSize.height)
+        pager.contentSize = CGSize(width: CGFloat(slots.count) * pageStride, height: windowSize.height)
         pager.setContentOffset(CGPoint(x: CGFloat(keep) * pageStride, y: 0), animated: false)
-        for (index, page) in pages {
-            page.frame = pageFrame(index)
+        for (slot, page) in pages {
+            page.frame = pageFrame(slot)
             page.layoutPage(outputScale: outputScale)
         }
-        if let card = emptyCard {
-            card.layout(maxWidth: windowSize.width - 32, maxHeight: windowSize.height - 32)
-            let size = card.frame.size
-            card.frame = CGRect(x: ((windowSize.width - size.width) / 2).rounded(),
-                                y: ((windowSize.height - size.height) / 2).rounded(), width: size.width, height: size.height)
-        }
+        layoutEmptyCard()
         updatePages()
     }
 
+    /// Centres the "No pictures" card, if shown.
+    func layoutEmptyCard() {
+        guard let card = emptyCard else { return }
+        card.layout(maxWidth: windowSize.width - 32, maxHeight: windowSize.height - 32)
+        let size = card.frame.size
+        card.frame = CGRect(x: ((windowSize.width - size.width) / 2).rounded(),
+                            y: ((windowSize.height - size.height) / 2).rounded(), width: size.width, height: size.height)
+    }
+
+    /// Shows the "No pictures" card while there are no files, and only then.
+    func updateEmptyCard() {
+        if !files.isEmpty {
+            emptyCard?.removeFromSuperview()
+            emptyCard = nil
+        } else if emptyCard == nil {
+            let card = CardView(title: "No pictures to show",
+                                message: "Give image-viewer PNG or JPEG files, or folders holding them.")
+            card.isUserInteractionEnabled = false
+            viewScene.root.addSubview(card)
+            emptyCard = card
+        }
+    }
+
     /// Makes the pages on screen and their neighbours, drops the others, resets the zoom of
-    /// pages that left the screen and starts the loads that are due.
+    /// pages that left the screen and starts the loads that are due. A page leaving a slot
+    /// whose file another slot now wants moves there (the wrap's copies at the ends), and a
+    /// new page of a file another page has loaded shows that picture at once.
     func updatePages() {
         guard !files.isEmpty, windowSize.width > 0, windowSize.height > 0 else { return }
         let visible = pager.bounds
-        let count = CGFloat(files.count)
+        let count = CGFloat(slots.count)
         let first = Int(min(max((visible.minX / pageStride).rounded(.down), 0), count))
         let last = Int(min(max(((visible.maxX - 1) / pageStride).rounded(.down), -1), count - 1))
         // Clamped both ways: content pulled far past either end still names real pages.
-        let lower = min(max(first - 1, 0), files.count - 1)
-        let wanted = lower...max(min(last + 1, files.count - 1), lower)
-        for (index, page) in pages where !wanted.contains(index) {
-            if let token = page.loadToken { loadsInFlight[token] = nil }
-            page.loadTask?.cancel()
-            page.removeFromSuperview()
-            pages[index] = nil
+        let lower = min(max(first - 1, 0), slots.count - 1)
+        let wanted = lower...max(min(last + 1, slots.count - 1), lower)
+        var leaving: [Int: PageView] = [:]
+        for (slot, page) in pages where !wanted.contains(slot) {
+            pages[slot] = nil
+            if let other = leaving.updateValue(page, forKey: page.index) { drop(other) }
         }
-        for index in wanted where pages[index] == nil {
+        for slot in wanted where pages[slot] == nil {
+            let index = slots.file(atSlot: slot)
+            if let page = leaving.removeValue(forKey: index) {
+                page.frame = pageFrame(slot)
+                pages[slot] = page
+                continue
+            }
             let page = PageView(index: index, path: files[index])
-            page.frame = pageFrame(index)
+            page.frame = pageFrame(slot)
             pager.addSubview(page)
             page.layoutPage(outputScale: outputScale)
-            if let failure = failures[index] { page.showFailure(failure) }
-            pages[index] = page
+            page.pictureView.orientation = orientations[page.path] ?? .up
+            if let failure = failures[page.path] {
+                page.showFailure(failure)
+            } else if let twin = pages.values.first(where: { $0.index == index && $0.loadState == .loaded }),
+                      let picture = twin.pictureView.picture {
+                _ = page.apply(.loaded(picture))
+            }
+            pages[slot] = page
         }
+        for page in leaving.values { drop(page) }
         // (A zoomed page the pager scrolls out of sight returns to its fit by itself.)
         startLoads()
+    }
+
+    /// Removes a page, cancelling its load.
+    func drop(_ page: PageView) {
+        if let token = page.loadToken { loadsInFlight[token] = nil }
+        page.loadTask?.cancel()
+        page.removeFromSuperview()
     }
 
     /// Starts the loads pages need: the current page first (the loader runs them in order),
     /// then its neighbours; a large neighbour waits until it is on screen.
     private func startLoads() {
         let visible = pager.bounds
-        let order = pages.keys.sorted { abs($0 - currentIndex) < abs($1 - currentIndex) }
-        for index in order {
-            guard let page = pages[index], page.needsLoad else { continue }
-            let onScreen = pageFrame(index).intersects(visible)
+        let current = currentSlot
+        let order = pages.keys.sorted { abs($0 - current) < abs($1 - current) }
+        for slot in order {
+            guard let page = pages[slot], page.needsLoad else { continue }
+            let onScreen = pageFrame(slot).intersects(visible)
             if page.loadState == .deferred && !onScreen { continue }
             let token = nextToken
             nextToken += 1
-            loadsInFlight[token] = index
+            loadsInFlight[token] = page
             page.beginLoad(token: token, task: nil)
             loadsStarted += 1
-            let task = loader.load(path: files[index], token: token)
+            let task = loader.load(path: page.path, token: token)
             if page.loadToken == token { page.loadTask = task }
         }
     }
@@ -299,25 +374,21 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         let deliveries = loader.mailbox.drain()
         guard !deliveries.isEmpty else { return }
         for delivery in deliveries {
-            guard let index = loadsInFlight[delivery.token], let page = pages[index], page.loadToken == delivery.token else {
-                continue
-            }
+            guard let page = loadsInFlight[delivery.token], page.loadToken == delivery.token else { continue }
             switch delivery.event {
             case .loaded, .failed: loadsInFlight[delivery.token] = nil
             default: break
             }
             let before = page.imageSize
-            if let failure = page.apply(delivery.event), failures[index] == nil {
-                failures[index] = failure
+            if let failure = page.apply(delivery.event), failures[page.path] == nil {
+                failures[page.path] = failure
                 onLoadFailure?(failure)
             }
-            let size = page.failure == nil ? page.imageSize ?? .zero : .zero
-            if page.imageSize != before || (page.failure != nil && knownSizes[index] != .zero) {
-                knownSizes[index] = size
-                report(.layout(NestedLayout(view: index + 1, content: size, detailScale: Double(page.detailScale))))
+            if page.imageSize != before || (page.failure != nil && knownSizes[page.path] != .zero) {
+                reportLayout(of: page)
             }
             if case .header = delivery.event, page.isLarge, loader.mode == .background,
-               !pageFrame(index).intersects(pager.bounds) {
+               !page.frame.intersects(pager.bounds) {
                 // Only the page on screen may hold a huge decode. (A waiting loader has
                 // finished already: nothing is saved by stopping it.)
                 loadsInFlight[delivery.token] = nil
@@ -344,9 +415,33 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     /// Shows page `index` (clamped), sliding there when `animated`.
     public func show(page index: Int, animated: Bool) {
+        guard !files.isEmpty else { return }
+        show(slot: slots.slot(ofFile: min(max(index, 0), files.count - 1)), animated: animated)
+    }
+
+    /// Slides `delta` pages on from where keys and the slideshow count from: past either end
+    /// onto the wrap's copy of the page beyond (which then settles on that page), or no
+    /// further than the end without `wraps`.
+    func step(by delta: Int) {
         guard !files.isEmpty, !pager.isTracking else { return }
-        let target = min(max(index, 0), files.count - 1)
-        targetPage = animated ? target : nil
+        var wanted = baseSlot + delta
+        if slots.isWrapping, !(0..<slots.count).contains(wanted) {
+            // Heading past a copy at an end: the same pages sit one period (one slot per file)
+            // the other way, so jump there first, unseen, and slide on from it.
+            let shift = wanted < 0 ? slots.fileCount : -slots.fileCount
+            let offset = CGPoint(x: pager.contentOffset.x + CGFloat(shift) * pageStride, y: 0)
+            pager.setContentOffset(offset, animated: false)
+            report(.call(.setContentOffset(offset, animated: false)))
+            wanted += shift
+        }
+        show(slot: wanted, animated: true)
+    }
+
+    /// Shows slot `slot` (clamped), sliding there when `animated`.
+    func show(slot: Int, animated: Bool) {
+        guard slots.count > 0, !pager.isTracking else { return }
+        let target = min(max(slot, 0), slots.count - 1)
+        targetSlot = animated ? target : nil
         let offset = CGPoint(x: CGFloat(target) * pageStride, y: 0)
         pager.setContentOffset(offset, animated: animated)
         report(.call(.setContentOffset(offset, animated: animated)))
@@ -357,36 +452,75 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         onTraceAction?(action, now)
     }
 
+    /// The nested view number a recording gives `page`: its slot + 1 (the pager is view 0).
+    func view(of page: PageView) -> Int {
+        (pages.first { $0.value === page }?.key ?? slots.slot(ofFile: page.index)) + 1
+    }
+
+    /// Notes the content of `page` (its picture loaded, failed or turned) and reports it for
+    /// every slot that shows its file (a wrap's copies too).
+    func reportLayout(of page: PageView) {
+        let size = page.failure == nil ? page.imageSize ?? .zero : .zero
+        knownSizes[page.path] = size
+        for slot in 0..<slots.count where files[slots.file(atSlot: slot)] == page.path {
+            report(.layout(NestedLayout(view: slot + 1, content: size, detailScale: Double(page.detailScale))))
+        }
+    }
+
     /// The setup a recording of the gallery starts with: the pager, and every page as a nested
-    /// `ZoomingScrollView` at its place in the pager's content, with the picture sizes known
-    /// so far (pages not made yet, or not loaded, have none until a `layout` line gives it).
+    /// `ZoomingScrollView` at its place in the pager's content (a wrap's copies included), with
+    /// the picture sizes known so far (pages not made yet, or not loaded, have none until a
+    /// `layout` line gives it). A recording is replayed faithfully while the listing stays as
+    /// it was: a watched folder's change alters the pages, which no trace line can say.
     public func traceSetup() -> TraceSetupDescription {
         var description = TraceSetupDescription(describing: pager)
-        description.setup.nested = files.indices.map { index in
-            if let page = pages[index] { return TraceSetupDescription.nestedSetup(describing: page, frame: pageFrame(index)) }
-            return NestedScrollSetup(frame: pageFrame(index), content: knownSizes[index] ?? .zero, zoomable: true,
-                                     fitsContent: true, detailScale: outputScale == 1 ? nil : Double(1 / outputScale))
+        description.setup.nested = (0..<slots.count).map { slot in
+            if let page = pages[slot] { return TraceSetupDescription.nestedSetup(describing: page, frame: pageFrame(slot)) }
+            return NestedScrollSetup(frame: pageFrame(slot), content: knownSizes[files[slots.file(atSlot: slot)]] ?? .zero,
+                                     zoomable: true, fitsContent: true,
+                                     detailScale: outputScale == 1 ? nil : Double(1 / outputScale))
         }
         return description
     }
 
-    /// The page keys and the slideshow count from: where an animation is heading, or here.
-    var basePage: Int { targetPage ?? currentIndex }
+    /// The slot keys and the slideshow count from: where an animation is heading, or here.
+    var baseSlot: Int { targetSlot ?? currentSlot }
+
+    /// Whether the pager is still: no finger on it, no glide, bounce or slide.
+    var pagerRests: Bool { !pager.isTracking && !pager.isDragging && !pager.isAnimating && targetSlot == nil }
+
+    /// The pager came to rest (a glide, slide or drag ended): on a wrap's copy at an end, it
+    /// moves to the page the copy shows. The same pixels, so the jump is unseen, and the next
+    /// swipe goes on from there.
+    private func settleOnWrappedPage() {
+        guard slots.isWrapping, !pager.isTracking, let real = slots.restingSlot(for: currentSlot),
+              abs(pager.contentOffset.x - CGFloat(currentSlot) * pageStride) < 0.5 else { return }
+        let offset = CGPoint(x: CGFloat(real) * pageStride, y: 0)
+        pager.setContentOffset(offset, animated: false)
+        report(.call(.setContentOffset(offset, animated: false)))
+    }
 
     private func perform(_ action: KioskAction) {
         switch action {
         case .nextSlide:
             guard files.count > 1, !router.isTouching else { return }
-            // After the last image the show starts over at once rather than sliding back
-            // past every image.
-            if basePage + 1 >= files.count { show(page: 0, animated: false) } else { show(page: basePage + 1, animated: true) }
+            if slots.isWrapping {
+                step(by: 1)
+            } else if baseSlot + 1 >= files.count {
+                // After the last image the show starts over at once rather than sliding back
+                // past every image.
+                show(page: 0, animated: false)
+            } else {
+                show(slot: baseSlot + 1, animated: true)
+            }
         case .idleReset:
             guard !files.isEmpty else { return }
-            if currentIndex != 0 || pager.contentOffset.x != 0 { show(page: 0, animated: false) }
+            let first = CGFloat(slots.slot(ofFile: 0)) * pageStride
+            if currentIndex != 0 || pager.contentOffset.x != first { show(page: 0, animated: false) }
             for page in pages.values where page.isZoomedIn || page.zoomScale != page.fitScale {
                 page.resetZoom()
-                report(.call(.setZoomScale(Double(page.fitScale), animated: false), view: page.index + 1))
-                report(.call(.setContentOffset(page.contentOffset, animated: false), view: page.index + 1))
+                report(.call(.setZoomScale(Double(page.fitScale), animated: false), view: view(of: page)))
+                report(.call(.setContentOffset(page.contentOffset, animated: false), view: view(of: page)))
             }
         }
     }
@@ -401,11 +535,25 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     /// A drag takes over from any key or slideshow slide.
     public func scrollViewWillBeginDragging(_ scrollView: ScrollView) {
-        targetPage = nil
+        targetSlot = nil
     }
 
-    /// A key or slideshow slide arrived.
+    /// A key or slideshow slide arrived (or a page a touch left between two settled).
     public func scrollViewDidEndScrollingAnimation(_ scrollView: ScrollView) {
-        targetPage = nil
+        guard scrollView === pager else { return }
+        targetSlot = nil
+        settleOnWrappedPage()
+    }
+
+    /// A swipe's glide ended on a page.
+    public func scrollViewDidEndDecelerating(_ scrollView: ScrollView) {
+        guard scrollView === pager else { return }
+        settleOnWrappedPage()
+    }
+
+    /// A drag ended at rest.
+    public func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+        guard scrollView === pager, !decelerate else { return }
+        settleOnWrappedPage()
     }
 }

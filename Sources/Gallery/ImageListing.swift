@@ -17,10 +17,18 @@ public struct ImageListing: Sendable, Equatable {
     /// (for display; such a file is opened through its `entries` bytes).
     public var files: [String] { entries.map { $0.string ?? $0.description } }
 
+    /// The page to open on: the named file's when one file was given alone, else 0.
+    public var start = 0
+    /// The folders whose changes change this listing (for `FolderWatcher`): every folder
+    /// listed, and the folders of the files named.
+    public var watchedFolders: [RawPath] = []
+
     /// Creates a listing.
-    public init(entries: [RawPath], problems: [String] = []) {
+    public init(entries: [RawPath], problems: [String] = [], start: Int = 0, watchedFolders: [RawPath] = []) {
         self.entries = entries
         self.problems = problems
+        self.start = start
+        self.watchedFolders = watchedFolders
     }
 
     /// File name extensions taken as images when listing a folder, lower case: those of every
@@ -44,35 +52,10 @@ public struct ImageListing: Sendable, Equatable {
     /// extension is one of `imageExtensions` or its first bytes are a picture's signature.
     /// Hidden files (leading dot) are skipped in folders. Only folders are opened while
     /// listing, and files without an image extension for their first bytes, never blocking.
-    public static func list(raw paths: [RawPath]) -> ImageListing {
-        var listing = ImageListing(entries: [])
-        for path in paths {
-            switch path.kind() {
-            case .success(.folder):
-                break
-            case .success(.other):
-                listing.problems.append("\(path): not a regular file (a FIFO, device or socket), left out")
-                continue
-            case .success(.regular), .failure:
-                listing.entries.append(path)
-                continue
-            }
-            let names: [(name: [UInt8], kind: FileKind)]
-            switch path.folderEntries() {
-            case .success(let found): names = found
-            case .failure(let error):
-                listing.problems.append("\(path): cannot list: \(error)")
-                continue
-            }
-            var images: [(name: [UInt8], text: String)] = []
-            for entry in names where entry.kind == .regular && entry.name.first != UInt8(ascii: ".") {
-                let file = path.appending(entry.name)
-                if isImage(name: entry.name, path: file) { images.append((entry.name, TerminalText.escaped(bytes: entry.name))) }
-            }
-            images.sort { NaturalOrder.precedes($0.text, $1.text) }
-            listing.entries.append(contentsOf: images.map { path.appending($0.name) })
-        }
-        return listing
+    /// `options` sort by time or size, reverse and recurse (see `ListingOptions`); one regular
+    /// file named alone is shown among the pictures of its folder (see `ListingSource`).
+    public static func list(raw paths: [RawPath], options: ListingOptions = ListingOptions()) -> ImageListing {
+        ListingSource(paths: paths, options: options).list()
     }
 
     /// Whether a folder entry is shown: by extension, or else by its first bytes.
@@ -95,27 +78,49 @@ public enum NaturalOrder {
     /// "img7") and between names equal but for case are broken by a plain comparison, so the
     /// order is total and stable from run to run.
     public static func precedes(_ a: String, _ b: String) -> Bool {
-        let x = chunks(a), y = chunks(b)
-        for (p, q) in zip(x, y) where p != q {
-            switch (p, q) {
-            case (.number(let m, _), .number(let n, _)):
-                if m != n { return m.count != n.count ? m.count < n.count : m < n }
-            case (.number, .text):
-                return true
-            case (.text, .number):
-                return false
-            case (.text(let s), .text(let t)):
-                let ls = s.lowercased(), lt = t.lowercased()
-                if ls != lt { return ls < lt }
+        Key(a) < Key(b)
+    }
+
+    /// A name cut into chunks once, for sorting many names (`precedes` compares two keys).
+    public struct Key: Comparable, Sendable {
+        /// The chunks, text lower-cased once here rather than in every comparison.
+        let chunks: [Chunk]
+        let text: String
+
+        /// The key of `text`.
+        public init(_ text: String) {
+            chunks = NaturalOrder.chunks(text).map { chunk in
+                if case .text(let t) = chunk { return .text(t.lowercased()) }
+                return chunk
             }
+            self.text = text
         }
-        if x.count != y.count { return x.count < y.count }
-        return a < b
+
+        /// Whether `x`'s name sorts before `y`'s (see `precedes`).
+        public static func < (x: Key, y: Key) -> Bool {
+            for (p, q) in zip(x.chunks, y.chunks) where p != q {
+                switch (p, q) {
+                case (.number(let m, _), .number(let n, _)):
+                    if m != n { return m.count != n.count ? m.count < n.count : m < n }
+                case (.number, .text):
+                    return true
+                case (.text, .number):
+                    return false
+                case (.text(let s), .text(let t)):
+                    if s != t { return s < t }
+                }
+            }
+            if x.chunks.count != y.chunks.count { return x.chunks.count < y.chunks.count }
+            return x.text < y.text
+        }
+
+        /// Keys are equal when their names are.
+        public static func == (x: Key, y: Key) -> Bool { x.text == y.text }
     }
 
     /// A run of digits (value as its digits without leading zeros, and the original text) or
     /// of other characters.
-    enum Chunk: Equatable {
+    enum Chunk: Equatable, Sendable {
         case number(String, String)
         case text(String)
     }

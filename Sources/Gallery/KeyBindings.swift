@@ -22,6 +22,14 @@ public enum GalleryCommand: Hashable, Sendable {
     case zoomToFit
     /// One image pixel per device pixel.
     case zoomToActualSize
+    /// Turn the picture a quarter turn anticlockwise (on top of its EXIF orientation).
+    case rotateLeft
+    /// Turn the picture a quarter turn clockwise.
+    case rotateRight
+    /// Mirror the picture left to right.
+    case flipHorizontal
+    /// Mirror the picture top to bottom.
+    case flipVertical
     /// Fullscreen on or off.
     case toggleFullscreen
     /// Leave fullscreen (nothing when not fullscreen).
@@ -53,6 +61,12 @@ public enum GalleryKeyBindings {
         case .character("-"), .character("_"): return .zoomOut
         case .character("0"): return .zoomToFit
         case .character("1"): return .zoomToActualSize
+        // swayimg's keys: [ and F5 turn anticlockwise, ] and F6 clockwise, F7 flips top to
+        // bottom, F8 left to right.
+        case .character("["), .function(5): return .rotateLeft
+        case .character("]"), .function(6): return .rotateRight
+        case .function(7): return .flipVertical
+        case .function(8): return .flipHorizontal
         case .character("f"), .character("F"), .function(11): return kiosk ? nil : .toggleFullscreen
         case .escape: return kiosk ? nil : .leaveFullscreen
         case .character("q"), .character("Q"): return kiosk ? nil : .quit

@@ -5,20 +5,21 @@ import Foundation
 import Pictures
 import Synchronization
 
-/// Events of picture loads waiting for the frame loop, each tagged with its load's token.
-///
-/// Loader threads `post`; the scene `drain`s on the frame loop's thread. Nothing else is
-/// shared, so the scene's views are only ever touched by one thread.
-public final class LoadMailbox: Sendable {
-    /// One event of one load.
-    public struct Delivery: Sendable {
-        /// The load it belongs to.
-        public var token: UInt64
-        /// What happened.
-        public var event: PictureLoadEvent
-    }
+/// One event of one picture load, tagged with its load's token.
+public struct LoadDelivery: Sendable {
+    /// The load it belongs to.
+    public var token: UInt64
+    /// What happened.
+    public var event: PictureLoadEvent
+}
 
-    private let queue = Mutex<[Delivery]>([])
+/// Messages from other threads waiting for the frame loop: picture load events, folder
+/// changes.
+///
+/// Other threads `post`; the scene `drain`s on the frame loop's thread. Nothing else is
+/// shared, so the scene's views are only ever touched by one thread.
+public final class Mailbox<Message: Sendable>: Sendable {
+    private let queue = Mutex<[Message]>([])
     private let wake = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// An empty mailbox.
@@ -31,23 +32,30 @@ public final class LoadMailbox: Sendable {
         set { wake.withLock { $0 = newValue } }
     }
 
-    /// Adds an event (any thread) and calls `onPost`.
-    public func post(_ event: PictureLoadEvent, token: UInt64) {
-        queue.withLock { $0.append(Delivery(token: token, event: event)) }
+    /// Adds a message (any thread) and calls `onPost`.
+    public func post(_ message: Message) {
+        queue.withLock { $0.append(message) }
         // Outside the lock: the wake may take its own locks or write to a descriptor.
         wake.withLock { $0 }?()
     }
 
-    /// Takes every waiting event, oldest first.
-    public func drain() -> [Delivery] {
+    /// Takes every waiting message, oldest first.
+    public func drain() -> [Message] {
         queue.withLock { q in
             defer { q.removeAll(keepingCapacity: true) }
             return q
         }
     }
 
-    /// Whether events are waiting.
+    /// Whether messages are waiting.
     public var isEmpty: Bool { queue.withLock { $0.isEmpty } }
+}
+
+extension Mailbox where Message == LoadDelivery {
+    /// Adds a load's event (any thread) and calls `onPost`.
+    public func post(_ event: PictureLoadEvent, token: UInt64) {
+        post(LoadDelivery(token: token, event: event))
+    }
 }
 
 /// Starts picture loads for the gallery's pages and routes their events to a mailbox.
@@ -63,7 +71,7 @@ public final class PageLoader: Sendable {
     }
 
     /// Where events go.
-    public let mailbox = LoadMailbox()
+    public let mailbox = Mailbox<LoadDelivery>()
     /// How loads are run.
     public let mode: Mode
     private let loader: PictureLoader

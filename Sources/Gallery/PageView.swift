@@ -37,8 +37,8 @@ public final class PageView: ZoomingScrollView {
     /// √2 per key press: `+`/`-` zoom by half an octave, two presses double (decision).
     public static let keyZoomFactor = CGFloat(2.0.squareRoot())
 
-    /// The image's position in the gallery.
-    public let index: Int
+    /// The image's position in the gallery (it moves when a watched folder changes).
+    public internal(set) var index: Int
     /// The file shown.
     public let path: String
     /// The picture's pixels (scaled by zooming).
@@ -49,8 +49,14 @@ public final class PageView: ZoomingScrollView {
     public private(set) var failure: PictureError?
     /// Load progress, 0…1.
     public private(set) var progress: Double = 0
-    /// The image's displayed size in pixels, once its header is read.
+    /// The image's displayed size in pixels (turned as `orientation` says), once its header
+    /// is read.
     public var imageSize: CGSize? { zoomedContentSize }
+    /// The image's size in pixels as the file shows it upright (EXIF orientation applied),
+    /// once its header is read.
+    public private(set) var uprightSize: CGSize?
+    /// The user's turn or flip of the picture (see `setOrientation`).
+    public var orientation: Orientation { pictureView.orientation }
     /// Whether the file is large enough to show the progress bar and be loaded only on screen.
     public private(set) var isLarge = false
     /// The error card, while one is shown.
@@ -176,7 +182,7 @@ public final class PageView: ZoomingScrollView {
             updateProgressBar()
         case .header(let header):
             isLarge = header.pixelCount >= Self.largePixelCount
-            zoomedContentSize = CGSize(width: header.width, height: header.height)
+            setUprightSize(CGSize(width: header.width, height: header.height))
             updateProgressBar()
         case .preview(let picture):
             loadState = .preview
@@ -185,7 +191,7 @@ public final class PageView: ZoomingScrollView {
             loadState = .loaded
             loadToken = nil
             loadTask = nil
-            if imageSize == nil { zoomedContentSize = CGSize(width: picture.fullWidth, height: picture.fullHeight) }
+            if uprightSize == nil { setUprightSize(CGSize(width: picture.fullWidth, height: picture.fullHeight)) }
             pictureView.show(picture)
             progress = 1
             updateProgressBar()
@@ -194,6 +200,46 @@ public final class PageView: ZoomingScrollView {
             return error
         }
         return nil
+    }
+
+    /// Turns or flips the picture as `orientation` says (on top of its EXIF orientation): its
+    /// tiles are redrawn turned and the page fits the turned picture afresh.
+    public func setOrientation(_ orientation: Orientation) {
+        guard orientation != pictureView.orientation else { return }
+        pictureView.orientation = orientation
+        guard let upright = uprightSize else { return }
+        let turned = orientation.displaySize(storedWidth: Int(upright.width), storedHeight: Int(upright.height))
+        let size = CGSize(width: turned.width, height: turned.height)
+        // A square picture keeps its size: it is fitted again all the same.
+        if zoomedContentSize != size { zoomedContentSize = size } else { layoutZoom() }
+    }
+
+    private func setUprightSize(_ size: CGSize) {
+        uprightSize = size
+        let turned = pictureView.orientation.displaySize(storedWidth: Int(size.width), storedHeight: Int(size.height))
+        zoomedContentSize = CGSize(width: turned.width, height: turned.height)
+    }
+
+    /// Its file was rewritten: the page loads it again, showing what it showed until the new
+    /// picture (or error) arrives, so the screen does not flash. A page that showed an error
+    /// card tries again.
+    func reload() {
+        loadTask?.cancel()
+        loadTask = nil
+        loadToken = nil
+        loadState = .waiting
+        failure = nil
+        progress = 0
+        if let card {
+            card.removeFromSuperview()
+            self.card = nil
+            isZoomEnabled = true
+            pictureView.isHidden = false
+            // The header lays the page out afresh, whatever size it says.
+            uprightSize = nil
+            zoomedContentSize = nil
+        }
+        updateProgressBar()
     }
 
     /// Shows the error card for `error` instead of any picture (also for a page re-made after

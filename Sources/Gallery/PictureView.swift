@@ -1,5 +1,6 @@
 // A picture as tiled content: bounds in full-resolution image pixels, drawn from whatever is
-// decoded so far (the preview, then the full image), only the tiles the renderer asks for.
+// decoded so far (the preview, then the full image), only the tiles the renderer asks for,
+// turned and flipped as the user asked.
 import Foundation
 import Pictures
 import Raster
@@ -16,6 +17,16 @@ public final class PictureView: View, TiledContent {
     /// 0.6–1.8 s per screen for 100 megapixels. Previews are DCT-scaled (averaged), so the
     /// result is as smooth as averaging the full picture.
     public private(set) var preview: Picture?
+    /// The user's turn or flip, on top of the file's EXIF orientation (which the picture
+    /// applies itself): the view's bounds are the picture's size in this orientation, and
+    /// tiles are drawn turned. Changing it redraws every tile.
+    public var orientation: Orientation = .up {
+        didSet {
+            guard orientation != oldValue else { return }
+            refinement = nil
+            setNeedsDisplay()
+        }
+    }
 
     /// Creates an empty view; `show(_:)` gives it pixels.
     public init() {
@@ -73,16 +84,45 @@ public final class PictureView: View, TiledContent {
 
     /// Draws content pixels `rect` of the picture at `scale` device pixels per image pixel.
     public func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
-        Self.draw(picture: picture, preview: preview, rect, scale: scale, into: target)
+        Self.draw(picture: picture, preview: preview, orientation: orientation, rect, scale: scale, into: target)
     }
 
     /// The pictures shown now, which are immutable: the renderer may draw tiles of them ahead
     /// of need on another thread while this view moves on to other pictures.
     public func concurrentDrawing() -> TileDrawing? {
         guard picture != nil else { return nil }
-        let (picture, preview) = (picture, preview)
+        let (picture, preview, orientation) = (picture, preview, orientation)
         return TileDrawing { rect, scale, target in
-            PictureView.draw(picture: picture, preview: preview, rect, scale: scale, into: target)
+            PictureView.draw(picture: picture, preview: preview, orientation: orientation, rect, scale: scale, into: target)
+        }
+    }
+
+    /// Draws `rect` of the picture turned by `orientation`: the upright tile that covers the
+    /// same pixels is drawn into a scratch buffer and its pixels moved into place. The turned
+    /// grid is the upright one at this scale (its extent rounded up to whole device pixels)
+    /// turned, so a tile's pixels are exactly those of one upright tile: nothing is resampled
+    /// twice. (The picture's own drawing applies only the file's orientation, mapped as it
+    /// reads stored pixels; this keeps every kind of picture turnable the same way.)
+    private static func draw(picture: Picture?, preview: Picture?, orientation: Orientation, _ rect: PixelRect,
+                             scale: Double, into target: Framebuffer) {
+        guard orientation != .up else {
+            draw(picture: picture, preview: preview, rect, scale: scale, into: target)
+            return
+        }
+        guard let full = picture, scale > 0, scale.isFinite, rect.width > 0, rect.height > 0 else { return }
+        let extent = (width: Int((Double(full.fullWidth) * scale).rounded(.up)),
+                      height: Int((Double(full.fullHeight) * scale).rounded(.up)))
+        let map = orientation.storedMapping(storedWidth: extent.width, storedHeight: extent.height)
+        let a = map.stored(rect.x, rect.y), b = map.stored(rect.x + rect.width - 1, rect.y + rect.height - 1)
+        let upright = PixelRect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(a.x - b.x) + 1, height: abs(a.y - b.y) + 1)
+        guard let scratch = OwnedFramebuffer(width: upright.width, height: upright.height) else { return }
+        draw(picture: picture, preview: preview, upright, scale: scale, into: scratch.framebuffer)
+        let source = scratch.framebuffer
+        for dy in 0..<min(rect.height, target.height) {
+            for dx in 0..<min(rect.width, target.width) {
+                let p = map.stored(rect.x + dx, rect.y + dy)
+                target[dx, dy] = source[p.x - upright.x, p.y - upright.y]
+            }
         }
     }
 

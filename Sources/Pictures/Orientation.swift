@@ -62,3 +62,38 @@ public struct StoredMapping: Sendable {
         (origin.x + dx * xStep.x + dy * yStep.x, origin.y + dx * xStep.y + dy * yStep.y)
     }
 }
+
+extension Orientation {
+    /// Quarter turns clockwise (0–3) after the left–right mirror of `isMirrored`: every
+    /// orientation is one of these eight turns of the picture or of its mirror image.
+    public var quarterTurns: Int {
+        switch self {
+        case .up, .upMirrored: 0
+        case .right, .rightMirrored: 1
+        case .down, .downMirrored: 2
+        case .left, .leftMirrored: 3
+        }
+    }
+
+    /// Whether the picture is mirrored left to right before the turns.
+    public var isMirrored: Bool {
+        switch self {
+        case .upMirrored, .rightMirrored, .downMirrored, .leftMirrored: true
+        default: false
+        }
+    }
+
+    /// The orientation that mirrors left to right when `mirrored`, then turns `quarterTurns`
+    /// times clockwise (any integer; taken modulo 4).
+    public init(quarterTurns: Int, mirrored: Bool) {
+        let turns = (quarterTurns % 4 + 4) % 4
+        self = mirrored ? [.upMirrored, .rightMirrored, .downMirrored, .leftMirrored][turns] : [.up, .right, .down, .left][turns]
+    }
+
+    /// This orientation, then `next` applied to the picture it displays (a user's turn on top
+    /// of the file's EXIF orientation). A mirror reverses the sense of the turns before it.
+    public func followed(by next: Orientation) -> Orientation {
+        Orientation(quarterTurns: next.quarterTurns + (next.isMirrored ? -quarterTurns : quarterTurns),
+                    mirrored: isMirrored != next.isMirrored)
+    }
+}

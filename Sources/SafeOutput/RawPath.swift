@@ -42,16 +42,41 @@ public struct RawPath: Hashable, Sendable, CustomStringConvertible {
         try (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 
-    /// What kind of file the path names (symbolic links followed), or the errno of `stat`.
-    public func kind() -> Result<FileKind, SystemError> {
-        var info = stat()
-        guard withCString({ stat($0, &info) }) == 0 else { return .failure(SystemError(code: errno)) }
-        return .success(FileKind(mode: info.st_mode))
+    /// The folder holding the path's last component: nil for a bare name ("photo.png", whose
+    /// folder is the current one), "/" for "/photo.png".
+    public var parent: RawPath? {
+        var end = bytes.endIndex
+        while end > bytes.startIndex + 1 && bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        guard let slash = bytes[..<end].lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        var folderEnd = slash
+        while folderEnd > bytes.startIndex && bytes[folderEnd - 1] == UInt8(ascii: "/") { folderEnd -= 1 }
+        return RawPath(bytes: folderEnd == bytes.startIndex ? [UInt8(ascii: "/")] : Array(bytes[..<folderEnd]))
     }
 
-    /// The names in this folder (bytes, "." and ".." left out), each with its kind (links
-    /// followed; `.other` when it cannot be told). Nothing is opened but the folder.
-    public func folderEntries() -> Result<[(name: [UInt8], kind: FileKind)], SystemError> {
+    /// What kind of file the path names (symbolic links followed), or the errno of `stat`.
+    public func kind() -> Result<FileKind, SystemError> {
+        info().map(\.kind)
+    }
+
+    /// Whether the path is a symbolic link or a file with more than one name: made whole by
+    /// `ln`, not written through a descriptor (so no close will say it is finished).
+    public func isLink() -> Bool {
+        var status = stat()
+        guard withCString({ lstat($0, &status) }) == 0 else { return false }
+        return status.st_mode & S_IFMT == S_IFLNK || status.st_nlink > 1
+    }
+
+    /// What `stat` says of the path (symbolic links followed), or its errno.
+    public func info() -> Result<FileInfo, SystemError> {
+        var status = stat()
+        guard withCString({ stat($0, &status) }) == 0 else { return .failure(SystemError(code: errno)) }
+        return .success(FileInfo(status))
+    }
+
+    /// The names in this folder (bytes, "." and ".." left out), each with what `stat` says of
+    /// it (links followed; kind `.other` and no identity when it cannot be told). Nothing is
+    /// opened but the folder.
+    public func folderEntries() -> Result<[FolderEntry], SystemError> {
         let fd = withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { return .failure(SystemError(code: errno)) }
         guard let dir = fdopendir(fd) else {
@@ -60,15 +85,15 @@ public struct RawPath: Hashable, Sendable, CustomStringConvertible {
             return .failure(SystemError(code: code))
         }
         defer { closedir(dir) }
-        var entries: [(name: [UInt8], kind: FileKind)] = []
+        var entries: [FolderEntry] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
-            var info = stat()
-            let kind = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
-                fstatat(fd, $0.baseAddress!, &info, 0) == 0 ? FileKind(mode: info.st_mode) : .other
+            var status = stat()
+            let info = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
+                fstatat(fd, $0.baseAddress!, &status, 0) == 0 ? FileInfo(status) : FileInfo.unknown
             }
-            entries.append((name, kind))
+            entries.append(FolderEntry(name: name, info: info))
         }
         return .success(entries)
     }
@@ -107,6 +132,65 @@ public struct RawPath: Hashable, Sendable, CustomStringConvertible {
             }
         }
         return RawPath(text)
+    }
+}
+
+/// One name in a folder and what `stat` says of it.
+public struct FolderEntry: Sendable {
+    /// The name's bytes.
+    public var name: [UInt8]
+    /// Its kind, size, time and identity (links followed).
+    public var info: FileInfo
+    /// Its kind (links followed).
+    public var kind: FileKind { info.kind }
+
+    /// The entry `name`, described by `info`.
+    public init(name: [UInt8], info: FileInfo) {
+        self.name = name
+        self.info = info
+    }
+}
+
+/// What `stat` says of a file, as far as listing pictures needs it.
+public struct FileInfo: Equatable, Sendable {
+    /// What it is.
+    public var kind: FileKind
+    /// Its size in bytes.
+    public var size: Int64
+    /// Its last modification, in nanoseconds since 1970.
+    public var modified: Int64
+    /// The device and inode: equal for two paths to the same file (a link loop's folder).
+    public var identity: FileIdentity?
+
+    /// A file that could not be examined: `.other`, no size, time or identity.
+    public static let unknown = FileInfo(kind: .other, size: 0, modified: 0, identity: nil)
+
+    /// A description.
+    public init(kind: FileKind, size: Int64, modified: Int64, identity: FileIdentity?) {
+        self.kind = kind
+        self.size = size
+        self.modified = modified
+        self.identity = identity
+    }
+
+    init(_ status: stat) {
+        self.init(kind: FileKind(mode: status.st_mode), size: Int64(status.st_size),
+                  modified: Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec),
+                  identity: FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)))
+    }
+}
+
+/// A file's device and inode numbers, which name it whatever path leads to it.
+public struct FileIdentity: Hashable, Sendable {
+    /// `st_dev`.
+    public var device: UInt64
+    /// `st_ino`.
+    public var inode: UInt64
+
+    /// The identity of inode `inode` on device `device`.
+    public init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
     }
 }
 

@@ -7,6 +7,8 @@ import Gallery
 import Raster
 import SafeOutput
 
+extension ListingOptions.Order: ExpressibleByArgument {}
+
 @main
 struct ImageViewer: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,14 +17,20 @@ struct ImageViewer: ParsableCommand {
         discussion: """
             Swipe or drag between pictures; pinch, double-tap, Ctrl+wheel or a touchpad pinch to zoom. \
             Keys: Left/Right, Page Up/Down and Space for previous/next (arrows pan a zoomed picture), \
-            Home/End for first/last, + - 0 1 to zoom in, out, to fit and to 1:1, F or F11 for \
-            fullscreen, Escape to leave it, Q to quit.
+            Home/End for first/last, + - 0 1 to zoom in, out, to fit and to 1:1, [ or F5 and ] or F6 \
+            to turn the picture a quarter left or right, F7 and F8 to flip it top to bottom and left \
+            to right (for the session, on top of its EXIF orientation), F or F11 for fullscreen, \
+            Escape to leave it, Q to quit.
 
             With no path the bundled pictures are shown: $SCROLLKIT_ASSETS, or Assets/ of the package \
             that built the viewer when it runs from that package's build folder, or \
-            ../share/scrollkit/Assets next to its folder. Folders contribute their regular PNG and \
-            JPEG files; FIFOs, devices and sockets are left out with a message. File names need not \
-            be UTF-8.
+            ../share/scrollkit/Assets next to its folder. One file named alone opens among the \
+            pictures of its folder. Folders contribute their regular picture files; FIFOs, \
+            devices and sockets are left out with a message. File names need not be UTF-8. - reads \
+            paths from standard input, one per line (NUL-separated with -0), or one picture's bytes.
+
+            Folders are watched: pictures copied in appear in their place once written and closed, \
+            removed ones go, and a picture rewritten reloads; the viewer never needs a restart.
 
             --record and --screenshot write new files: an existing path is refused unless --force \
             is given, and a symbolic link, FIFO or device never. A recording that cannot be written \
@@ -37,9 +45,25 @@ struct ImageViewer: ParsableCommand {
             """,
         version: "0.2.0")
 
-    @Argument(help: ArgumentHelp("Image files and folders (folders: their PNG and JPEG files in natural order).",
+    @Argument(help: ArgumentHelp("Image files and folders (folders: their pictures in natural order); - reads paths or a picture from standard input.",
                                  valueName: "path"))
     var paths: [String] = []
+
+    @Flag(name: [.short, .long], help: "List the pictures of folders' subfolders too.")
+    var recursive = false
+
+    @Option(help: ArgumentHelp("Order of a folder's pictures: name (natural order), mtime (oldest first) or size (smallest first).",
+                               valueName: "key"))
+    var sort: ListingOptions.Order = .name
+
+    @Flag(help: "Reverse the order of --sort.")
+    var reverse = false
+
+    @Flag(help: "Go on from the last picture to the first and back (keys, swipes and the slideshow).")
+    var wrap = false
+
+    @Flag(name: .customShort("0"), help: "With -: the paths on standard input are separated by NUL bytes (find -print0), not newlines.")
+    var nulSeparated = false
 
     @Flag(help: "Ask the compositor for fullscreen.")
     var fullscreen = false
@@ -103,6 +127,16 @@ struct ImageViewer: ParsableCommand {
         if testCard && !paths.isEmpty {
             throw ValidationError("--test-card shows the generated card: leave out the paths")
         }
+        let dashes = paths.filter { $0 == "-" }.count
+        if dashes > 1 {
+            throw ValidationError("- (standard input) can be given once")
+        }
+        if nulSeparated && dashes == 0 {
+            throw ValidationError("-0 says how the paths on standard input are separated: give - too")
+        }
+        if dashes > 0 && isatty(STDIN_FILENO) == 1 {
+            throw ValidationError("- reads standard input, which is a terminal: pipe a list of paths or a picture into it")
+        }
         for (name, value) in [("--slideshow", slideshow), ("--idle-reset", idleReset)] {
             if let value, !(value.isFinite && value > 0 && value <= Self.longestDelay) {
                 throw ValidationError("\(name) must be a number of seconds above 0 and at most \(Int(Self.longestDelay)), not \(value)")
@@ -136,68 +170,65 @@ struct ImageViewer: ParsableCommand {
         options.idleResetDelay = idleReset
         options.cacheBudget = cacheBudget
         options.loading = loading
+        options.wraps = wrap
         return options
     }
 
     /// The files to show: the paths given (as the command line's bytes, so names that are not
-    /// UTF-8 open too), or the bundled assets; problems go to stderr.
-    func listFiles() -> [String] {
+    /// UTF-8 open too; `-` standing for what standard input names or holds), or the bundled
+    /// assets; problems go to stderr. Also what to list again when the folders change.
+    func listFiles() -> (source: ListingSource?, listing: ImageListing) {
         var roots: [RawPath]
+        var fromStandardInput = false
         if paths.isEmpty {
             guard let assets = BundledAssets.folder() else {
                 emit("image-viewer: no path given and the bundled Assets/ folder was not found (set \(BundledAssets.environmentVariable))")
-                return []
+                return (nil, ImageListing(entries: []))
             }
             roots = [RawPath(assets)]
         } else {
             var taken = Set<Int>()
-            roots = paths.map { RawPath.argument(shownAs: $0, taken: &taken) }
+            roots = []
+            for path in paths {
+                guard path == "-" else {
+                    roots.append(RawPath.argument(shownAs: path, taken: &taken))
+                    continue
+                }
+                fromStandardInput = true
+                var problems: [String] = []
+                let content = StandardInput.read(fd: STDIN_FILENO, separator: nulSeparated ? 0 : UInt8(ascii: "\n"),
+                                                 folder: { PathAliases.shared.newFolder() }, problems: &problems)
+                for problem in problems { emit("image-viewer: \(problem)") }
+                switch content {
+                case .paths(let listed): roots += listed
+                case .picture(let file): roots.append(RawPath(file))
+                }
+            }
         }
-        let listing = ImageListing.list(raw: roots)
+        let options = ListingOptions(order: sort, reversed: reverse, recursive: recursive)
+        // A list from standard input is shown as given, even when it names a single file.
+        let source = ListingSource(paths: roots, options: options, opensFolderOfSingleFile: !fromStandardInput)
+        let listing = source.list()
         for problem in listing.problems { emit("image-viewer: \(problem)") }
-        if listing.entries.isEmpty { emit("image-viewer: no pictures in \(roots.map(\.description).joined(separator: ", "))") }
-        return listing.entries.map { $0.string ?? PictureAliases.shared.path(for: $0) }
+        if listing.entries.isEmpty {
+            let named = fromStandardInput && roots.isEmpty ? "standard input" : roots.map(\.description).joined(separator: ", ")
+            emit("image-viewer: no pictures in \(named)")
+        }
+        return (source, listing)
+    }
+
+    /// The gallery of the listed files, opening on the listing's start page.
+    func makeGallery(_ listing: ImageListing, loading: PageLoader.Mode) -> GalleryScene {
+        let gallery = GalleryScene(files: listing.entries.map { PathAliases.shared.path(for: $0) },
+                                   options: galleryOptions(loading: loading), startingAt: listing.start)
+        gallery.onLoadFailure = { emit("image-viewer: \($0.description)") }
+        return gallery
     }
 
     /// The options whose file names must be UTF-8 (they are opened through String APIs), with
     /// their values as given.
     private var utf8Options: [(String, String?)] {
         [("--record", record), ("--screenshot", screenshot), ("--offscreen", offscreenTrace)]
-    }
-}
-
-/// Names the picture loader can open for files whose names are not UTF-8: the loader (in
-/// Pictures) takes String paths, and a String cannot hold such a name, so each gets a symbolic
-/// link in a private folder, named with the file's escaped name ("caf\xE9.jpg") so messages and
-/// error cards show it, pointing at the file's real bytes. Removed at exit.
-final class PictureAliases: @unchecked Sendable {
-    /// The one set of links of this process (used from the main thread only, while listing).
-    static let shared = PictureAliases()
-    private var folder: PrivateFolder?
-    private var count = 0
-
-    /// A UTF-8 path that opens `file`; the escaped name itself when no link can be made (the
-    /// load then fails with a message naming the file).
-    func path(for file: RawPath) -> String {
-        do {
-            if folder == nil {
-                folder = try PrivateFolder(prefix: "scrollkit-names")
-                atexit { PictureAliases.shared.folder?.remove() }
-            }
-            guard let folder else { return file.description }
-            count += 1
-            let holder = folder.appending("\(count)")
-            guard mkdir(holder, 0o700) == 0 else { return file.description }
-            var target = file
-            if file.bytes.first != UInt8(ascii: "/") {
-                target = RawPath(FileManager.default.currentDirectoryPath).appending(file.bytes)
-            }
-            let link = holder + "/" + TerminalText.escaped(bytes: file.lastComponent)
-            guard target.withCString({ symlink($0, link) }) == 0 else { return file.description }
-            return link
-        } catch {
-            return file.description
-        }
     }
 }
 

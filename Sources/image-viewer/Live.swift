@@ -19,14 +19,23 @@ extension ImageViewer {
         let renderer: Renderer
         var gallery: GalleryScene?
         var card: ViewScene?
+        var watcher: FolderWatcher?
         if testCard {
             let testCardScene = makeTestCardScene(cacheBudget: cacheBudget)
             scene = testCardScene
             renderer = testCardScene.renderer
             card = testCardScene
         } else {
-            let g = GalleryScene(files: listFiles(), options: galleryOptions(loading: .background))
-            g.onLoadFailure = { emit("image-viewer: \($0.description)") }
+            let (source, listing) = listFiles()
+            let g = makeGallery(listing, loading: .background)
+            if let source, !listing.watchedFolders.isEmpty {
+                do {
+                    watcher = try FolderWatcher(source: source, listing: listing) { emit("image-viewer: \($0)") }
+                    g.folderChanges = watcher?.changes
+                } catch {
+                    emit("image-viewer: folders will not be watched for changes: \(error)")
+                }
+            }
             scene = g
             renderer = g.renderer
             gallery = g
@@ -116,7 +125,7 @@ extension ImageViewer {
             }
         }
         do {
-            try withExtendedLifetime(termination) { try app.run() }
+            try withExtendedLifetime((termination, watcher)) { try app.run() }
         } catch let error as WaylandError {
             reportIncompleteRecording(app.recorder)
             fail(error)

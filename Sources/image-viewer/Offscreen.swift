@@ -54,8 +54,8 @@ extension ImageViewer {
             scene = card
             renderer = card.renderer
         } else {
-            let gallery = GalleryScene(files: listFiles(), options: galleryOptions(loading: .waitForEach))
-            gallery.onLoadFailure = { emit("image-viewer: \($0.description)") }
+            // No folder watch: an offscreen run replays the same frames whatever happens to the files.
+            let gallery = makeGallery(listFiles().listing, loading: .waitForEach)
             scene = gallery
             renderer = gallery.renderer
         }

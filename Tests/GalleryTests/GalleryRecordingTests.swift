@@ -16,8 +16,8 @@ private final class RecordedGallery: DisplayClient {
     private var formatter = TraceLineFormatter()
     private var input = InputFrameBuilder()
 
-    init(files: [String]) {
-        harness = Harness(files: files, width: 800, height: 600)
+    init(files: [String], options: GalleryScene.Options = .synchronous) {
+        harness = Harness(files: files, width: 800, height: 600, options: options)
         harness.scene.onTraceAction = { [unowned self] action, time in
             self.setupIfNeeded()
             self.lines.append(self.formatter.line(for: action, at: time))
@@ -112,5 +112,35 @@ struct GalleryRecordingTests {
             #expect(abs(replayed.0.x - live.contentOffset.x) < 0.5 && abs(replayed.0.y - live.contentOffset.y) < 0.5,
                     "page \(index): offset \(replayed.0), live \(live.contentOffset)")
         }
+    }
+
+    @Test("With --wrap, a swipe past the last page and a turned picture replay to the gallery's rest")
+    func wrapAndTurnReplay() throws {
+        var options = GalleryScene.Options.synchronous
+        options.wraps = true
+        let files = [Assets.sunset, Assets.bubbles, Assets.mosaic]
+        let session = RecordedGallery(files: files, options: options)
+        // End, then a swipe past the last page onto the first; ] turns it, a double tap zooms it.
+        var steps = Step.key(0, "End")
+        steps += Step.drag(1000, from: CGPoint(x: 600, y: 300), to: CGPoint(x: 250, y: 300), steps: 10)
+        steps += Step.key(3000, "bracketright") + Step.doubleTap(4000, 300, 200)
+        session.run(steps)
+
+        let scene = session.harness.scene
+        #expect(scene.currentIndex == 0 && scene.pager.contentOffset.x == 820)
+        let page = try #require(scene.currentPage)
+        #expect(page.isZoomedIn && page.imageSize == CGSize(width: 800, height: 1200))
+        let trace = try TraceParser().parse(session.lines.joined(separator: "\n"), file: "recording")
+        // The pager's slots: a copy of the last page, the three pages, a copy of the first.
+        #expect(trace.setup.viewCount == files.count + 3)
+        let records = try Replayer.records(of: trace)
+        guard case .end(_, let offset, _, _)? = records.last else { Issue.record("no end line: \(String(describing: records.last))"); return }
+        #expect(abs(offset.x - 820) < 0.5, "replayed pager \(offset)")
+        var replayed: (CGPoint, Double)?
+        for record in records { if case .nestedEnd(_, 2, let offset, let scale) = record { replayed = (offset, scale) } }
+        let first = try #require(replayed, "the first page moved live but not in the replay")
+        #expect(abs(first.1 - Double(page.zoomScale)) < 1e-6, "scale \(first.1), live \(page.zoomScale)")
+        #expect(abs(first.0.x - page.contentOffset.x) < 0.5 && abs(first.0.y - page.contentOffset.y) < 0.5,
+                "offset \(first.0), live \(page.contentOffset)")
     }
 }

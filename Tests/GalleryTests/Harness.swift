@@ -69,8 +69,9 @@ final class Harness {
     let window: OffscreenWindow
     let display = SimulatedDisplay(frameRate: 60)
 
-    init(files: [String], width: Int = 800, height: Int = 400, options: GalleryScene.Options = .synchronous) {
-        scene = GalleryScene(files: files, options: options)
+    init(files: [String], width: Int = 800, height: Int = 400, options: GalleryScene.Options = .synchronous,
+         startingAt start: Int = 0) {
+        scene = GalleryScene(files: files, options: options, startingAt: start)
         window = OffscreenWindow(scene: scene, width: width, height: height)!
     }
 

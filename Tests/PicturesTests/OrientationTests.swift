@@ -98,3 +98,40 @@ struct OrientationTests {
         }
     }
 }
+
+@Suite("Orientation algebra")
+struct OrientationAlgebraTests {
+    /// Where displayed pixel (x, y) of a `w`×`h` stored grid shown in `o` lives.
+    private func stored(_ o: Orientation, _ w: Int, _ h: Int, _ x: Int, _ y: Int) -> (Int, Int) {
+        let p = o.storedMapping(storedWidth: w, storedHeight: h).stored(x, y)
+        return (p.x, p.y)
+    }
+
+    @Test("Each orientation is its quarter turns after its mirror, and back")
+    func turnsAndMirror() {
+        for o in Orientation.allCases {
+            #expect(Orientation(quarterTurns: o.quarterTurns, mirrored: o.isMirrored) == o)
+        }
+        #expect(Orientation(quarterTurns: -1, mirrored: false) == .left && Orientation(quarterTurns: 5, mirrored: true) == .rightMirrored)
+    }
+
+    @Test("followed(by:) maps pixels as the two mappings in turn, for all 64 pairs")
+    func composition() {
+        // A 3×2 grid: no symmetry hides a wrong answer.
+        let (w, h) = (3, 2)
+        for first in Orientation.allCases {
+            for second in Orientation.allCases {
+                let middle = first.displaySize(storedWidth: w, storedHeight: h)
+                let both = first.followed(by: second)
+                let shown = both.displaySize(storedWidth: w, storedHeight: h)
+                for y in 0..<shown.height {
+                    for x in 0..<shown.width {
+                        let viaMiddle = stored(second, middle.width, middle.height, x, y)
+                        let expected = stored(first, w, h, viaMiddle.0, viaMiddle.1)
+                        #expect(stored(both, w, h, x, y) == expected, "\(first) then \(second) at (\(x), \(y))")
+                    }
+                }
+            }
+        }
+    }
+}
