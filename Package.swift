@@ -93,13 +93,14 @@ let package = Package(
         .executableTarget(name: "wl-inject", dependencies: ["CWaylandClient", "CXKBCommon", "CWaylandProtocols"]),
 
         .target(name: "TestSupport", dependencies: ["Raster"], path: "Tests/TestSupport"),
-        .testTarget(name: "ScrollKitTests", dependencies: ["ScrollKit"]),
+        // The delegate calls are recorded by the replay's RecordingDelegate, the one recorder.
+        .testTarget(name: "ScrollKitTests", dependencies: ["ScrollKit", "Replay"]),
         // The text tests render references with FreeType and HarfBuzz directly.
         .testTarget(name: "RasterTests", dependencies: ["Host", "Raster", "ScrollKit", "TestCardContent", "TestSupport", "CFontconfig",
                                                   "CFreeType", "CHarfBuzz"]),
         .testTarget(name: "HostTests", dependencies: ["Host", "Raster", "ScrollKit"]),
         .testTarget(name: "WaylandTests", dependencies: [
-            "Wayland", "TraceFormat", .product(name: "SystemPackage", package: "swift-system"),
+            "Wayland", "Replay", "TraceFormat", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster"]),
         .testTarget(name: "ReplayTests", dependencies: ["Host", "Replay", "ScrollKit", "TestSupport", "TraceFormat", "SafeOutput"],

@@ -1,5 +1,6 @@
 // A scroll-view delegate that writes down every call with the state at that moment, and
-// answers as the trace's setup asks (target override, scroll-to-top refusal).
+// answers as the trace's setup asks (target override, scroll-to-top refusal): the one recorder
+// of delegate calls, used by the replay and by the tests of ScrollKit and the seat.
 import Foundation
 import ScrollKit
 import TraceFormat
@@ -18,6 +19,15 @@ public final class RecordingDelegate: ScrollViewDelegate {
     public var isMuted = false
     /// The scroll view's number in the setup (0 its own, 1 and up nested), on every record.
     public var view = 0
+    /// Runs inside every delegate call, after it is recorded (muted or not), with the call and
+    /// the scroll view: what an app's delegate would do there (a test's re-entrant change).
+    public var onCall: ((DelegateCall, ScrollView) -> Void)?
+    /// The target the scroll view proposed at the last `scrollViewWillEndDragging`, before
+    /// `config.targetContentOffset` replaced it; nil before the first.
+    public private(set) var lastProposedTarget: CGPoint?
+    /// Zoom calls (`willBeginZooming`, `didEndZooming`) whose view was not `zoomingView`: a
+    /// scroll view must name the view its delegate gave it, so anything but 0 is a defect.
+    public private(set) var zoomCallsNamingAnotherView = 0
 
     /// A delegate answering per `config` and handing records to `sink`.
     public init(config: DelegateConfig = DelegateConfig(), sink: @escaping (ReplayRecord) -> Void) {
@@ -34,10 +44,12 @@ public final class RecordingDelegate: ScrollViewDelegate {
     }
 
     private func record(_ call: DelegateCall, _ scrollView: ScrollView) {
-        guard !isMuted else { return }
-        var state = Self.snapshot(of: scrollView)
-        state.view = view
-        sink(.delegate(time: now, call: call, state: state))
+        if !isMuted {
+            var state = Self.snapshot(of: scrollView)
+            state.view = view
+            sink(.delegate(time: now, call: call, state: state))
+        }
+        onCall?(call, scrollView)
     }
 
     /// Records what control `id` received, with the scroll view's state at that moment.
@@ -46,6 +58,14 @@ public final class RecordingDelegate: ScrollViewDelegate {
         var state = Self.snapshot(of: scrollView)
         state.view = view
         sink(.control(time: now, id: id, event: event, state: state))
+    }
+
+    /// Records every event of `control` as control `id` (its `identifier` when nil), with the
+    /// state of `scrollView`, the scroll view whose content holds it.
+    public func watch(_ control: Control, as id: String? = nil, in scrollView: ScrollView) {
+        control.addAction(for: Control.Event.allCases) { [unowned self, unowned scrollView] control, event in
+            self.recordControl(id: id ?? control.identifier ?? "", event: ControlEvent(event), in: scrollView)
+        }
     }
 
     /// Records `scrollViewDidScroll`.
@@ -61,6 +81,7 @@ public final class RecordingDelegate: ScrollViewDelegate {
     /// Applies the configured target override, then records the call with the final target.
     public func scrollViewWillEndDragging(_ scrollView: ScrollView, withVelocity velocity: CGPoint,
                                           targetContentOffset: inout CGPoint) {
+        lastProposedTarget = targetContentOffset
         if let target = config.targetContentOffset { targetContentOffset = target }
         record(.willEndDragging(velocity: velocity, targetContentOffset: targetContentOffset), scrollView)
     }
@@ -103,6 +124,7 @@ public final class RecordingDelegate: ScrollViewDelegate {
 
     /// Records `scrollViewWillBeginZooming`.
     public func scrollViewWillBeginZooming(_ scrollView: ScrollView, with view: View?) {
+        if view !== zoomingView { zoomCallsNamingAnotherView += 1 }
         record(.willBeginZooming, scrollView)
     }
 
@@ -113,6 +135,7 @@ public final class RecordingDelegate: ScrollViewDelegate {
 
     /// Records `scrollViewDidEndZooming` with the final scale.
     public func scrollViewDidEndZooming(_ scrollView: ScrollView, with view: View?, atScale scale: CGFloat) {
+        if view !== zoomingView { zoomCallsNamingAnotherView += 1 }
         record(.didEndZooming(atScale: Double(scale)), scrollView)
     }
 }

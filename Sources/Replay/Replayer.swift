@@ -88,9 +88,7 @@ public final class Replayer: DisplayClient {
         for button in setup.buttons {
             let control = Control(frame: button.frame)
             control.identifier = button.id
-            control.addAction(for: Control.Event.allCases) { [unowned recorder, unowned scrollView] control, event in
-                recorder.recordControl(id: control.identifier ?? "", event: ControlEvent(event), in: scrollView)
-            }
+            recorder.watch(control, in: scrollView)
             scrollView.addSubview(control)
             controls.append(control)
         }

@@ -3,12 +3,15 @@
 // with 60 Hz frame ticks and the scroll view's timers the way the Wayland loop and the
 // replay do.
 import Foundation
+import Replay
 import Testing
 @testable import ScrollKit
 
-/// Records delegate calls as compact strings: the method name, then the state flags
-/// (T = tracking, D = dragging, E = decelerating, "-" = false), e.g. "didScroll TD-".
-final class Recorder: ScrollViewDelegate {
+/// Delegate calls as compact strings: the method name, then the state flags (T = tracking,
+/// D = dragging, E = decelerating, "-" = false), e.g. "didScroll TD-". The recording itself is
+/// the replay's `RecordingDelegate` (set `scrollView.delegate = recorder.delegate`), so the
+/// tests and `scroll-replay` see calls through the same code.
+final class Recorder {
     struct Call {
         var name: String
         var offset: CGPoint
@@ -30,14 +33,22 @@ final class Recorder: ScrollViewDelegate {
         }
     }
 
+    /// The scroll view's delegate.
+    let delegate = RecordingDelegate(sink: { _ in })
     private(set) var calls: [Call] = []
     /// Velocities and targets seen by `scrollViewWillEndDragging` (target after the override).
     private(set) var endDragging: [(velocity: CGPoint, target: CGPoint, proposed: CGPoint)] = []
     /// When set, `scrollViewWillEndDragging` moves the target here (the trace format's
     /// `delegate.targetContentOffset`).
-    var targetOverride: CGPoint?
+    var targetOverride: CGPoint? {
+        get { delegate.config.targetContentOffset }
+        set { delegate.config.targetContentOffset = newValue }
+    }
     /// The answer to `scrollViewShouldScrollToTop`.
-    var shouldScrollToTop = true
+    var shouldScrollToTop: Bool {
+        get { delegate.config.shouldScrollToTop }
+        set { delegate.config.shouldScrollToTop = newValue }
+    }
     /// Runs inside every `scrollViewDidScroll`, to test re-entrant changes.
     var onDidScroll: ((ScrollView) -> Void)?
     /// Runs inside `scrollViewDidEndDecelerating`.
@@ -46,65 +57,72 @@ final class Recorder: ScrollViewDelegate {
     var onWillEndDragging: ((ScrollView) -> Void)?
     var onDidEndDragging: ((ScrollView) -> Void)?
     var now: () -> Double = { 0 }
-    /// What `viewForZooming(in:)` returns.
-    var zoomView: View?
+    /// What `viewForZooming(in:)` returns (kept alive here; the delegate holds it weakly).
+    var zoomView: View? {
+        didSet { delegate.zoomingView = zoomView }
+    }
     /// Runs inside every `scrollViewDidZoom`.
     var onDidZoom: ((ScrollView) -> Void)?
 
-    private func record(_ name: String, _ s: ScrollView) {
-        calls.append(Call(name: name, offset: s.contentOffset, time: now(), isTracking: s.isTracking,
-                          isDragging: s.isDragging, isDecelerating: s.isDecelerating, isZooming: s.isZooming,
-                          isZoomBouncing: s.isZoomBouncing, zoomScale: s.zoomScale))
+    init() {
+        delegate.sink = { [unowned self] record in self.take(record) }
+        delegate.onCall = { [unowned self] call, scrollView in self.after(call, in: scrollView) }
     }
 
     /// Records every event of `control` as "<id> <event>" among the delegate calls, with the
     /// scroll view's state at that moment.
     func watch(_ control: Control, as id: String, in scrollView: ScrollView) {
-        control.addAction(for: Control.Event.allCases) { [unowned self, unowned scrollView] _, event in
-            self.record("\(id) \(event.rawValue)", scrollView)
+        delegate.watch(control, as: id, in: scrollView)
+    }
+
+    private func take(_ record: ReplayRecord) {
+        switch record {
+        case .delegate(_, let call, let state):
+            calls.append(Call(name: Self.name(of: call), state: state, time: now()))
+            if case .willEndDragging(let velocity, let target) = call {
+                endDragging.append((velocity, target, delegate.lastProposedTarget ?? target))
+            }
+        case .control(_, let id, let event, let state):
+            calls.append(Call(name: "\(id) \(event.rawValue)", state: state, time: now()))
+        default:
+            break
         }
     }
 
-    func scrollViewDidScroll(_ s: ScrollView) {
-        record("didScroll", s)
-        onDidScroll?(s)
+    /// The test's hooks, and what every zoom call must satisfy.
+    private func after(_ call: DelegateCall, in scrollView: ScrollView) {
+        switch call {
+        case .didScroll: onDidScroll?(scrollView)
+        case .willEndDragging: onWillEndDragging?(scrollView)
+        case .didEndDragging: onDidEndDragging?(scrollView)
+        case .didEndDecelerating: onDidEndDecelerating?(scrollView)
+        case .didZoom: onDidZoom?(scrollView)
+        case .willBeginZooming:
+            #expect(delegate.zoomCallsNamingAnotherView == 0, "zoom calls name the view for zooming")
+        case .didEndZooming(let scale):
+            #expect(delegate.zoomCallsNamingAnotherView == 0, "zoom calls name the view for zooming")
+            #expect(CGFloat(scale) == scrollView.zoomScale)
+        default: break
+        }
     }
-    func scrollViewWillBeginDragging(_ s: ScrollView) { record("willBeginDragging", s) }
-    func scrollViewWillEndDragging(_ s: ScrollView, withVelocity velocity: CGPoint, targetContentOffset: inout CGPoint) {
-        record("willEndDragging", s)
-        let proposed = targetContentOffset
-        if let targetOverride { targetContentOffset = targetOverride }
-        endDragging.append((velocity, targetContentOffset, proposed))
-        onWillEndDragging?(s)
-    }
-    func scrollViewDidEndDragging(_ s: ScrollView, willDecelerate decelerate: Bool) {
-        record("didEndDragging(\(decelerate))", s)
-        onDidEndDragging?(s)
-    }
-    func scrollViewWillBeginDecelerating(_ s: ScrollView) { record("willBeginDecelerating", s) }
-    func scrollViewDidEndDecelerating(_ s: ScrollView) {
-        record("didEndDecelerating", s)
-        onDidEndDecelerating?(s)
-    }
-    func scrollViewDidEndScrollingAnimation(_ s: ScrollView) { record("didEndScrollingAnimation", s) }
-    func scrollViewShouldScrollToTop(_ s: ScrollView) -> Bool {
-        record("shouldScrollToTop", s)
-        return shouldScrollToTop
-    }
-    func scrollViewDidScrollToTop(_ s: ScrollView) { record("didScrollToTop", s) }
-    func viewForZooming(in s: ScrollView) -> View? { zoomView }
-    func scrollViewWillBeginZooming(_ s: ScrollView, with view: View?) {
-        #expect(view === zoomView)
-        record("willBeginZooming", s)
-    }
-    func scrollViewDidZoom(_ s: ScrollView) {
-        record("didZoom", s)
-        onDidZoom?(s)
-    }
-    func scrollViewDidEndZooming(_ s: ScrollView, with view: View?, atScale scale: CGFloat) {
-        #expect(view === zoomView)
-        #expect(scale == s.zoomScale)
-        record("didEndZooming(\(scale))", s)
+
+    /// The compact name tests compare: the method without "scrollView", with its argument
+    /// where the order contract depends on it.
+    private static func name(of call: DelegateCall) -> String {
+        switch call {
+        case .didScroll: "didScroll"
+        case .willBeginDragging: "willBeginDragging"
+        case .willEndDragging: "willEndDragging"
+        case .didEndDragging(let decelerate): "didEndDragging(\(decelerate))"
+        case .willBeginDecelerating: "willBeginDecelerating"
+        case .didEndDecelerating: "didEndDecelerating"
+        case .didEndScrollingAnimation: "didEndScrollingAnimation"
+        case .didZoom: "didZoom"
+        case .willBeginZooming: "willBeginZooming"
+        case .didEndZooming(let scale): "didEndZooming(\(CGFloat(scale)))"
+        case .shouldScrollToTop: "shouldScrollToTop"
+        case .didScrollToTop: "didScrollToTop"
+        }
     }
 
     /// Every call, one string each.
@@ -186,7 +204,7 @@ final class Harness {
         scrollView.contentSize = content
         root.addSubview(scrollView)
         configure(scrollView)
-        scrollView.delegate = recorder
+        scrollView.delegate = recorder.delegate
         recorder.now = { [unowned self] in self.now }
         root.onNeedsFrame = { [unowned self] in self.framesNeeded += 1 }
     }
@@ -262,3 +280,12 @@ final class Harness {
 /// `abs(a - b) <= tolerance` for CGFloat/Double mixes.
 func close(_ a: CGFloat, _ b: CGFloat, _ tolerance: CGFloat) -> Bool { abs(a - b) <= tolerance }
 func close(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool { abs(a - b) <= tolerance }
+
+extension Recorder.Call {
+    /// A call as the recording delegate saw it, at `time` ms.
+    init(name: String, state: ScrollStateSnapshot, time: Double) {
+        self.init(name: name, offset: state.offset, time: time, isTracking: state.tracking, isDragging: state.dragging,
+                  isDecelerating: state.decelerating, isZooming: state.zooming, isZoomBouncing: state.zoomBouncing,
+                  zoomScale: CGFloat(state.zoomScale))
+    }
+}

@@ -22,7 +22,7 @@ private final class Nest {
         outer.isPagingEnabled = paging
         outer.contentSize = outerVertical ? CGSize(width: 400, height: 600 * CGFloat(pages))
                                           : CGSize(width: 400 * CGFloat(pages), height: 600)
-        outer.delegate = outerLog
+        outer.delegate = outerLog.delegate
         root.addSubview(outer)
         for i in 0..<pages {
             let origin = outerVertical ? CGPoint(x: 0, y: 600 * CGFloat(i)) : CGPoint(x: 400 * CGFloat(i), y: 0)
@@ -35,7 +35,7 @@ private final class Nest {
                 page.maximumZoomScale = 4
                 log.zoomView = content
             }
-            page.delegate = log
+            page.delegate = log.delegate
             outer.addSubview(page)
             inner.append(page)
             innerLogs.append(log)

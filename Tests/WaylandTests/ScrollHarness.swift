@@ -1,31 +1,35 @@
 // A scroll view with a delegate that logs its calls, driven by the events the seat's pure
 // builders produce: tests check what a user would see, not just the events in between.
 import Foundation
+import Replay
 import ScrollKit
 @testable import Wayland
 
-/// Logs delegate calls by name; a run of `scrollViewDidScroll` is one "DidScroll…" entry, so
+/// Delegate calls by name, as the replay's `RecordingDelegate` records them (the scroll view's
+/// delegate is `log.delegate`); a run of `scrollViewDidScroll` is one "DidScroll…" entry, so
 /// sequences compare whole without depending on the frame count.
-final class DelegateLog: ScrollViewDelegate {
+final class DelegateLog {
+    /// The scroll view's delegate.
+    let delegate = RecordingDelegate(sink: { _ in })
     private(set) var calls: [String] = []
 
-    private func log(_ name: String) {
-        if name == "DidScroll…", calls.last == name { return }
-        calls.append(name)
+    init() {
+        delegate.sink = { [unowned self] record in
+            guard case .delegate(_, let call, _) = record else { return }
+            let name = Self.name(of: call)
+            if name == "DidScroll…", self.calls.last == name { return }
+            self.calls.append(name)
+        }
     }
 
-    func scrollViewDidScroll(_ scrollView: ScrollView) { log("DidScroll…") }
-    func scrollViewWillBeginDragging(_ scrollView: ScrollView) { log("WillBeginDragging") }
-    func scrollViewWillEndDragging(_ scrollView: ScrollView, withVelocity velocity: CGPoint,
-                                   targetContentOffset: inout CGPoint) {
-        log(velocity == .zero ? "WillEndDragging(still)" : "WillEndDragging(moving)")
+    private static func name(of call: DelegateCall) -> String {
+        switch call {
+        case .didScroll: "DidScroll…"
+        case .willEndDragging(let velocity, _): velocity == .zero ? "WillEndDragging(still)" : "WillEndDragging(moving)"
+        case .didEndDragging(let decelerate): "DidEndDragging(\(decelerate))"
+        default: String(call.name.dropFirst("scrollView".count))
+        }
     }
-    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
-        log("DidEndDragging(\(decelerate))")
-    }
-    func scrollViewWillBeginDecelerating(_ scrollView: ScrollView) { log("WillBeginDecelerating") }
-    func scrollViewDidEndDecelerating(_ scrollView: ScrollView) { log("DidEndDecelerating") }
-    func scrollViewDidEndScrollingAnimation(_ scrollView: ScrollView) { log("DidEndScrollingAnimation") }
 }
 
 /// A 400 × 600 pt scroll view over 400 × 3000 pt of content, its delegate log, and a clock.
@@ -38,7 +42,7 @@ final class ScrollHarness {
     init(content: CGSize = CGSize(width: 400, height: 3000)) {
         scrollView.frame = CGRect(x: 0, y: 0, width: 400, height: 600)
         scrollView.contentSize = content
-        scrollView.delegate = log
+        scrollView.delegate = log.delegate
     }
 
     /// Delivers `events` in order, ticking 60 Hz frames up to each event's time first, as the
