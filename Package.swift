@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "WaylandTests", dependencies: [
             "Wayland", "Replay", "TraceFormat", .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "SafeOutput"]),
         .testTarget(name: "ReplayTests", dependencies: ["Host", "Replay", "ScrollKit", "TestSupport", "TraceFormat", "SafeOutput"],
                     exclude: ["Traces"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Host", "Pictures", "Raster", "ScrollKit", "Replay", "TestSupport",
