@@ -109,6 +109,8 @@ public final class Application {
     public func run() throws {
         defer { recorder?.finish() }
         try display.run { [unowned self] in
+            // Everything read in this iteration reaches the scene before it draws.
+            self.seat?.deliverQueued()
             self.updateCursor()
             try self.window.afterDispatch()
         }

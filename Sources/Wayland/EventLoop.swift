@@ -86,15 +86,22 @@ extension Display {
     public func run(afterDispatch: () throws -> Void) throws {
         running = true
         let fd = wl_display_get_fd(proxy)
+        // Reads the socket while this thread draws (SocketReader); without one (no eventfd
+        // to spare) this thread reads alone, between frames.
+        let reader = SocketReader(display: proxy)
+        defer { reader?.stop() }
         while running {
             // The prepare/read protocol lets events queued by other readers be dispatched first.
             while wl_display_prepare_read(proxy) != 0 {
                 if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
             }
             try flush(fd: fd)
-            // Sleeps until the compositor sends something, another thread wakes us, or the
-            // next timer is due; nothing else can end the wait (an idle window costs nothing).
-            let result = waker.wait(with: fd, timeout: timers.pollTimeout(now: monotonicMilliseconds()))
+            // Sleeps until the compositor sends something, the reader has queued it, another
+            // thread wakes us, or the next timer is due; nothing else can end the wait (an idle
+            // window costs nothing). Only a socket seen readable here is read here: a prepared
+            // read waits for every other prepared reader, and the reader's wait is the socket.
+            let result = waker.wait(with: fd, queued: reader?.queued,
+                                    timeout: timers.pollTimeout(now: monotonicMilliseconds()))
             if result.readable {
                 if wl_display_read_events(proxy) < 0 { throw connectionError() }
             } else {
@@ -103,6 +110,7 @@ extension Display {
                     throw WaylandError.connectionLost(reason: "poll: \(failure)")
                 }
             }
+            // Everything queued so far, by the reader or by the read above.
             if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
             if result.woken {
                 for handler in wakeHandlers.values { handler() }

@@ -30,6 +30,8 @@ public final class Seat {
     private var touch: TouchDevice?
     /// What every event is stamped with: the one place modifiers and pointer position are kept.
     private var state = SeatState()
+    /// Frames read since the last `deliverQueued`.
+    private var queued: [[InputEvent]] = []
 
     /// Whether a pointer, keyboard and touch device are present now.
     public var devices: (pointer: Bool, keyboard: Bool, touch: Bool) {
@@ -68,6 +70,7 @@ public final class Seat {
         removePointer()
         removeKeyboard()
         removeTouch()
+        deliverQueued()
     }
 
     /// The outputs' scale changed: cursors are redrawn at the new one.
@@ -75,10 +78,21 @@ public final class Seat {
         pointer?.refreshCursor()
     }
 
+    /// Queues one device frame, stamped with the seat's state as it was then; the frames read
+    /// together go to `onInput` after the dispatch (`deliverQueued`).
     private func deliver(_ events: [InputEvent]) {
         guard !events.isEmpty else { return }
-        let frame = events.map { state.stamp($0) }
-        onInput?(frame)
+        queued.append(events.map { state.stamp($0) })
+    }
+
+    /// Hands the frames queued since the last call to `onInput`, in order, merged where only the
+    /// last position or the sum counts (`InputCoalescing`): a burst read at once reaches the
+    /// scene as a few events, so reading the socket stays cheap and it never fills.
+    public func deliverQueued() {
+        guard !queued.isEmpty else { return }
+        let frames = InputCoalescing.coalesced(queued)
+        queued.removeAll(keepingCapacity: true)
+        for frame in frames { onInput?(frame) }
     }
 
     // Devices come and go (an injector connecting, a mouse unplugged): drop and re-get

@@ -48,15 +48,19 @@ public final class Waker: Sendable {
         var readable: Bool
         /// A wake arrived (and was cleared).
         var woken: Bool
+        /// The socket reader queued events (and the signal was cleared).
+        var queued: Bool = false
         /// Why `poll` failed, other than EINTR; nil when it succeeded.
         var failure: Errno?
     }
 
-    /// Waits up to `timeout` ms (−1: without limit) until `fd` becomes readable or a wake
-    /// arrives; clears the wake. The event loop's single blocking call.
-    func wait(with fd: Int32, timeout: Int32) -> WaitResult {
+    /// Waits up to `timeout` ms (−1: without limit) until `fd` becomes readable, a wake
+    /// arrives or `queued` (the socket reader's signal) fires; clears the wake and the signal.
+    /// The event loop's single blocking call.
+    func wait(with fd: Int32, queued: Waker? = nil, timeout: Int32) -> WaitResult {
         var requests = [SystemCalls.PollRequest(fd, events: SystemCalls.readable),
                         SystemCalls.PollRequest(file.rawValue, events: SystemCalls.readable)]
+        if let queued { requests.append(SystemCalls.PollRequest(queued.file.rawValue, events: SystemCalls.readable)) }
         do {
             try SystemCalls.poll(&requests, timeout: timeout)
         } catch {
@@ -64,6 +68,7 @@ public final class Waker: Sendable {
         }
         let readable = requests[0].saw(SystemCalls.readable | SystemCalls.hangUp | SystemCalls.failed)
         let woken = requests[1].saw(SystemCalls.readable) && drain()
-        return WaitResult(readable: readable, woken: woken, failure: nil)
+        let sawQueued = requests.count > 2 && requests[2].saw(SystemCalls.readable) && queued?.drain() == true
+        return WaitResult(readable: readable, woken: woken, queued: sawQueued, failure: nil)
     }
 }

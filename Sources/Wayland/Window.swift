@@ -63,8 +63,8 @@ public final class Window {
     private var buffers = FrameBuffers<ShmBuffer>()
     private var scheduler = FrameScheduler()
     private var wakeTimer: Int?
-    /// Monotonic ms when the frame callback being handled arrived; nil outside its handling
-    /// and once a commit has answered it.
+    /// Monotonic ms when a frame callback that wants a frame arrived, from then until that
+    /// frame is drawn after the dispatch; nil once a commit has answered it.
     private var callbackArrival: Double?
     private let defaultSize: SurfaceSize
     /// An error from inside a C callback, rethrown by the event loop.
@@ -128,7 +128,12 @@ public final class Window {
     /// no frame callback is outstanding.
     func afterDispatch() throws {
         if let failure { throw failure }
-        if isConfigured && scheduler.shouldRenderAfterDispatch() {
+        if let arrival = callbackArrival {
+            // The callback's frame, drawn at the time it arrived (the answer time counts the
+            // reading in between). Cleared by the commit, or here when none is made.
+            defer { callbackArrival = nil }
+            try renderFrame(at: arrival)
+        } else if isConfigured && scheduler.shouldRenderAfterDispatch() {
             try renderFrame(at: monotonicMilliseconds())
         }
     }
@@ -228,18 +233,14 @@ public final class Window {
 
     // MARK: Frames
 
+    /// The frame callback fired. The frame is drawn after the dispatch (`afterDispatch`),
+    /// once everything the compositor sent with it has been read: drawing inside the dispatch
+    /// would leave later events in the socket for as long as the frame takes.
     private func frameDone(time: UInt32) {
         guard scheduler.callbackDone() else { return }  // idle: no new callback, no wakeups
-        do {
-            // The callback is delivered as the frame is done: local time is the frame clock,
-            // the one input times are mapped onto.
-            let arrival = monotonicMilliseconds()
-            callbackArrival = arrival
-            defer { callbackArrival = nil }
-            try renderFrame(at: arrival)
-        } catch {
-            failure = error
-        }
+        // The callback is delivered as the frame is done: local time is the frame clock, the
+        // one input times are mapped onto.
+        callbackArrival = monotonicMilliseconds()
     }
 
     private func renderFrame(at time: Double) throws {
