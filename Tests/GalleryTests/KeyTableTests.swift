@@ -5,6 +5,7 @@ import Foundation
 import Gallery
 import ScrollKit
 import Testing
+import TestSupport
 
 @Suite("Gallery key table")
 struct KeyTableTests {
@@ -65,5 +66,30 @@ struct KeyTableTests {
         #expect(desktop.contains { $0.keys == "Page\u{A0}Up  Backspace  Shift+Space" && $0.summary == "Previous picture" })
         #expect(desktop.contains { $0.keys == "F  F11" } && desktop.contains { $0.keys == "?  H" })
         #expect(!GalleryKeyMap.helpRows(in: GalleryKeyMap.Context(isKiosk: true)).contains { $0.keys == "Q" })
+    }
+
+    @Test("The README's key and gesture tables are the key table's rows")
+    func readmeTables() throws {
+        let readme = try String(contentsOf: PackagePaths.packageRoot().appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        /// The rows of the table whose header is `header`, as their cells.
+        func table(_ header: String) -> [[String]] {
+            guard let start = lines.firstIndex(of: header) else { return [] }
+            return lines[(start + 2)...].prefix { $0.hasPrefix("|") }.map { line in
+                line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+        }
+        let keys = GalleryKeyMap.bindings.map { binding -> [String] in
+            let label = binding.keysLabel.replacingOccurrences(of: "\u{A0}", with: " ").replacingOccurrences(of: "  ", with: ", ")
+            let kiosk: String
+            switch binding.scope {
+            case .always: kiosk = "yes"
+            case .desktop: kiosk = "no"
+            case .information: kiosk = "with `--show-info`"
+            }
+            return [label, binding.summary, kiosk]
+        }
+        #expect(table("| Keys | What they do | In a kiosk |") == keys)
+        #expect(table("| Gestures | What they do |") == GalleryKeyMap.gestures.map { [$0.gesture, $0.summary] })
     }
 }
