@@ -49,7 +49,6 @@ public struct ListDemoContent: Sendable {
         let letters = (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) }
         let count = letters.count + scripts.count
         let total = max(rowCount, 0)
-        var rng = SplitMix64(seed: 15)
         var sections: [Section] = []
         for s in 0..<count {
             let rows = total / count + (s < total % count ? 1 : 0)
@@ -57,48 +56,37 @@ public struct ListDemoContent: Sendable {
             made.reserveCapacity(rows)
             let number = sections.reduce(0) { $0 + $1.rows.count }
             for r in 0..<rows {
-                let title: String
-                if s < letters.count {
-                    let a = Self.latinSyllables[rng.below(Self.latinSyllables.count)]
-                    let b = Self.latinSyllables[rng.below(Self.latinSyllables.count)]
-                    title = letters[s] + a + b
-                } else {
-                    let words = scripts[s - letters.count].words
-                    title = words[rng.below(words.count)] + " " + words[rng.below(words.count)]
-                }
-                made.append((title + " \(number + r + 1)", Self.subtitle(&rng)))
+                let row = number + r
+                func pick(_ list: [String], _ slot: Int) -> String { list[Self.pick(list.count, row: row, slot: slot)] }
+                let title = s < letters.count
+                    ? letters[s] + pick(Self.latinSyllables, 0) + pick(Self.latinSyllables, 1)
+                    : pick(scripts[s - letters.count].words, 0) + " " + pick(scripts[s - letters.count].words, 1)
+                made.append((title + " \(row + 1)", Self.subtitle(row: row)))
             }
             sections.append(Section(title: s < letters.count ? letters[s] : scripts[s - letters.count].title, rows: made))
         }
         self.sections = sections
     }
 
-    /// A line of words from every script, in a made-up order.
-    private static func subtitle(_ rng: inout SplitMix64) -> String {
+    /// A line of four words of the scripts, in a made-up order, and an emoji.
+    private static func subtitle(row: Int) -> String {
         let lists = [greek, cyrillic, hebrew, arabic, japanese, chinese, korean]
         var words: [String] = []
         for k in 0..<4 {
-            let list = lists[(rng.below(lists.count) + k) % lists.count]
-            words.append(list[rng.below(list.count)])
+            let list = lists[(pick(lists.count, row: row, slot: 2 + 2 * k) + k) % lists.count]
+            words.append(list[pick(list.count, row: row, slot: 3 + 2 * k)])
         }
-        return words.joined(separator: " · ") + " " + emoji[rng.below(emoji.count)]
+        return words.joined(separator: " · ") + " " + emoji[pick(emoji.count, row: row, slot: 10)]
     }
-}
 
-/// SplitMix64 (Steele, Lea, Flood 2014): the list's words are picked with it, so every run makes
-/// the same rows.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+    /// A number in 0..<n for word `slot` of row `row`, the same every run: Fibonacci hashing
+    /// (Knuth, TAOCP 6.4) of the two, its high bits folded in, so neighbouring rows differ.
+    static func pick(_ n: Int, row: Int, slot: Int) -> Int {
+        var x = UInt64(truncatingIfNeeded: row &* 16 &+ slot &+ 1) &* 0x9E37_79B9_7F4A_7C15
+        x ^= x >> 31
+        x = x &* 0x9E37_79B9_7F4A_7C15
+        return Int((x >> 32) % UInt64(n))
     }
-    /// A number in 0..<n.
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
 /// Where everything of the list is, in points: section headers and rows stacked top to bottom

@@ -84,9 +84,31 @@ enum OverlayStyle {
     }
 }
 
+/// A view whose own pixels are a rounded plate filling its bounds, its subviews (labels)
+/// drawing the text: the error card and the overlays.
+public protocol PlateView: TiledContent {
+    /// The plate as it is now.
+    var plate: RoundedBackground { get }
+}
+
+extension PlateView {
+    /// Draws the plate for content pixels `rect` at `scale`.
+    public func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
+        plate.draw(size: bounds.size, rect: rect, scale: scale, into: target)
+    }
+
+    /// The plate depends on the size and its own colours only.
+    public var drawsConcurrently: Bool { true }
+
+    public func concurrentDrawing() -> TileDrawing? {
+        let plate = self.plate, size = bounds.size
+        return TileDrawing { rect, scale, target in plate.draw(size: size, rect: rect, scale: scale, into: target) }
+    }
+}
+
 /// The brief overlay of a page change: the file's name and, below it, "4 / 10 · 67%", on a
 /// rounded translucent plate at the bottom of the window.
-public final class PageOverlayView: View, TiledContent {
+public final class PageOverlayView: View, PlateView {
     /// 10 pt above and below the text, 14 pt beside it (decision).
     static let insets = EdgeInsets(top: 10, left: 14, bottom: 10, right: 14)
     /// 24 pt from the window's bottom edge, clear of a touchscreen's bottom bezel (decision).
@@ -157,21 +179,9 @@ public final class PageOverlayView: View, TiledContent {
         setNeedsDisplay()
     }
 
-    private var plate: RoundedBackground {
+    /// The translucent plate, faded with the text.
+    public var plate: RoundedBackground {
         RoundedBackground(color: OverlayStyle.faded(OverlayStyle.plate, opacity), cornerRadius: OverlayStyle.cornerRadius)
-    }
-
-    /// Draws the plate (the labels draw the text) for content pixels `rect` at `scale`.
-    public func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
-        plate.draw(size: bounds.size, rect: rect, scale: scale, into: target)
-    }
-
-    /// The plate depends on the size and opacity only.
-    public var drawsConcurrently: Bool { true }
-
-    public func concurrentDrawing() -> TileDrawing? {
-        let plate = self.plate, size = bounds.size
-        return TileDrawing { rect, scale, target in plate.draw(size: size, rect: rect, scale: scale, into: target) }
     }
 }
 
@@ -181,7 +191,7 @@ public final class PageOverlayView: View, TiledContent {
 /// Lay it out with `layout(maxSize:)`: it sizes itself to its rows, up to that size. Values
 /// wrap onto two lines at most; rows that do not fit the height are left out, and on small
 /// windows the text is set smaller (down to 75 %) first.
-public final class PanelView: View, TiledContent {
+public final class PanelView: View, PlateView {
     /// 16 pt around the text, 12 pt between the columns, 4 pt between rows, 8 pt under the title (decisions).
     static let padding: CGFloat = 16
     static let columnGap: CGFloat = 12
@@ -315,18 +325,6 @@ public final class PanelView: View, TiledContent {
         (0..<visibleRowCount).map { "\(keyLabels[$0].text): \(valueLabels[$0].textLayout.lines.map(\.text).joined(separator: " "))" }
     }
 
-    private static let plate = RoundedBackground(color: OverlayStyle.plate, cornerRadius: OverlayStyle.cornerRadius)
-
-    /// Draws the plate (the labels draw the text) for content pixels `rect` at `scale`.
-    public func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
-        Self.plate.draw(size: bounds.size, rect: rect, scale: scale, into: target)
-    }
-
-    /// The plate depends on the size only.
-    public var drawsConcurrently: Bool { true }
-
-    public func concurrentDrawing() -> TileDrawing? {
-        let size = bounds.size
-        return TileDrawing { rect, scale, target in PanelView.plate.draw(size: size, rect: rect, scale: scale, into: target) }
-    }
+    /// The translucent plate.
+    public var plate: RoundedBackground { RoundedBackground(color: OverlayStyle.plate, cornerRadius: OverlayStyle.cornerRadius) }
 }
