@@ -48,10 +48,12 @@ public struct ExifFields: Sendable, Equatable {
     /// 256 characters: longer strings are cut, so a hostile file cannot fill the panel (decision).
     static let maximumStringLength = 256
 
-    /// The fields of `exif`, an EXIF block as JPEG's APP1 holds it ("Exif\0\0" and a TIFF
-    /// structure); nil when libexif finds no EXIF in it.
-    public static func read(exifBlock exif: [UInt8]) -> ExifFields? {
-        guard !exif.isEmpty, exif.count <= Int(UInt32.max), let data = exif_data_new() else { return nil }
+    /// The fields of `tiff`, the TIFF structure EXIF is (JPEG's APP1 after "Exif\0\0", PNG's
+    /// eXIf chunk); nil when libexif finds no EXIF in it.
+    public static func read(tiff: [UInt8]) -> ExifFields? {
+        // libexif takes a whole JPEG, or the APP1 body with its "Exif\0\0" header.
+        let exif = Array("Exif".utf8) + [0, 0] + tiff
+        guard !tiff.isEmpty, exif.count <= Int(UInt32.max), let data = exif_data_new() else { return nil }
         defer { exif_data_unref(data) }
         // libexif "follows the specification" by default: it adds the tags EXIF calls mandatory
         // with made-up values (ColorSpace sRGB among them). Only what the file says is wanted.

@@ -28,8 +28,8 @@ public struct PictureDetails: Sendable, Equatable {
     public init() {}
 
     /// 1 MiB: the most read from the start of a file. EXIF lives in one JPEG segment (at most
-    /// 64 KiB) near the start, and the ICC profiles cameras and editors embed are 0.5–60 KiB;
-    /// a profile cut by this limit is reported as embedded without its name (decision).
+    /// 64 KiB) near the start, and the ICC profiles cameras and editors embed are 0.5–60 KiB
+    /// (decision; a larger profile is not named).
     public static let headBytes = 1 << 20
 
     /// The details of the file at `path`, read with at most `headBytes` bytes of it. Never
@@ -63,15 +63,26 @@ public struct PictureDetails: Sendable, Equatable {
         return details
     }
 
-    /// Fills the EXIF fields and the colour profile from the first bytes of a file.
+    /// Fills the EXIF fields and the colour profile from the first bytes of a file, walked as
+    /// the decoder walks them (`Metadata`): a profile the decoder would not use (a piece
+    /// missing) is not named either.
     mutating func describe(_ head: [UInt8]) {
-        let found = ContainerBlocks.find(in: head)
-        exif = found.exif.flatMap(ExifFields.read(exifBlock:))
-        if let icc = found.icc {
+        let info: ContainerInfo
+        var png = PNGColorChunks()
+        if head.starts(with: [0xFF, 0xD8]) {
+            info = Metadata.jpeg(head)
+        } else if head.starts(with: ImageFormat.pngSignature) {
+            info = Metadata.png(head)
+            png = PNGColorChunks(head)
+        } else {
+            return
+        }
+        exif = info.exif.flatMap { ExifFields.read(tiff: Array(head[$0])) }
+        if let icc = info.icc {
             colorProfile = Self.profileDescription(icc) ?? "embedded ICC profile"
-        } else if let name = found.iccName {
+        } else if let name = png.profileName {
             colorProfile = name.isEmpty ? "embedded ICC profile" : name
-        } else if found.isSRGB {
+        } else if png.isSRGB {
             colorProfile = "sRGB"
         } else if let exif {
             if exif.interoperabilityIndex == "R03" {
@@ -102,88 +113,31 @@ public struct PictureDetails: Sendable, Equatable {
     }
 }
 
-/// The metadata blocks of a JPEG or PNG file's first bytes: EXIF, the ICC profile and PNG's
-/// colour-space chunks. (`Metadata` walks the same structures for what decoding needs; this walk
-/// collects what a reader wants, and stops at the image data too.)
-struct ContainerBlocks {
-    /// The EXIF block as libexif takes it: "Exif\0\0" and a TIFF structure.
-    var exif: [UInt8]?
-    /// The ICC profile's bytes (JPEG: the APP2 chunks joined in order).
-    var icc: [UInt8]?
-    /// PNG iCCP: the profile's name (its data is compressed, and only its name is needed).
-    var iccName: String?
-    /// PNG sRGB chunk: the image is sRGB.
+/// What a PNG's chunks say about its colours beyond what decoding needs: iCCP's profile name
+/// (its data is compressed; the name is enough here) and the sRGB chunk.
+struct PNGColorChunks {
+    /// iCCP: the profile's name, 1–79 Latin-1 characters (PNG 3rd edition §11.3.3.3).
+    var profileName: String?
+    /// sRGB: the image is sRGB.
     var isSRGB = false
 
-    static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
-    static let iccHeader: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
+    init() {}
 
-    static func find(in b: [UInt8]) -> ContainerBlocks {
-        if b.starts(with: [0xFF, 0xD8]) { return jpeg(b) }
-        if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return png(b) }
-        return ContainerBlocks()
-    }
-
-    /// JPEG segments from SOI to SOS (T.81 §B.1): the first APP1 holding EXIF, and every APP2
-    /// holding a piece of an ICC profile ("ICC_PROFILE\0", its number from 1, the count).
-    static func jpeg(_ b: [UInt8]) -> ContainerBlocks {
-        var found = ContainerBlocks()
-        var pieces: [Int: ArraySlice<UInt8>] = [:]
-        var pieceCount = 0
-        var pos = 2
-        while pos + 3 < b.count, b[pos] == 0xFF {
-            let marker = b[pos + 1]
-            if marker == 0xFF { pos += 1; continue }  // fill byte
-            if marker == 0xD9 || marker == 0xDA { break }  // EOI, SOS: no metadata after
-            if marker == 0x01 || (0xD0...0xD7).contains(marker) { pos += 2; continue }  // no length
-            let length = Int(b[pos + 2]) << 8 | Int(b[pos + 3])
-            let body = pos + 4, end = pos + 2 + length
-            guard length >= 2, end <= b.count else { break }
-            let segment = b[body..<end]
-            if marker == 0xE1, found.exif == nil, segment.starts(with: exifHeader) {
-                found.exif = Array(segment)
-            } else if marker == 0xE2, segment.starts(with: iccHeader), segment.count > iccHeader.count + 2 {
-                let number = Int(segment[body + iccHeader.count]), count = Int(segment[body + iccHeader.count + 1])
-                if number >= 1, count >= 1, number <= count, pieceCount == 0 || pieceCount == count {
-                    pieceCount = count
-                    pieces[number] = segment.dropFirst(iccHeader.count + 2)
-                }
-            }
-            pos = end
-        }
-        if pieceCount > 0 {
-            // A profile with pieces missing (cut by the read limit) is still an embedded one:
-            // no bytes, so no name.
-            let complete = (1...pieceCount).allSatisfy { pieces[$0] != nil }
-            found.icc = complete ? (1...pieceCount).flatMap { Array(pieces[$0]!) } : []
-        }
-        return found
-    }
-
-    /// PNG chunks up to the image data (PNG 3rd edition §5.3): eXIf (a TIFF structure), iCCP
-    /// (name, NUL, compressed profile) and sRGB.
-    static func png(_ b: [UInt8]) -> ContainerBlocks {
-        var found = ContainerBlocks()
-        var pos = 8
-        while pos + 8 <= b.count {
-            let length = b[pos..<(pos + 4)].reduce(0) { $0 << 8 | Int($1) }
-            let type = String(decoding: b[(pos + 4)..<(pos + 8)], as: UTF8.self)
-            let body = pos + 8
-            guard length <= b.count - body else { break }
-            let data = b[body..<(body + length)]
+    init(_ b: [UInt8]) {
+        Metadata.walkPNGChunks(size: b.count, read: { offset, count in Array(b[offset..<(offset + count)]) }) { type, body, length in
+            guard length <= b.count - body else { return false }
             switch type {
-            case "eXIf" where found.exif == nil: found.exif = exifHeader + data
-            case "iCCP":
-                // The name is 1–79 Latin-1 characters (§11.3.3.3).
-                let name = data.prefix { $0 != 0 }.prefix(79)
-                let latin1 = String(String.UnicodeScalarView(name.map { Unicode.Scalar($0) }))
-                found.iccName = latin1.trimmingCharacters(in: .whitespaces)
-            case "sRGB": found.isSRGB = true
-            case "IDAT", "IEND": return found
-            default: break
+            case 0x6943_4350:  // "iCCP"
+                let name = b[body..<(body + length)].prefix { $0 != 0 }.prefix(79)
+                profileName = String(String.UnicodeScalarView(name.map { Unicode.Scalar($0) })).trimmingCharacters(in: .whitespaces)
+            case 0x7352_4742:  // "sRGB"
+                isSRGB = true
+            case 0x4944_4154, 0x4945_4E44:  // "IDAT", "IEND": colour chunks come before the image data
+                return false
+            default:
+                break
             }
-            pos = body + length + 4  // + CRC
+            return true
         }
-        return found
     }
 }
