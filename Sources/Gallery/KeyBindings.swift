@@ -226,6 +226,3 @@ public enum GalleryKeyBindings {
             .joined(separator: "\n")
     }
 }
-
-/// The table's name before the key table took main's name for it; for the commits in between.
-public typealias GalleryKeyMap = GalleryKeyBindings

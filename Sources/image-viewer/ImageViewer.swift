@@ -19,7 +19,7 @@ struct ImageViewer: ParsableCommand {
             A page change shows the picture's name, position and zoom for a moment. Keys and gestures \
             (the help overlay, ? or H, lists the same):
 
-            \(GalleryKeyMap.helpText(in: GalleryKeyMap.Context(isKiosk: false)))
+            \(GalleryKeyBindings.helpText(in: GalleryKeyBindings.Context(isKiosk: false)))
 
             --kiosk ignores the window and quit keys and shows no information unless --show-info is \
             given. --demo list shows 10,000 rows of text in many scripts with a section index \

@@ -95,7 +95,7 @@ struct CommandLineTests {
         }
         // The keys, from the key table: each row's keys and words (the help wraps long lines).
         let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        for line in GalleryKeyMap.helpText(in: GalleryKeyMap.Context(isKiosk: false)).split(separator: "\n") {
+        for line in GalleryKeyBindings.helpText(in: GalleryKeyBindings.Context(isKiosk: false)).split(separator: "\n") {
             let row = line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             #expect(words.contains(row), "--help lacks the key row \"\(row)\"")
         }

@@ -9,21 +9,21 @@ import TestSupport
 
 @Suite("Gallery key table")
 struct KeyTableTests {
-    static let contexts = [GalleryKeyMap.Context(isKiosk: false), GalleryKeyMap.Context(isKiosk: true),
-                           GalleryKeyMap.Context(isKiosk: true, showsInformation: true)]
+    static let contexts = [GalleryKeyBindings.Context(isKiosk: false), GalleryKeyBindings.Context(isKiosk: true),
+                           GalleryKeyBindings.Context(isKiosk: true, showsInformation: true)]
 
     @Test("Every key of the table gives its own command where its row applies, and nothing where it does not",
           arguments: contexts)
-    func tableGivesCommands(context: GalleryKeyMap.Context) {
-        for binding in GalleryKeyMap.bindings {
+    func tableGivesCommands(context: GalleryKeyBindings.Context) {
+        for binding in GalleryKeyBindings.bindings {
             for press in binding.presses {
-                let command = GalleryKeyMap.command(forKey: press.key, modifiers: press.modifiers, context: context)
+                let command = GalleryKeyBindings.command(forKey: press.key, modifiers: press.modifiers, context: context)
                 #expect(command == (binding.isAvailable(in: context) ? press.command : nil), "\(press.label) in \(context)")
             }
         }
         // Where each row applies.
         func available(_ command: GalleryCommand) -> Bool {
-            GalleryKeyMap.bindings.first { $0.presses.contains { $0.command == command } }!.isAvailable(in: context)
+            GalleryKeyBindings.bindings.first { $0.presses.contains { $0.command == command } }!.isAvailable(in: context)
         }
         #expect(available(.quit) == !context.isKiosk && available(.toggleFullscreen) == !context.isKiosk)
         #expect(available(.toggleInfo) == context.showsInformation && available(.toggleHelp) == context.showsInformation)
@@ -33,39 +33,39 @@ struct KeyTableTests {
     @Test("No key and modifiers appear twice; Shift+Space goes back where Space goes on")
     func noAmbiguity() {
         var seen: [String: String] = [:]
-        for binding in GalleryKeyMap.bindings {
+        for binding in GalleryKeyBindings.bindings {
             for press in binding.presses {
                 let id = "\(press.key) \(press.modifiers.rawValue)"
                 #expect(seen[id] == nil, "\(press.label) is in \"\(seen[id] ?? "")\" and \"\(binding.summary)\"")
                 seen[id] = binding.summary
             }
         }
-        let desktop = GalleryKeyMap.Context(isKiosk: false)
-        #expect(GalleryKeyMap.command(forKey: .space, modifiers: [.shift], context: desktop) == .previous)
-        #expect(GalleryKeyMap.command(forKey: .space, modifiers: [], context: desktop) == .next)
+        let desktop = GalleryKeyBindings.Context(isKiosk: false)
+        #expect(GalleryKeyBindings.command(forKey: .space, modifiers: [.shift], context: desktop) == .previous)
+        #expect(GalleryKeyBindings.command(forKey: .space, modifiers: [], context: desktop) == .next)
         // Other modifiers held do not change a key (Ctrl+0 fits); Alt and the logo key belong to the desktop.
-        #expect(GalleryKeyMap.command(forKey: .character("0"), modifiers: [.ctrl], context: desktop) == .zoomToFit)
-        #expect(GalleryKeyMap.command(forKey: .character("i"), modifiers: [.alt], context: desktop) == nil)
+        #expect(GalleryKeyBindings.command(forKey: .character("0"), modifiers: [.ctrl], context: desktop) == .zoomToFit)
+        #expect(GalleryKeyBindings.command(forKey: .character("i"), modifiers: [.alt], context: desktop) == nil)
     }
 
     @Test("The help lists the table's rows that apply, then the gestures; --help's text has a line for each")
     func helpFromTable() {
         for context in Self.contexts {
-            let rows = GalleryKeyMap.helpRows(in: context)
-            let applying = GalleryKeyMap.bindings.filter { $0.isAvailable(in: context) }
-            #expect(rows.count == applying.count + GalleryKeyMap.gestures.count)
+            let rows = GalleryKeyBindings.helpRows(in: context)
+            let applying = GalleryKeyBindings.bindings.filter { $0.isAvailable(in: context) }
+            #expect(rows.count == applying.count + GalleryKeyBindings.gestures.count)
             #expect(zip(rows, applying).allSatisfy { $0.keys == $1.keysLabel && $0.summary == $1.summary })
-            let text = GalleryKeyMap.helpText(in: context).split(separator: "\n")
+            let text = GalleryKeyBindings.helpText(in: context).split(separator: "\n")
             #expect(text.count == rows.count)
             for (line, row) in zip(text, rows) {
                 #expect(line.hasSuffix(row.summary) && line.contains(row.keys.replacingOccurrences(of: "\u{A0}", with: " ")))
             }
         }
         // Key names as people read them, each once per row.
-        let desktop = GalleryKeyMap.helpRows(in: GalleryKeyMap.Context(isKiosk: false))
+        let desktop = GalleryKeyBindings.helpRows(in: GalleryKeyBindings.Context(isKiosk: false))
         #expect(desktop.contains { $0.keys == "Page\u{A0}Up  Backspace  Shift+Space" && $0.summary == "Previous picture" })
         #expect(desktop.contains { $0.keys == "F  F11" } && desktop.contains { $0.keys == "?  H" })
-        #expect(!GalleryKeyMap.helpRows(in: GalleryKeyMap.Context(isKiosk: true)).contains { $0.keys == "Q" })
+        #expect(!GalleryKeyBindings.helpRows(in: GalleryKeyBindings.Context(isKiosk: true)).contains { $0.keys == "Q" })
     }
 
     @Test("The README's key and gesture tables are the key table's rows")
@@ -79,7 +79,7 @@ struct KeyTableTests {
                 line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             }
         }
-        let keys = GalleryKeyMap.bindings.map { binding -> [String] in
+        let keys = GalleryKeyBindings.bindings.map { binding -> [String] in
             let label = binding.keysLabel.replacingOccurrences(of: "\u{A0}", with: " ").replacingOccurrences(of: "  ", with: ", ")
             let kiosk: String
             switch binding.scope {
@@ -90,6 +90,6 @@ struct KeyTableTests {
             return [label, binding.summary, kiosk]
         }
         #expect(table("| Keys | What they do | In a kiosk |") == keys)
-        #expect(table("| Gestures | What they do |") == GalleryKeyMap.gestures.map { [$0.gesture, $0.summary] })
+        #expect(table("| Gestures | What they do |") == GalleryKeyBindings.gestures.map { [$0.gesture, $0.summary] })
     }
 }

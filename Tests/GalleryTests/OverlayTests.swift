@@ -214,7 +214,7 @@ struct OverlayTests {
         s.press("question", modifiers: [.shift])
         s.tick(until: 700)
         #expect(!help.isHidden)
-        let rows = GalleryKeyMap.helpRows(in: s.scene.keyContext)
+        let rows = GalleryKeyBindings.helpRows(in: s.scene.keyContext)
         #expect(help.rows.map(\.key) == rows.map(\.keys) && help.rows.map(\.value) == rows.map(\.summary))
         #expect(help.visibleRowCount == rows.count, "\(help.visibleRowCount) of \(rows.count) rows fit 800×600")
         // Centred.
@@ -243,7 +243,7 @@ struct OverlayTests {
         s.press("question", modifiers: [.shift])
         s.tick(until: 3600)
         #expect(s.scene.informationPanel.isHidden && s.scene.helpOverlay.isHidden == !showingInformation)
-        #expect(GalleryKeyMap.command(forKey: .character("i"), modifiers: [], context: s.scene.keyContext)
+        #expect(GalleryKeyBindings.command(forKey: .character("i"), modifiers: [], context: s.scene.keyContext)
                 == (showingInformation ? .toggleInfo : nil))
     }
 }

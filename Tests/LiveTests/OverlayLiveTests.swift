@@ -161,7 +161,7 @@ struct OverlayLiveTests {
         try run.inject.run(["tap i"])
         #expect(try run.waitFor(sunset, fit).isEmpty, "the panel did not go")
 
-        let rows = GalleryKeyMap.helpRows(in: GalleryKeyMap.Context(isKiosk: false)).map { (key: $0.keys, value: $0.summary) }
+        let rows = GalleryKeyBindings.helpRows(in: GalleryKeyBindings.Context(isKiosk: false)).map { (key: $0.keys, value: $0.summary) }
         let help = ExpectedOverlay(panel(title: "Keys and gestures", rows: rows, boldKeys: true, centred: true), over: screen)
         try run.inject.run(["tap question"])
         let problems = try awaitShot(timeout: 10, run.shot) { help.problems($0) }.problems
