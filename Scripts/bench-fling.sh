@@ -1,28 +1,37 @@
 #!/usr/bin/env bash
 # Does the frame loop keep up during a live fling or zoom? Runs the release image-viewer
-# under a private headless sway at 1920×1080, drives it with the injected pointer (flings of
-# the test card, flings of the gallery of bundled pictures, then Ctrl+wheel and double-click
-# zooms of the 4000×3000 city picture, which resample every frame) and prints, from the
-# viewer's --stats frame lines, how many frame callbacks were answered while driven, how many
-# late (slower than one 60 Hz refresh, 16.7 ms, from the callback's arrival to the commit
-# answering it) and the slowest answer, then the slowest frames' render times and tile counts
-# (which frames are slow: new tiles revealed, a zoom settling), then the summary's figures for
-# the whole run, start-up included.
-# Usage: Scripts/bench-fling.sh [test-card|gallery|zoom ...]   (all three when none is named;
-#        exit status 1 when a callback was answered late while driven)
+# under a private headless sway (1920×1080 unless --size says otherwise), drives it with the
+# injected pointer (flings of the test card, flings of the gallery of bundled pictures, then
+# Ctrl+wheel and double-click zooms of the 4000×3000 city picture, which resample every frame,
+# then flings of the list demo's 10,000 rows of text) and prints, from the viewer's --stats
+# frame lines, how many frame callbacks were answered while driven, how many late (slower than
+# one 60 Hz refresh, 16.7 ms, from the callback's arrival to the commit answering it) and the
+# slowest answer, then the slowest frames' render times and tile counts (which frames are slow:
+# new tiles revealed, a zoom settling), then the summary's figures for the whole run, start-up
+# included.
+# Usage: Scripts/bench-fling.sh [--size WxH] [test-card|gallery|zoom|list ...]   (all four when
+#        none is named; --size 3840x2160 for 4K; exit status 1 when a callback was answered
+#        late while driven)
 #        SCRATCH=DIR builds in DIR instead of .build (e.g. SCRATCH=.build-perf)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scratch=${SCRATCH:-.build}
-scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(test-card gallery zoom)
-for s in "${scenarios[@]}"; do
-    case $s in
-        test-card|gallery|zoom) ;;
-        *) echo "bench-fling: unknown scenario '$s' (expected test-card, gallery or zoom)" >&2; exit 2 ;;
+width=1920 height=1080
+scenarios=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --size)
+            [[ ${2:-} =~ ^([0-9]+)x([0-9]+)$ ]] || { echo "bench-fling: --size wants WIDTHxHEIGHT (e.g. 3840x2160), not '${2:-}'" >&2; exit 2; }
+            width=${BASH_REMATCH[1]} height=${BASH_REMATCH[2]}
+            (( width >= 640 && width <= 7680 && height >= 480 && height <= 4320 )) \
+                || { echo "bench-fling: --size $2 is outside 640x480...7680x4320" >&2; exit 2; }
+            shift 2 ;;
+        test-card|gallery|zoom|list) scenarios+=("$1"); shift ;;
+        *) echo "bench-fling: unknown scenario '$1' (expected test-card, gallery, zoom or list, or --size WxH)" >&2; exit 2 ;;
     esac
 done
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(test-card gallery zoom list)
 
 Scripts/install-deps.sh --demo >/dev/null
 swift build -c release --scratch-path "$scratch" --product image-viewer >/dev/null
@@ -31,7 +40,7 @@ bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
 city="$root/Assets/04-city-4000x3000.jpg"
 
 . "$root/Scripts/headless-sway.sh"
-headless_sway 1920 1080
+headless_sway "$width" "$height"
 start_injector "$bin"
 inject "abs 10 10"
 
@@ -62,6 +71,12 @@ fling() {
                      "sleep 1200" \
                      "button left press" "button left release" "sleep 80" "button left press" "button left release" \
                      "sleep 1200" ;;
+        # Flings of the list: two quick upward flicks (the second adds to the first's speed,
+        # as on iOS), a downward one, each left to glide, then a catch and a fling back; away
+        # from the section index on the right edge.
+        list) local x=$((width / 2)) low=$((height * 5 / 6)) high=$((height / 5))
+              inject "drag $x $low $x $high 80 6" "sleep 250" "drag $x $low $x $high 70 6" "sleep 3000" \
+                     "drag $x $high $x $low 80 6" "sleep 600" "drag $x $high $x $low 60 6" "sleep 4000" ;;
     esac
     inject "tap q"
     wait "$viewer_pid" || true
@@ -69,15 +84,16 @@ fling() {
     local summary frames
     summary=$(grep '"event":"summary"' "$log" | tail -1)
     frames=$(( $(grep -c '"event":"frame"' "$log" || true) - before ))
-    python3 - "$name" "$frames" "$summary" "$log" "$before" "$work/$name.late" <<'PY'
+    python3 - "$name" "$frames" "$summary" "$log" "$before" "$work/$name.late" "${width}x${height}" <<'PY'
 import json, sys
 name, frames, s, log, before = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+size = sys.argv[7]
 lines = [json.loads(l) for l in open(log) if '"event":"frame"' in l][before:]
 # The frames of the scenario itself: the summary counts the whole run, start-up included
 # (the first 1920x1080 frame draws every tile, the first picture's full resolution arrives).
 answers = [l["answerMs"] for l in lines if "answerMs" in l]
 late = sum(1 for a in answers if a > 1000 / 60)
-print(f"{name:9} 1920x1080 while driven: {frames} frames, {len(answers)} frame callbacks answered, "
+print(f"{name:9} {size} while driven: {frames} frames, {len(answers)} frame callbacks answered, "
       f"{late} late (> 16.7 ms), slowest answer {max(answers, default=0):.2f} ms")
 # The five slowest renders while driven, in frame order: when they came and how many tiles
 # each drew or resampled.
@@ -98,6 +114,7 @@ for s in "${scenarios[@]}"; do
         test-card) fling test-card --test-card ;;
         gallery) fling gallery ;;
         zoom) fling zoom "$city" ;;
+        list) fling list --demo list ;;
     esac
 done
 if [ "$late_total" -gt 0 ]; then

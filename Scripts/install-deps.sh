@@ -7,7 +7,7 @@ set -euo pipefail
 # Build: headers and pkg-config files for the C libraries; wayland-scanner for the glue check.
 build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng-dev libturbojpeg0-dev libpixman-1-dev
        libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libunibreak-dev
-       libwebp-dev libgif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-dev liblcms2-dev)
+       libwebp-dev libgif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-dev liblcms2-dev libexif-dev)
 # libheif1 on Debian 12 has its decoders built in: libde265 (HEVC), dav1d and libaom (AV1)
 # come with it as dependencies; there are no separate plugin packages to add.
 # Fonts for the text layer: DejaVu and Noto for Latin, Greek, Cyrillic, Arabic, Hebrew, Indic and

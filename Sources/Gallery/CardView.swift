@@ -10,7 +10,7 @@ import ScrollKit
 /// size in points. The name is shown in full wherever the window leaves room for it (text
 /// shrinks on narrow cards); only when even the name does not fit the height is it cut in the
 /// middle, keeping its extension, and the reason before it with an ellipsis at the end.
-public final class CardView: View, TiledContent {
+public final class CardView: View, PlateView {
     /// 17 pt semibold title and 15 pt message on cards 400 pt wide or more: UIKit's headline
     /// and subheadline sizes, readable on a 1080p screen and on a kiosk at arm's length (decision).
     public static let titleFont = Font.systemFont(ofSize: 17, weight: .semibold)
@@ -104,16 +104,6 @@ public final class CardView: View, TiledContent {
     /// The font sizes in use, in points: the title's and the message's.
     public var fontSizes: (title: Double, message: Double) { (titleLabel.font.size, messageLabel.font.size) }
 
-    /// Draws the panel (the labels draw the text) for content pixels `rect` at `scale`.
-    public func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
-        Self.panel.draw(size: bounds.size, rect: rect, scale: scale, into: target)
-    }
-
-    /// The panel depends on the size only.
-    public var drawsConcurrently: Bool { true }
-
-    public func concurrentDrawing() -> TileDrawing? {
-        let size = bounds.size
-        return TileDrawing { rect, scale, target in CardView.panel.draw(size: size, rect: rect, scale: scale, into: target) }
-    }
+    /// The bordered panel (the labels draw the text).
+    public var plate: RoundedBackground { Self.panel }
 }

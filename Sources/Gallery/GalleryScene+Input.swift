@@ -52,7 +52,7 @@ extension GalleryScene {
     // MARK: Keyboard
 
     private func key(_ key: Key, pressed: Bool, modifiers: InputEvent.Modifiers, event: InputEvent) {
-        guard pressed, let command = GalleryKeyBindings.command(forKey: key, modifiers: modifiers, kiosk: options.isKiosk) else {
+        guard pressed, let command = GalleryKeyBindings.command(forKey: key, modifiers: modifiers, context: keyContext) else {
             // Not a command (a modifier, a release): a recording keeps the key, whose modifiers
             // count for what follows.
             report(.input(event.kind, modifiers: modifiers))
@@ -87,6 +87,11 @@ extension GalleryScene {
             report(.call(.setZoomScale(Double(page.fitScale), animated: true), view: view(of: page)))
         case .zoomToActualSize: zoom(page, to: page?.zoomRectToDetail())
         case .rotateLeft, .rotateRight, .flipHorizontal, .flipVertical: turnCurrentPage(command)
+        case .showPageOverlay:
+            overlays.showPageOverlay(at: now)
+            onNeedsFrame?()
+        case .toggleInfo: overlays.toggleInfo()
+        case .toggleHelp: overlays.toggleHelp()
         case .toggleFullscreen: onWindowRequest?(.toggleFullscreen)
         case .leaveFullscreen: onWindowRequest?(.leaveFullscreen)
         case .quit: onWindowRequest?(.quit)

@@ -36,6 +36,9 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         public var wraps = false
         /// Decoder tuning and limits.
         public var pictures = PictureLoader.Options()
+        /// Whether the page overlay, information panel and help may show; nil: everywhere but
+        /// in a kiosk (`--show-info` lets a kiosk show them).
+        public var showsInformation: Bool?
 
         /// The defaults: a desktop window, no slideshow, no idle reset.
         public init() {}
@@ -84,6 +87,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         didSet {
             loader.mailbox.onPost = onNeedsFrameFromAnyThread
             folderChanges?.onPost = onNeedsFrameFromAnyThread
+            overlays.reader.onReady = onNeedsFrameFromAnyThread
         }
     }
 
@@ -158,6 +162,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     let router: InputRouter
     /// Where the pointer is, window points, as the latest input said.
     var pointerLocation: CGPoint?
+    /// The page overlay, information panel and help (see GalleryOverlays.swift).
+    let overlays: GalleryOverlays
+
+    /// Which keys work: kiosk or desktop, with or without on-screen information.
+    public var keyContext: GalleryKeyBindings.Context { overlays.context }
 
     /// A gallery of `files` (see `ImageListing`), behaving as `options` say, opening on
     /// `start` (the file named when one file was opened among its folder's).
@@ -173,6 +182,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         root.backgroundColor = .black
         viewScene = ViewScene(root: root, cacheBudget: options.cacheBudget)
         router = viewScene.router
+        overlays = GalleryOverlays(context: GalleryKeyBindings.Context(isKiosk: options.isKiosk, showsInformation: options.showsInformation),
+                                   waitsForDetails: options.loading == .waitForEach)
         pager.isPagingEnabled = true
         pager.alwaysBounceHorizontal = true
         pager.showsHorizontalScrollIndicator = false
@@ -181,6 +192,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         pager.delegate = self
         root.addSubview(pager)
         updateEmptyCard()
+        overlays.install(in: root)
         viewScene.onNeedsFrame = { [unowned self] in self.onNeedsFrame?() }
     }
 
@@ -216,7 +228,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         if !loader.mailbox.isEmpty { request = .nextFrame }
         if pendingFolderChange != nil, request == .idle { request = .nextFrame }
         let poll = loadsInFlight.isEmpty || onNeedsFrameFromAnyThread != nil ? nil : now + Self.loadPollInterval
-        return request.merged(with: [poll, schedule.nextDeadline])
+        request = request.merged(with: [poll, schedule.nextDeadline])
+        return request.merged(with: overlays.update(currentFacts, at: now))
     }
 
     /// Draws the gallery into `buffer` (see `Scene.render`), noting when picture content first shows.
@@ -273,6 +286,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
             page.layoutPage(outputScale: outputScale)
         }
         layoutEmptyCard()
+        overlays.layout(in: windowSize)
+        if !files.isEmpty { overlays.pageChanged(to: currentIndex, at: now) }
         updatePages()
     }
 
@@ -294,7 +309,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
             let card = CardView(title: "No pictures to show",
                                 message: "Give image-viewer PNG or JPEG files, or folders holding them.")
             card.isUserInteractionEnabled = false
-            viewScene.root.addSubview(card)
+            // Above the pager, under the overlays (the help shows over it).
+            viewScene.root.insertSubview(card, at: (viewScene.root.subviews.firstIndex { $0 === pager } ?? -1) + 1)
             emptyCard = card
         }
     }
@@ -531,6 +547,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     public func scrollViewDidScroll(_ scrollView: ScrollView) {
         guard scrollView === pager else { return }
         updatePages()
+        if !files.isEmpty { overlays.pageChanged(to: currentIndex, at: now) }
     }
 
     /// A drag takes over from any key or slideshow slide.

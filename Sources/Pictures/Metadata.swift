@@ -15,6 +15,9 @@ struct ContainerInfo: Sendable, Equatable {
     var reachedScan = false
     /// JPEG: the ICC profile from the APP2 "ICC_PROFILE" segments, joined in sequence order.
     var icc: [UInt8]?
+    /// Where the EXIF TIFF structure lies in the bytes walked: the first APP1 "Exif\0\0"
+    /// segment's after that header (JPEG), the eXIf chunk's body (PNG).
+    var exif: Range<Int>?
     /// PNG: Adam7 interlacing.
     var interlaced = false
     /// PNG: bits per sample and colour type from IHDR.
@@ -32,6 +35,7 @@ struct ContainerInfo: Sendable, Equatable {
             && a.arithmetic == b.arithmetic && a.reachedScan == b.reachedScan && a.interlaced == b.interlaced
             && a.bitDepth == b.bitDepth && a.colorType == b.colorType && a.imageDataBytes == b.imageDataBytes
             && a.imageDataIsZlib == b.imageDataIsZlib && a.cicp?.primaries == b.cicp?.primaries && a.cicp?.transfer == b.cicp?.transfer && a.icc == b.icc
+            && a.exif == b.exif
     }
 }
 
@@ -107,6 +111,7 @@ enum Metadata {
                 if bodyEnd - body >= 6, Array(b[body..<(body + 6)]) == exifTag {
                     sawExif = true
                     info.orientation = exifOrientation(b, start: body + 6, end: bodyEnd) ?? .up
+                    info.exif = (body + 6)..<bodyEnd
                 }
             case 0xE2:
                 // ICC.1 Annex B.4: "ICC_PROFILE\0", sequence number (from 1), count, data.
@@ -169,6 +174,7 @@ enum Metadata {
                 info.interlaced = b[body + 12] == 1
             case 0x6558_4966:  // "eXIf"
                 info.orientation = exifOrientation(b, start: body, end: body + length) ?? .up
+                info.exif = body..<(body + length)
             case 0x6349_4350 where length == 4:  // "cICP": primaries, transfer, matrix, range
                 info.cicp = (Int(b[body]), Int(b[body + 1]))
             case 0x4944_4154:  // "IDAT"

@@ -16,11 +16,14 @@ struct ImageViewer: ParsableCommand {
         abstract: "View pictures with iOS-like scrolling and zooming on a Wayland desktop or kiosk.",
         discussion: """
             Swipe or drag between pictures; pinch, double-tap, Ctrl+wheel or a touchpad pinch to zoom. \
-            Keys: Left/Right, Page Up/Down and Space for previous/next (arrows pan a zoomed picture), \
-            Home/End for first/last, + - 0 1 to zoom in, out, to fit and to 1:1, [ or F5 and ] or F6 \
-            to turn the picture a quarter left or right, F7 and F8 to flip it top to bottom and left \
-            to right (for the session, on top of its EXIF orientation), F or F11 for fullscreen, \
-            Escape to leave it, Q to quit.
+            A page change shows the picture's name, position and zoom for a moment. Keys and gestures \
+            (the help overlay, ? or H, lists the same):
+
+            \(GalleryKeyBindings.helpText(in: GalleryKeyBindings.Context(isKiosk: false)))
+
+            --kiosk ignores the window and quit keys and shows no information unless --show-info is \
+            given. --demo list shows 10,000 rows of text in many scripts with a section index \
+            instead of pictures.
 
             With no path the bundled pictures are shown: $SCROLLKIT_ASSETS, or Assets/ of the package \
             that built the viewer when it runs from that package's build folder, or \
@@ -92,6 +95,13 @@ struct ImageViewer: ParsableCommand {
     @Flag(help: "Show the generated test card instead of pictures.")
     var testCard = false
 
+    @Option(help: ArgumentHelp("Show a demo instead of pictures: list (10,000 rows of text in many scripts with a section index).",
+                               valueName: "name"))
+    var demo: Demo?
+
+    @Flag(help: "With --kiosk: show the page overlay after page changes, and let I, ? and O show information (a desktop window always does).")
+    var showInfo = false
+
     @Option(name: .customLong("offscreen"), help: ArgumentHelp(
         "Run without a compositor: replay the input of this trace file (its setup's viewport is the window size) on a simulated display.",
         valueName: "trace"))
@@ -137,6 +147,13 @@ struct ImageViewer: ParsableCommand {
         if dashes > 0 && isatty(STDIN_FILENO) == 1 {
             throw ValidationError("- reads standard input, which is a terminal: pipe a list of paths or a picture into it")
         }
+        if let demo {
+            if testCard { throw ValidationError("--demo \(demo.rawValue) and --test-card are two different scenes: give one") }
+            if !paths.isEmpty { throw ValidationError("--demo \(demo.rawValue) shows generated content: leave out the paths") }
+        }
+        if showInfo && (testCard || demo != nil) {
+            throw ValidationError("--show-info shows information about pictures: it does not go with --test-card or --demo")
+        }
         for (name, value) in [("--slideshow", slideshow), ("--idle-reset", idleReset)] {
             if let value, !(value.isFinite && value > 0 && value <= Self.longestDelay) {
                 throw ValidationError("\(name) must be a number of seconds above 0 and at most \(Int(Self.longestDelay)), not \(value)")
@@ -166,6 +183,7 @@ struct ImageViewer: ParsableCommand {
     func galleryOptions(loading: PageLoader.Mode) -> GalleryScene.Options {
         var options = GalleryScene.Options()
         options.isKiosk = kiosk
+        options.showsInformation = showInfo ? true : nil
         options.slideshowInterval = slideshow
         options.idleResetDelay = idleReset
         options.cacheBudget = cacheBudget
@@ -230,6 +248,12 @@ struct ImageViewer: ParsableCommand {
     private var utf8Options: [(String, String?)] {
         [("--record", record), ("--screenshot", screenshot), ("--offscreen", offscreenTrace)]
     }
+}
+
+/// The demos `--demo` shows instead of pictures.
+enum Demo: String, ExpressibleByArgument, CaseIterable {
+    /// A long list of text with a section index (ListDemo).
+    case list
 }
 
 /// When the process started, ms on the monotonic clock: from the kernel, or now if /proc says nothing.

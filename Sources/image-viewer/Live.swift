@@ -20,11 +20,18 @@ extension ImageViewer {
         var gallery: GalleryScene?
         var card: ViewScene?
         var watcher: FolderWatcher?
+        var list: ListDemo?
         if testCard {
             let testCardScene = makeTestCardScene(cacheBudget: cacheBudget)
             scene = testCardScene
             renderer = testCardScene.renderer
             card = testCardScene
+        } else if demo == .list {
+            let demo = ListDemo(cacheBudget: cacheBudget)
+            scene = demo.scene
+            renderer = demo.scene.renderer
+            card = demo.scene
+            list = demo
         } else {
             let (source, listing) = listFiles()
             let g = makeGallery(listing, loading: .background)
@@ -92,18 +99,23 @@ extension ImageViewer {
             app.cursorProvider = { [unowned app, unowned card] in
                 cursorShape(over: card, dragging: app.seat?.isDraggingWithPointer ?? false, location: app.seat?.pointerLocation)
             }
-            // The card answers the gallery's window keys too (Q quits, F fullscreen).
-            let kiosk = kiosk
-            card.inputHandler = { [unowned app, unowned card] events in
+        }
+        // The test card and the list answer the gallery's window keys too (Q quits, F fullscreen).
+        let kiosk = kiosk
+        let windowKey: (Key, InputEvent.Modifiers) -> Void = { [unowned app] key, modifiers in
+            switch GalleryKeyBindings.command(forKey: key, modifiers: modifiers, kiosk: kiosk) {
+            case .toggleFullscreen: app.perform(.toggleFullscreen)
+            case .leaveFullscreen: app.perform(.leaveFullscreen)
+            case .quit: app.perform(.quit)
+            default: break
+            }
+        }
+        if let list {
+            list.onKey = windowKey
+        } else if let card {
+            card.inputHandler = { [unowned card] events in
                 for event in events {
-                    guard case .key(let key, true) = event.kind,
-                          let command = GalleryKeyBindings.command(forKey: key, modifiers: event.modifiers, kiosk: kiosk) else { continue }
-                    switch command {
-                    case .toggleFullscreen: app.perform(.toggleFullscreen)
-                    case .leaveFullscreen: app.perform(.leaveFullscreen)
-                    case .quit: app.perform(.quit)
-                    default: break
-                    }
+                    if case .key(let key, true) = event.kind { windowKey(key, event.modifiers) }
                 }
                 card.router.handle(frame: events)
             }
@@ -125,7 +137,7 @@ extension ImageViewer {
             }
         }
         do {
-            try withExtendedLifetime((termination, watcher)) { try app.run() }
+            try withExtendedLifetime((termination, watcher, list)) { try app.run() }
         } catch let error as WaylandError {
             reportIncompleteRecording(app.recorder)
             fail(error)

@@ -49,10 +49,16 @@ extension ImageViewer {
         }
         let scene: Scene
         let renderer: Renderer
+        var list: ListDemo?
         if testCard {
             let card = makeTestCardScene(cacheBudget: cacheBudget)
             scene = card
             renderer = card.renderer
+        } else if demo == .list {
+            let demo = ListDemo(cacheBudget: cacheBudget)
+            scene = demo.scene
+            renderer = demo.scene.renderer
+            list = demo
         } else {
             // No folder watch: an offscreen run replays the same frames whatever happens to the files.
             let gallery = makeGallery(listFiles().listing, loading: .waitForEach)
@@ -83,7 +89,7 @@ extension ImageViewer {
                 display.stop()
             }
         }
-        let outcome = display.run(timeline, on: window)
+        let outcome = withExtendedLifetime(list) { display.run(timeline, on: window) }
         if stats {
             // Simulated time has no render durations to report: counts and memory only.
             let peak = ProcessFigures.peakResidentKiB().map(String.init) ?? "null"

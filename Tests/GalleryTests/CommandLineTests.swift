@@ -1,6 +1,7 @@
 // The image-viewer program itself, offscreen: paths become pages, a bad file's line goes to
 // stderr once, a swipe in a trace turns the page, and bad options are refused clearly.
 import Foundation
+import Gallery
 import Testing
 import TestSupport
 
@@ -51,10 +52,32 @@ struct CommandLineTests {
         #expect(ppmPixel(shot, width: 800, 101, 1) == (12, 34, 56) && ppmPixel(shot, width: 800, 99, 200) == (0, 0, 0))
     }
 
+    @Test("--demo list offscreen: the first section's header band and the rows' separators where the list puts them")
+    func listDemoOffscreen() throws {
+        let folder = try TemporaryFolder()
+        let trace = try folder.write("still.jsonl", Array(#"{"kind":"setup","viewport":{"width":800,"height":600},"content":{"width":800,"height":600}}"#.utf8))
+        let shot = folder.path + "/list.ppm"
+        let result = try runProcess(try viewer(), ["--offscreen", trace, "--demo", "list", "--screenshot", shot])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: shot))
+        // The header "A" fills 0..<28 pt in iOS's grouped grey; rows of 56 pt follow, each with
+        // a hairline at its bottom from the 16 pt inset; the rows are white.
+        #expect(ppmPixel(data, width: 800, 400, 10) == (0xF2, 0xF2, 0xF7))
+        for row in 0..<9 {
+            let y = 28 + 56 * (row + 1) - 1
+            #expect(ppmPixel(data, width: 800, 400, y) == (0xC6, 0xC6, 0xC8), "row \(row)'s separator at y \(y)")
+            #expect(ppmPixel(data, width: 800, 8, y) == (255, 255, 255) && ppmPixel(data, width: 800, 400, y - 2) == (255, 255, 255))
+        }
+    }
+
     @Test("Bad options are refused with a line naming them", arguments: [
         (["--slideshow", "0"], "--slideshow must be"), (["--idle-reset", "nan"], "--idle-reset must be"),
         (["--cache-mb", "100000"], "--cache-mb must be between 1 and 65536"), (["--test-card", "x.png"], "--test-card shows"),
         (["--screenshot", "x.ppm"], "--screenshot needs --offscreen"),
+        (["--demo", "list", "x.png"], "--demo list shows generated content"),
+        (["--demo", "list", "--test-card"], "--demo list and --test-card are two different scenes"),
+        (["--show-info", "--demo", "list"], "--show-info shows information about pictures"),
+        (["--demo", "grid"], "The value 'grid' is invalid for '--demo <name>'"),
     ])
     func badOptions(arguments: [String], message: String) throws {
         let result = try runProcess(try viewer(), arguments, environment: [:])
@@ -66,8 +89,15 @@ struct CommandLineTests {
     func versionAndHelp() throws {
         #expect(try runProcess(try viewer(), ["--version"]).stdout == "0.2.0\n")
         let help = try runProcess(try viewer(), ["--help"]).stdout
-        for option in ["--fullscreen", "--kiosk", "--slideshow", "--idle-reset", "--cache-mb", "--stats", "<path>"] {
+        for option in ["--fullscreen", "--kiosk", "--slideshow", "--idle-reset", "--cache-mb", "--stats", "--demo", "--show-info",
+                       "<path>"] {
             #expect(help.contains(option), "\(option) missing from --help")
+        }
+        // The keys, from the key table: each row's keys and words (the help wraps long lines).
+        let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for line in GalleryKeyBindings.helpText(in: GalleryKeyBindings.Context(isKiosk: false)).split(separator: "\n") {
+            let row = line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words.contains(row), "--help lacks the key row \"\(row)\"")
         }
     }
 }

@@ -129,7 +129,7 @@ func errorCardProblems(_ shot: Screenshot, _ card: (x: Int, y: Int, width: Int, 
 }
 
 /// A gallery under sway headless with one pointer-and-keyboard injector, connected first.
-private struct DesktopRun {
+struct DesktopRun {
     let sway: SwayHeadless
     let inject: Injector
     let viewer: ClientProcess
