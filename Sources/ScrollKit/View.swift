@@ -1,5 +1,5 @@
 // The view tree: frames in the parent's coordinates, bounds in the view's own; scrolling
-// changes bounds.origin only, so subviews' frames never move (seed 004).
+// changes bounds.origin only, so subviews' frames never move.
 import Foundation
 
 /// A rectangular node of the view tree (UIKit's `UIView`, drawing left to the renderer).
