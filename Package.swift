@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Errno and FileDescriptor: typed errno values for the Wayland module's system calls.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // `swift package generate-documentation`: the DocC catalogs of ScrollKit and Raster.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries, found through pkg-config; Scripts/install-deps.sh installs them.
@@ -93,6 +95,18 @@ let package = Package(
         // Injects pointer/keyboard (wlr virtual pointer, virtual keyboard) and touch
         // (KWin fake input) for the live tests; not part of the shipped programs.
         .executableTarget(name: "wl-inject", dependencies: ["CWaylandClient", "CXKBCommon", "CWaylandProtocols"]),
+
+        // Examples/: small apps on the public API alone (packageAccess: false hides the symbols
+        // the modules share only among themselves). Targets here rather than a package of their
+        // own, so every build compiles them against the modules it has built anyway.
+        .executableTarget(name: "hello-scroll", dependencies: ["Host", "Raster", "ScrollKit", "Wayland"],
+                          path: "Examples/HelloScroll", packageAccess: false),
+        .executableTarget(name: "zoomable-photo", dependencies: ["Host", "Pictures", "Raster", "ScrollKit", "Wayland"],
+                          path: "Examples/ZoomablePhoto", packageAccess: false),
+        .executableTarget(name: "onboarding", dependencies: ["Host", "Raster", "ScrollKit", "Wayland"],
+                          path: "Examples/Onboarding", packageAccess: false),
+        .executableTarget(name: "text-list", dependencies: ["Host", "Raster", "ScrollKit", "Wayland"],
+                          path: "Examples/TextList", packageAccess: false),
 
         .target(name: "TestSupport", dependencies: ["Raster"], path: "Tests/TestSupport"),
         // The delegate calls are recorded by the replay's RecordingDelegate, the one recorder.

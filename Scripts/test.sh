@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: packages, the protocol-glue check, a warning-free build, and every
-# test target including the live tests under real compositors. CI runs exactly this.
+# The whole test suite: packages, the protocol-glue check, a warning-free build (examples
+# included), the API reference, and every test target including the live tests under real
+# compositors. CI runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,11 +19,19 @@ if [ $status -ne 0 ]; then
     exit 1
 fi
 # Project sources must build without warnings (dependencies' warnings are not ours).
-if grep -E "^$(pwd)/(Sources|Tests)/.*warning:" "$log" >/dev/null; then
-    grep -E "^$(pwd)/(Sources|Tests)/.*warning:" "$log" | sort -u >&2
+if grep -E "^$(pwd)/(Sources|Tests|Examples)/.*warning:" "$log" >/dev/null; then
+    grep -E "^$(pwd)/(Sources|Tests|Examples)/.*warning:" "$log" | sort -u >&2
     echo "test: the build has warnings (above)" >&2
     exit 1
 fi
+
+# The examples are built above; they stand for outside apps, so they use no testable imports.
+if grep -rn '@testable' Examples >&2; then
+    echo "test: the examples must use the public API only (above)" >&2
+    exit 1
+fi
+echo "test: the API reference (DocC, warnings as errors; about half a minute)"
+Scripts/check-docs.sh
 
 echo "test: running every test target (live tests start their own compositors)"
 swift test --skip-build

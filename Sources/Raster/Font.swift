@@ -46,7 +46,8 @@ public struct Font: Hashable, Sendable {
     /// Distance from the baseline up to the top of the tallest letters of the first font
     /// serving this one, in points (0 when no font is installed).
     public var ascender: Double { metrics.ascender }
-    /// Distance from the baseline down to the bottom of the descenders, in points (positive).
+    /// Distance from the baseline down to the bottom of the descenders, in points: positive,
+    /// unlike UIKit's `UIFont.descender`, so a line's extent is `ascender + descender`.
     public var descender: Double { metrics.descender }
     /// The distance between the baselines of two lines set in this font, in points.
     public var lineHeight: Double { metrics.ascender + metrics.descender + metrics.lineGap }

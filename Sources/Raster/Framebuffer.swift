@@ -3,9 +3,13 @@ import Foundation
 
 /// A rectangle in device pixels (integer), origin top-left.
 public struct PixelRect: Hashable, Sendable {
+    /// Left edge, in device pixels.
     public var x: Int
+    /// Top edge, in device pixels (y grows downwards).
     public var y: Int
+    /// Width, in device pixels; zero or less is empty.
     public var width: Int
+    /// Height, in device pixels; zero or less is empty.
     public var height: Int
 
     /// Creates a pixel rectangle.

@@ -26,7 +26,12 @@ public struct InputEvent: Hashable, Sendable {
 
     /// Pointer buttons that ScrollKit distinguishes.
     public enum Button: String, Hashable, Sendable {
-        case left, right, middle
+        /// The primary button (`BTN_LEFT`): drags the content like a finger.
+        case left
+        /// The secondary button (`BTN_RIGHT`).
+        case right
+        /// The middle button or wheel press (`BTN_MIDDLE`).
+        case middle
     }
 
     /// Where scroll-axis values come from (`wl_pointer.axis_source`).
@@ -43,21 +48,38 @@ public struct InputEvent: Hashable, Sendable {
 
     /// Scroll axes (`wl_pointer.axis`).
     public enum Axis: String, Hashable, Sendable {
-        case vertical, horizontal
+        /// Up and down; positive values scroll toward the end (down).
+        case vertical
+        /// Left and right; positive values scroll toward the end (right).
+        case horizontal
     }
 
     /// Gesture phases for touchpad pinch and hold (`zwp_pointer_gestures_v1`).
     public enum Phase: String, Hashable, Sendable {
-        case begin, update, end, cancel
+        /// The fingers touched down and the gesture started.
+        case begin
+        /// The fingers moved (a pinch's scale or position changed).
+        case update
+        /// The fingers lifted: the gesture is over.
+        case end
+        /// The compositor ended the gesture (another gesture took over): undo nothing, but
+        /// start no momentum.
+        case cancel
     }
 
     /// Keyboard modifier state at the time of a key event.
     public struct Modifiers: OptionSet, Hashable, Sendable {
+        /// The modifiers as bits, in the order below.
         public let rawValue: UInt8
+        /// The modifiers whose bits are set in `rawValue`.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Either Shift key (xkbcommon's `Shift`).
         public static let shift = Modifiers(rawValue: 1 << 0)
+        /// Either Control key (`Control`): Ctrl+wheel zooms.
         public static let ctrl = Modifiers(rawValue: 1 << 1)
+        /// Either Alt key (`Mod1`).
         public static let alt = Modifiers(rawValue: 1 << 2)
+        /// The logo (Super, Windows, Command) key (`Mod4`).
         public static let logo = Modifiers(rawValue: 1 << 3)
     }
 

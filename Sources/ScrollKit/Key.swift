@@ -8,9 +8,36 @@ import Foundation
 /// `.character("+")`), both Control keys are `.control`, and a printable key is its text. The
 /// keysym name round-trips through `init(keysymName:)` and `keysymName`, which traces use.
 public enum Key: Hashable, Sendable {
-    case up, down, left, right
-    case pageUp, pageDown, home, end
-    case space, enter, tab, backspace, delete, insert, escape
+    /// Up arrow (`Up`): scrolls up by `ScrollView.arrowKeyDistance`.
+    case up
+    /// Down arrow (`Down`).
+    case down
+    /// Left arrow (`Left`).
+    case left
+    /// Right arrow (`Right`).
+    case right
+    /// Page Up (`Prior`): scrolls up by a page less `ScrollView.pageOverlap`.
+    case pageUp
+    /// Page Down (`Next`).
+    case pageDown
+    /// Home (`Home`): the scroll-to-top trigger, with or without Ctrl.
+    case home
+    /// End: scrolls to the bottom.
+    case end
+    /// The space bar (`space`): a page down, with Shift a page up.
+    case space
+    /// Return or keypad Enter (`Return`, `KP_Enter`).
+    case enter
+    /// Tab (`Tab`).
+    case tab
+    /// Backspace (`BackSpace`).
+    case backspace
+    /// Delete (`Delete`).
+    case delete
+    /// Insert (`Insert`).
+    case insert
+    /// Escape (`Escape`).
+    case escape
     /// F1…F35.
     case function(Int)
     /// Either Control key.

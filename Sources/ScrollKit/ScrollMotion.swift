@@ -39,7 +39,7 @@ struct DragSession {
     /// the displayed offset).
     var virtualOffset: CGPoint
     /// The drag caught a running deceleration: `isDecelerating` stays true until it ends, and
-    /// the leftover `scrollViewDidEndDecelerating` is owed (seed 002).
+    /// the leftover `scrollViewDidEndDecelerating` is owed (docs/scroll-view.md, delegate calls 3 and 4).
     var interruptedDeceleration: Bool
     /// The finger lifted; the end-of-drag delegate calls are running.
     var isReleased = false

@@ -1,5 +1,5 @@
 // Touches on controls in the content, by UIKit's rules: a touch-down is held back until the
-// scroll view knows it is not a scroll (seed 001's timer), a drag may take a touch away from
+// scroll view knows it is not a scroll (the content-touch delay), a drag may take a touch away from
 // a control, and the two override points decide both.
 import Foundation
 

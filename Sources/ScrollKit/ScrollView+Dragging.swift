@@ -10,7 +10,7 @@ extension ScrollView {
 
     /// A finger, the pointer button or the touchpad starts touching at `location` (superview
     /// coordinates; ignored for the touchpad) at `time`. Catches a running deceleration (the
-    /// drag begins at once, `scrollViewWillBeginDragging` at touch-down, seed 002) and stops a
+    /// drag begins at once, `scrollViewWillBeginDragging` at touch-down, as on iOS) and stops a
     /// running animation silently.
     func beginTouch(_ source: DragSession.Source, at location: CGPoint, time: Double) {
         switch motion {
@@ -33,7 +33,7 @@ extension ScrollView {
     }
 
     /// The session of a touch that caught the running deceleration: it owes the leftover
-    /// `scrollViewDidEndDecelerating` (seed 002), and a fling it ends with in the same direction
+    /// `scrollViewDidEndDecelerating` (docs/scroll-view.md, delegate calls 3 and 4), and a fling it ends with in the same direction
     /// carries part of the velocity the content had when caught (`ScrollPhysics.carriedMomentum`).
     private func caughtSession(source: DragSession.Source, pan: PanGestureRecognizer, location: CGPoint) -> DragSession {
         var session = DragSession(source: source, pan: pan, virtualOffset: currentVirtualOffset(),

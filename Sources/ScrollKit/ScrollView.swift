@@ -214,7 +214,7 @@ open class ScrollView: View {
     }
 
     /// Whether the user started scrolling. As in UIKit it stays true after the finger lifts
-    /// until the deceleration ends, so it reads as "scrolling" (seed 002).
+    /// until the deceleration ends, so it reads as "scrolling".
     public var isDragging: Bool {
         switch motion {
         case .dragging, .decelerating: true
@@ -223,7 +223,7 @@ open class ScrollView: View {
     }
 
     /// Whether the content keeps moving after the finger lifted; also true during a drag that
-    /// caught a running deceleration, until that drag ends (seed 002).
+    /// caught a running deceleration, until that drag ends.
     public var isDecelerating: Bool {
         switch motion {
         case .dragging(let session): session.interruptedDeceleration

@@ -20,7 +20,8 @@ public protocol ScrollViewDelegate: AnyObject {
     func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool)
     /// The content is about to decelerate after a drag.
     func scrollViewWillBeginDecelerating(_ scrollView: ScrollView)
-    /// The content came to rest after decelerating (once per run of drags, see seed 002).
+    /// The content came to rest after decelerating: once for a whole run of drags, since a
+    /// touch that catches moving content and flings it again ends no deceleration of its own.
     func scrollViewDidEndDecelerating(_ scrollView: ScrollView)
     /// An animation started by `setContentOffset(_:animated:)`, `scrollRectToVisible(_:animated:)`,
     /// a wheel notch or a scrolling key finished. Never called without an animation.

@@ -1,5 +1,5 @@
 // The view tree: frames in the parent's coordinates, bounds in the view's own; scrolling
-// changes bounds.origin only, so subviews' frames never move (seed 004).
+// changes bounds.origin only, so subviews' frames never move.
 import Foundation
 
 /// A rectangular node of the view tree (UIKit's `UIView`, drawing left to the renderer).
@@ -69,11 +69,12 @@ open class View {
     public var onNeedsFrame: (() -> Void)?
 
     /// Regions of the view's own space invalidated since the renderer last took them,
-    /// in bounds coordinates; a nil entry means "everything".
-    public private(set) var pendingInvalidations: [CGRect?] = []
+    /// in bounds coordinates; a nil entry means "everything". The renderer's business, not
+    /// an app's: package access.
+    package private(set) var pendingInvalidations: [CGRect?] = []
     /// Incremented whenever the view's drawn content (not its position) changes; renderers
     /// key cached pixels on it.
-    public private(set) var contentVersion: UInt64 = 0
+    package private(set) var contentVersion: UInt64 = 0
 
     /// Creates a view with `frame` in its future superview's coordinates.
     public init(frame: CGRect = .zero) {
@@ -213,7 +214,7 @@ open class View {
     }
 
     /// Hands the pending invalidations to the renderer and clears them.
-    public func takeInvalidations() -> [CGRect?] {
+    package func takeInvalidations() -> [CGRect?] {
         defer { pendingInvalidations.removeAll() }
         return pendingInvalidations
     }

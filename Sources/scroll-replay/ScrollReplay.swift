@@ -41,9 +41,9 @@ struct ScrollReplay: ParsableCommand {
         stopped at a limit of the replay (above); 74 standard output could not be written (a \
         full disk, a closed pipe): the replay stops at once.
 
-        Examples:
-          scroll-replay fling.jsonl
-          scroll-replay --frames fling.jsonl | grep '"frame"'
+        Examples (the traces are in a clone of the repository):
+          scroll-replay Tests/ReplayTests/Traces/drag-fling.jsonl
+          scroll-replay --frames Tests/ReplayTests/Traces/paging.jsonl | grep '"frame"'
           scroll-replay --bench
         """)
 
