@@ -1,4 +1,5 @@
 // PNG variants decode to the exact premultiplied pixels a viewer must show.
+import Foundation
 import Raster
 import Testing
 @testable import Pictures
@@ -143,5 +144,34 @@ struct PNGDecodingTests {
         #expect(preview.width == 100 && preview.height == 50)
         #expect(preview.fullWidth == 200 && preview.fullHeight == 100 && preview.isPreview)
         #expect(preview.pixel(x: 10, y: 10) == argb(100, 50, 25))
+    }
+
+    /// 1-bit PNGs as encoders write them, IDAT deflated by zlib at level 9 (Python's zlib):
+    /// all white, 400² (143 bytes, 143:1) and 1200² (786 bytes, 231:1), and a palette circle
+    /// of radius s/3 in white on black, 400² (727 bytes). A packed format compresses this well,
+    /// so a size check that assumed 8 bits per sample or counted the wrong bytes called them
+    /// truncated (issue 12.12); the bound is deflate's 1032:1 over the IDAT bytes and libpng's
+    /// own bit depth.
+    static let oneBitFiles: [(name: String, size: Int, base64: String, black: @Sendable (Int, Int) -> Bool)] = [
+        ("white 400", 400, "iVBORw0KGgoAAAANSUhEUgAAAZAAAAGQAQAAAACoxAthAAAAVklEQVR42u3LMQ0AAAwDoPo33WrYu8BPehZFURRFURRFURRFURRFURRFURRFURRFURRFURRFURRFURRFURRFURRFURRFURRFURRFURRFURRFURRF+V4GPNjWZIcwu64AAAAASUVORK5CYII=", { _, _ in false }),
+        ("white 1200", 1200, "iVBORw0KGgoAAAANSUhEUgAABLAAAASwAQAAAADDWo5iAAAC2UlEQVR42u3OAQ0AAAwCIPuX1hr/BglIT4qWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaWlpaW1u/WAEqiieURv+i9AAAAAElFTkSuQmCC", { _, _ in false }),
+        ("palette circle 400", 400, "iVBORw0KGgoAAAANSUhEUgAAAZAAAAGQAQMAAAC6caSPAAAABlBMVEUAAAD///+l2Z/dAAACjElEQVR42u2bQW6DMBBFg1h4yRF8FI6WHM1H4QheskC4VSM1TeMZ+39RQ8n8/VPk+QMKnj+Xi8lkMplMJpPJZDKZ/kRdSgEj+vSpCULSl24A4e/IAh3kroD+CPIz6Vu1p3EPJFYi4wNZwcPXF8D9RCJWr/qapSfdatvroZpGG56RGStxbZmvz0gCXalzxv1GIuZKnTPjb2QFjawxs3tFAnr68vmHV2RGT18+//UVSXDBSiXrc8iEFqxUsiGHzFiHlbssV7BCybKEWrIujwS0xnqVXR6JaI31Kvs8smB9XOrlvC2qMQKhGNNJSEBt0YxxEhJRWzRjvIQsWyKjhKywk4qXIiF62clI2A7pZWRCzZftH2Rk3g7xMrKg5sv2E4jcL2LHKITUMTjSaUhA+0XqGAJxGhK3QgYNmbdCvIYsaItJTUYgWlcKfUkgKpHvSxzpdCTshvQ6Mm2DOB2J2yCDjsy7IV5Hlt2QUUfW3RD9Oc4+yW2QApF7+I+KdCUk/B+kLyHTqRFXQqIh0Fs89x435JiILyGLIYYYcnjEXn2nQewPCYq8+T/YM32MnOkj8bhf4oe9uzjsbc9h78faXA+2ueo87E1vm4vuRpf2bQYQxGSkzcimzfipzSiNmPG1GT4yU9ERbTEK8WhXthpwE5N3Yr7fJnhAJCKY3MWImt8qdkLkYYjUDZHtIRJERE6JSUONqJNUsovIjxEpNSILRyTuiFwfkx70aI2pJCSRtyRSnUR2lEmojlgfCyUrpW2JTC+RHCbyyUwK2mMdlj1/OdFN5MaJdDqTgSeS9kSen9gaYHYTiA0IYs+C2OZgdkaIzRRm/4XYsiF2eZiNIWYvidh+MplMJpPJZDKZTKY31QdbCDA1+raTTAAAAABJRU5ErkJggg==", { x, y in
+            let dx = Double(x) - 200, dy = Double(y) - 200
+            return dx * dx + dy * dy >= (400.0 / 3) * (400.0 / 3)
+        }),
+    ]
+
+    @Test("Compressed 1-bit PNGs decode in full, not as truncated", arguments: 0..<3)
+    func oneBitCompressed(index: Int) throws {
+        let file = Self.oneBitFiles[index]
+        let bytes = try #require(Data(base64Encoded: file.base64).map { [UInt8]($0) })
+        let picture = try decodeOrFail(bytes)
+        #expect(picture.width == file.size && picture.height == file.size, "\(file.name)")
+        var wrong = 0
+        for y in stride(from: 0, to: file.size, by: 7) { for x in stride(from: 0, to: file.size, by: 5) {
+            let expected = file.black(x, y) ? argb(0, 0, 0) : argb(255, 255, 255)
+            if picture.pixel(x: x, y: y) != expected { wrong += 1 }
+        } }
+        #expect(wrong == 0, "\(file.name): \(wrong) sampled pixels differ")
     }
 }
