@@ -33,13 +33,12 @@ private func verticalOffsets(_ shot: Screenshot, _ ys: [Int]) -> [Int] {
 struct InputLiveTests {
     /// sway, the viewer's first frame, then one injector kept connected for the whole test
     /// (its devices vanish when it exits); `sync` proves the devices exist.
-    private func start(_ extraArguments: [String] = []) throws -> (SwayHeadless, ClientProcess, ClientProcess) {
+    private func start(_ extraArguments: [String] = []) throws -> (SwayHeadless, ClientProcess, Injector) {
         let sway = try SwayHeadless(width: 800, height: 600)
         let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"] + extraArguments,
                                        environment: sway.clientEnvironment)
         try viewer.waitForStderr { isStats($0, "first-frame") }
-        let inject = try ClientProcess("wl-inject", ["--stdin", "--extent", "800x600"], environment: sway.clientEnvironment)
-        try sync(inject)
+        let inject = try Injector(environment: sway.clientEnvironment, options: ["--extent", "800x600"])
         // The viewer gets its new wl_pointer/wl_keyboard on its next dispatch; a motion into
         // the window gives it pointer focus (and sway's keyboard focus is already ours).
         inject.send("sleep 100")
@@ -48,32 +47,18 @@ struct InputLiveTests {
         return (sway, viewer, inject)
     }
 
-    /// Round-trips through the injector: returns once every command sent before has run.
-    /// Each `sync` prints one more "ok", so this waits for a new one, not an earlier one.
-    private func sync(_ inject: ClientProcess) throws {
-        let before = inject.stdout.lines.filter { $0 == "ok" }.count
-        inject.send("sync")
-        let deadline = Date().addingTimeInterval(20)
-        while inject.stdout.lines.filter({ $0 == "ok" }).count <= before {
-            guard Date() < deadline, inject.process.isRunning else {
-                throw HarnessError(description: "wl-inject did not answer sync; stderr: \(inject.stderr.lines.suffix(10))")
-            }
-            usleep(10_000)
-        }
-    }
-
     @Test("Page_Down scrolls one page (the viewport less 40 pt); Home scrolls back to the top")
     func keyboardPaging() throws {
         let (sway, viewer, inject) = try start()
-        defer { viewer.terminate(); inject.terminate(); sway.stop() }
+        defer { viewer.terminate(); inject.stop(); sway.stop() }
         inject.send("tap Page_Down")
-        try sync(inject)
+        try inject.sync()
         var problems = try awaitScreen(sway) {
             cardProblems($0, size: (800, 600), offset: (0, 560), points: checkPoints)
         }
         #expect(problems.isEmpty, "after Page_Down: \(problems)")
         inject.send("tap Home")
-        try sync(inject)
+        try inject.sync()
         problems = try awaitScreen(sway) { cardProblems($0, size: (800, 600), points: checkPoints) }
         #expect(problems.isEmpty, "after Home: \(problems)")
     }
@@ -81,28 +66,28 @@ struct InputLiveTests {
     @Test("Holding Down repeats at the compositor's rate: several 40 pt steps, and nothing after the release")
     func keyRepeat() throws {
         let (sway, viewer, inject) = try start()
-        defer { viewer.terminate(); inject.terminate(); sway.stop() }
+        defer { viewer.terminate(); inject.stop(); sway.stop() }
         // sway's default repeat: 25 per second after 600 ms; held 1 s that is about 11 steps.
         inject.send("key Down press")
         inject.send("sleep 1000")
         inject.send("key Down release")
-        try sync(inject)
-        usleep(400_000)  // the last 200 ms step animation ends
+        try inject.sync()
+        try awaitMotionEnded(viewer)  // the last 200 ms step animation ends, the indicators fade
         let candidates = Array(stride(from: 40, through: 40 * 40, by: 40))
         let shot = try sway.screenshot()
         let offsets = verticalOffsets(shot, candidates)
         let steps = (offsets.first ?? 0) / 40
         #expect(steps >= 5, "the content is \(steps) arrow steps down (matches: \(offsets)); repeat should add several; grid rows \(gridRows(shot)), any offset: \(verticalOffsets(shot, Array(0...3000)))")
-        usleep(500_000)
+        usleep(500_000)  // a window in which nothing may move
         #expect(verticalOffsets(try sway.screenshot(), candidates) == offsets, "the content moved after the release")
     }
 
     @Test("One wheel notch scrolls 57 pt down, animated")
     func wheelNotch() throws {
         let (sway, viewer, inject) = try start()
-        defer { viewer.terminate(); inject.terminate(); sway.stop() }
+        defer { viewer.terminate(); inject.stop(); sway.stop() }
         inject.send("wheel vertical 1")
-        try sync(inject)
+        try inject.sync()
         let problems = try awaitScreen(sway) {
             cardProblems($0, size: (800, 600), offset: (0, 57), points: checkPoints)
         }
@@ -114,13 +99,13 @@ struct InputLiveTests {
         let trace = temporaryTracePath()
         defer { unlink(trace) }
         let (sway, viewer, inject) = try start(["--record", trace])
-        defer { viewer.terminate(); inject.terminate(); sway.stop() }
+        defer { viewer.terminate(); inject.stop(); sway.stop() }
         for _ in 1...10 {
             inject.send("finger vertical 20")
             inject.send("sleep 10")
         }
         inject.send("stop vertical")
-        try sync(inject)
+        try inject.sync()
         // Successive screenshots after the stop differ while the content glides, then settle
         // well past the 200 pt the fingers moved.
         let first = try sway.screenshot()
@@ -135,7 +120,7 @@ struct InputLiveTests {
         let settled = try sway.screenshot()
         let offsets = verticalOffsets(settled, Array(200...3000))
         #expect(offsets.count == 1 && (offsets.first ?? 0) > 300, "resting offsets matching the screen: \(offsets.prefix(5))")
-        quitWithQ(viewer, keyboard: inject)
+        quitWithQ(viewer, keyboard: inject.process)
         let (_, live) = try expectReplayEndsAtLiveRest(trace)
         // The renderer places content at its translation rounded to whole pixels.
         #expect(offsets == [Int(live.y.rounded())], "the recording's live end \(live) is not where the screen shows the content: \(offsets)")
@@ -151,23 +136,22 @@ struct InputLiveTests {
             inject.send("sleep 16")
             inject.send("abs 400 \(500 - 25 * i)")
         }
-        try sync(inject)
-        inject.terminate()  // its virtual pointer vanishes with the button still down
-        usleep(300_000)
-        let shot = try sway.screenshot()
+        try inject.sync()
+        inject.stop()  // its virtual pointer vanishes with the button still down
+        let (_, shot) = try awaitShot(sway.screenshot) { verticalOffsets($0, Array(200...250)).count == 1 ? [] : ["no single offset"] }
         let offsets = verticalOffsets(shot, Array(200...250))
         #expect(offsets.count == 1, "the content should rest at the drag (250 pt) less the slop; matches: \(offsets)")
-        usleep(500_000)
+        usleep(500_000)  // a window in which nothing may move
         #expect(verticalOffsets(try sway.screenshot(), Array(200...250)) == offsets, "the content moved after the device vanished")
         #expect(viewer.process.isRunning)
         // A new device works at once.
-        let again = try ClientProcess("wl-inject", ["--stdin", "--extent", "800x600"], environment: sway.clientEnvironment)
-        defer { again.terminate() }
-        try sync(again)
+        let again = try Injector(environment: sway.clientEnvironment, options: ["--extent", "800x600"])
+        defer { again.stop() }
+        try again.sync()
         again.send("sleep 100")
         again.send("abs 400 300")
         again.send("tap Home")
-        try sync(again)
+        try again.sync()
         let problems = try awaitScreen(sway) { cardProblems($0, size: (800, 600), points: checkPoints) }
         #expect(problems.isEmpty, "Home on the new keyboard: \(problems)")
     }
@@ -177,12 +161,13 @@ struct InputLiveTests {
         let trace = temporaryTracePath()
         defer { unlink(trace) }
         let (sway, viewer, inject) = try start(["--record", trace])
-        defer { viewer.terminate(); inject.terminate(); sway.stop() }
+        defer { viewer.terminate(); inject.stop(); sway.stop() }
         // A pointer fling up and to the left; each gesture settles before the next, so the
         // frame phase (live frames are not at the replay's ticks) cannot change the result:
         // momentum caught mid-flight stops where the last frame drew it, which differs.
         // Settling takes ln(0.5 pt · |ln d| / v0) / ln d ms at d = 0.998/ms: 3.9 s for the
-        // fling's 2.9 pt/ms, 3.5 s for the touchpad's 1.2 pt/ms; 5 s is waited after each.
+        // fling's 2.9 pt/ms, 3.5 s for the touchpad's 1.2 pt/ms; each is waited for until its
+        // frames have stopped and the indicators faded.
         inject.send("abs 600 500")
         inject.send("button left press")
         for i in 1...8 {
@@ -190,20 +175,20 @@ struct InputLiveTests {
             inject.send("abs \(600 - 15 * i) \(500 - 35 * i)")
         }
         inject.send("button left release")
-        try sync(inject)
-        usleep(5_000_000)
+        try inject.sync()
+        try awaitMotionEnded(viewer)
         // Touchpad fingers back down, with momentum after axis_stop; then two wheel notches.
         for _ in 1...8 {
             inject.send("finger vertical -12")
             inject.send("sleep 10")
         }
         inject.send("stop vertical")
-        try sync(inject)
-        usleep(5_000_000)
+        try inject.sync()
+        try awaitMotionEnded(viewer)
         inject.send("wheel vertical 2")
-        try sync(inject)
-        usleep(800_000)
-        quitWithQ(viewer, keyboard: inject)
+        try inject.sync()
+        try awaitMotionEnded(viewer)
+        quitWithQ(viewer, keyboard: inject.process)
 
         let (lines, live) = try expectReplayEndsAtLiveRest(trace)
         let kinds = ["pointer.button", "pointer.axis", "pointer.axis_stop", "key"]

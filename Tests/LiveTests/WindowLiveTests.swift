@@ -80,10 +80,10 @@ struct WindowLiveTests {
         func frameRequests() -> Int {
             viewer.stderr.lines.filter { $0.contains(".frame(new id wl_callback@") }.count
         }
-        usleep(1_000_000)  // let the startup frames settle
+        try awaitQuiet(viewer)  // the startup frames are over once its output pauses
         let settled = frameRequests()
         #expect(settled >= 1, "the first frame must have asked for a callback")
-        usleep(2_000_000)
+        usleep(2_000_000)  // the idle window observed
         let later = frameRequests()
         #expect(later == settled, "an idle window asked for \(later - settled) more frame callbacks in 2 s")
         #expect(viewer.process.isRunning)
@@ -118,7 +118,7 @@ struct WindowLiveTests {
             return ["the screen matches no offset within the drag less the slop; at (300,200): \(cardProblems(shot, size: (800, 600), offset: (300, 200), points: points))"]
         }
         #expect(problems.isEmpty, "\(problems)")
-        // Held still: nothing moves afterwards (no fling, no drift).
+        // Held still: nothing moves afterwards (no fling, no drift) in a window of 500 ms.
         usleep(500_000)
         if let (dx, dy) = found {
             let shot = try sway.screenshot()

@@ -19,6 +19,11 @@ final class Injector {
 
     deinit { stop() }
 
+    /// Sends one command without waiting (see `sync`).
+    func send(_ command: String) {
+        process.send(command)
+    }
+
     /// Sends `commands`, one line each, then waits until the compositor has handled them.
     func run(_ commands: [String], timeout: Double = 20) throws {
         for command in commands { process.send(command) }
