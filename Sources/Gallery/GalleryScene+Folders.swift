@@ -60,6 +60,7 @@ extension GalleryScene {
         }
         updateEmptyCard()
         layoutAfterChange(showing: current)
+        reportTitleIfChanged()
     }
 
     /// Lays the pager out for the new files with `index` on screen, without moving anything

@@ -79,6 +79,9 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// Called once per file that cannot be shown, with the error whose `description` is the
     /// line the viewer prints on stderr.
     public var onLoadFailure: ((PictureError) -> Void)?
+    /// Called with the new `title` whenever the page shown changes (the pager passes the middle
+    /// between two pages, a key or the slideshow turns one): the host's window title.
+    public var onTitleChange: ((String) -> Void)?
     /// Set by the host.
     public var onNeedsFrame: (() -> Void)?
     /// Set by a host that can be woken from another thread: the loader calls it whenever a
@@ -162,6 +165,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     let router: InputRouter
     /// Where the pointer is, window points, as the latest input said.
     var pointerLocation: CGPoint?
+    /// The title last given to `onTitleChange`, or the host's first title (`title` at start).
+    private var reportedTitle: String?
     /// The page overlay, information panel and help (see GalleryOverlays.swift).
     let overlays: GalleryOverlays
 
@@ -194,6 +199,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         updateEmptyCard()
         overlays.install(in: root)
         viewScene.onNeedsFrame = { [unowned self] in self.onNeedsFrame?() }
+        reportedTitle = title
     }
 
     // MARK: Scene
@@ -262,6 +268,24 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     /// The page view of `currentIndex`.
     public var currentPage: PageView? { pages[currentSlot] }
+
+    /// The window title for the page shown, or the one a key or the slideshow is sliding to
+    /// (so a slide past other pages names only where it goes), or the start page until the
+    /// first layout places the pager there: "sunset.png (2/5) — ScrollKit" (see `WindowTitle`).
+    public var title: String {
+        guard !files.isEmpty else { return WindowTitle.gallery(file: nil, index: 0, count: 0) }
+        let index = startIndex.map { min(max($0, 0), files.count - 1) } ?? slots.file(atSlot: baseSlot)
+        return WindowTitle.gallery(file: files[index], index: index, count: files.count)
+    }
+
+    /// Tells `onTitleChange` when the title is no longer the one last reported: the page
+    /// changed, or the folder's change moved it or changed the count.
+    func reportTitleIfChanged() {
+        let shown = title
+        guard shown != reportedTitle else { return }
+        reportedTitle = shown
+        onTitleChange?(shown)
+    }
 
     /// The frame of slot `slot` in the pager's content.
     func pageFrame(_ slot: Int) -> CGRect {
@@ -548,6 +572,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         guard scrollView === pager else { return }
         updatePages()
         if !files.isEmpty { overlays.pageChanged(to: currentIndex, at: now) }
+        reportTitleIfChanged()
     }
 
     /// A drag takes over from any key or slideshow slide.
