@@ -8,6 +8,9 @@ set -euo pipefail
 build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng-dev libturbojpeg0-dev libpixman-1-dev
        libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libunibreak-dev
        libwebp-dev libgif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-dev liblcms2-dev libexif-dev)
+# Client-side decorations where the compositor draws none (GNOME, weston): libdecor, and its
+# cairo plugin, which draws the title bar, borders and shadows at run time.
+build+=(libdecor-0-dev libdecor-0-plugin-1-cairo)
 # libheif1 on Debian 12 has its decoders built in: libde265 (HEVC), dav1d and libaom (AV1)
 # come with it as dependencies; there are no separate plugin packages to add.
 # Fonts for the text layer: DejaVu and Noto for Latin, Greek, Cyrillic, Arabic, Hebrew, Indic and

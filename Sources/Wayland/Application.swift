@@ -29,12 +29,14 @@ public final class Application {
     public private(set) var seat: Seat?
     private let environment: [String: String]
 
-    /// Connects (throwing a one-line `WaylandError` on failure) and maps a window for `scene`.
+    /// Connects (throwing a one-line `WaylandError` on failure) and maps a window for `scene`,
+    /// with `decorations` drawn by the compositor or by libdecor (see `WindowDecorations`).
     public init(scene: Scene, title: String, appID: String, fullscreen: Bool = false,
+                decorations: WindowDecorations = .automatic,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self.environment = environment
         display = try Display.connect(environment: environment)
-        window = try Window(display: display, scene: scene, title: title, appID: appID)
+        window = try Window(display: display, scene: scene, title: title, appID: appID, decorations: decorations)
         if fullscreen { window.setFullscreen(true) }
         window.onClose = { [unowned self] in self.display.stop() }
         // Scales the compositor sends that are ignored or clamped are warned about like devices.
@@ -55,7 +57,8 @@ public final class Application {
             seat = nil
             return
         }
-        let newSeat = Seat(proxy: bound.proxy, version: bound.version, display: display, environment: environment)
+        let newSeat = Seat(proxy: bound.proxy, version: bound.version, display: display, windowSurface: window.surfaceProxy,
+                           environment: environment)
         let scene = window.scene
         newSeat.onInput = { [unowned self] frame in
             self.recorder?.record(frame: frame)

@@ -36,10 +36,12 @@ public final class Display {
     /// Wakes `run` from any thread: background work calls `waker.wake()` when it has a result,
     /// and the wake handlers run on the loop's thread.
     public let waker: Waker
-    /// The event loop's state (EventLoop.swift): timers, wake handlers, whether it runs.
+    /// The event loop's state (EventLoop.swift): timers, wake handlers, other libraries' event
+    /// sources, whether it runs.
     var timers = TimerQueue()
     var wakeHandlers: [Int: () -> Void] = [:]
     var nextWakeHandlerID = 1
+    var readableSources: [Int: (fd: Int32, handler: () -> Void)] = [:]
     var running = false
 
     /// `wp_presentation`, when the compositor offers it.

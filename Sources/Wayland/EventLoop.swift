@@ -1,5 +1,6 @@
-// The event loop of a connection: one poll over the compositor's socket and the waker, timers
-// that bound the wait, and libwayland's prepare/read/dispatch around it. Idle costs nothing.
+// The event loop of a connection: one poll over the compositor's socket, the waker and any
+// library's own event source, timers that bound the wait, and libwayland's prepare/read/dispatch
+// around it. Idle costs nothing.
 import CWaylandClient
 import Foundation
 import SystemPackage
@@ -81,6 +82,24 @@ extension Display {
         wakeHandlers[id] = nil
     }
 
+    /// Adds `fd` to the loop's wait and runs `handler` on the loop's thread whenever it is
+    /// readable: the event source of a library that shares the loop but not the compositor's
+    /// socket. Returns an id for `removeReadableSource`.
+    func addReadableSource(_ fd: Int32, _ handler: @escaping () -> Void) -> Int {
+        let id = nextWakeHandlerID
+        nextWakeHandlerID += 1
+        readableSources[id] = (fd, handler)
+        return id
+    }
+
+    /// Removes a source added by `addReadableSource`.
+    func removeReadableSource(_ id: Int) {
+        readableSources[id] = nil
+    }
+
+    /// The compositor socket's descriptor, which `run` waits on.
+    var socket: Int32 { wl_display_get_fd(proxy) }
+
     /// Dispatches events, wakes and timers until `stop()`; `afterDispatch` runs after each
     /// batch (the window renders there). Throws when the connection breaks.
     public func run(afterDispatch: () throws -> Void) throws {
@@ -97,10 +116,12 @@ extension Display {
             }
             try flush(fd: fd)
             // Sleeps until the compositor sends something, the reader has queued it, another
-            // thread wakes us, or the next timer is due; nothing else can end the wait (an idle
-            // window costs nothing). Only a socket seen readable here is read here: a prepared
-            // read waits for every other prepared reader, and the reader's wait is the socket.
-            let result = waker.wait(with: fd, queued: reader?.queued,
+            // thread wakes us, a library's own event source has input, or the next timer is due;
+            // nothing else can end the wait (an idle window costs nothing). Only a socket seen
+            // readable here is read here: a prepared read waits for every other prepared reader,
+            // and the reader's wait is the socket.
+            let sources = readableSources.values.map(\.fd)
+            let result = waker.wait(with: fd, queued: reader?.queued, others: sources,
                                     timeout: timers.pollTimeout(now: monotonicMilliseconds()))
             if result.readable {
                 if wl_display_read_events(proxy) < 0 { throw connectionError() }
@@ -115,6 +136,7 @@ extension Display {
             if result.woken {
                 for handler in wakeHandlers.values { handler() }
             }
+            for source in readableSources.values where result.readableOthers.contains(source.fd) { source.handler() }
             for action in timers.takeDue(now: monotonicMilliseconds()) { action() }
             guard running else { break }
             try afterDispatch()

@@ -1,5 +1,7 @@
 // wl_pointer and its touchpad gestures (zwp_pointer_gestures_v1 pinch and hold): events
 // batched per frame by PointerFrameBuilder, gestures by PointerGestureState, and the cursor.
+// Events over surfaces that are not the window's (libdecor's title bar and borders, which have
+// a pointer of their own) are left to their owner.
 import CWaylandClient
 import CWaylandProtocols
 import Foundation
@@ -14,16 +16,23 @@ final class PointerDevice {
     private let cursor: CursorSurface?
     private let cursorScale: () -> Int
     private let deliver: ([InputEvent]) -> Void
+    /// The window's `wl_surface`: enter and leave name a surface, and motion, buttons and axes
+    /// go to the one entered last.
+    private let windowSurface: OpaquePointer
+    /// Whether the pointer is over one of our other surfaces (decorations) rather than the
+    /// window's: its motion, buttons, axes and gestures are not ours.
+    private var overForeignSurface = false
     private(set) var builder = PointerFrameBuilder()
     private var gestures = PointerGestureState()
     private var cursorShape: CursorShape
     /// The serial of the latest `enter`, which `set_cursor` must quote; nil while outside.
     private var enterSerial: UInt32?
 
-    init(proxy: OpaquePointer, seatVersion: UInt32, gestures: (proxy: OpaquePointer, version: UInt32)?,
+    init(proxy: OpaquePointer, seatVersion: UInt32, windowSurface: OpaquePointer, gestures: (proxy: OpaquePointer, version: UInt32)?,
          cursor: CursorSurface?, cursorShape: CursorShape, cursorScale: @escaping () -> Int,
          deliver: @escaping ([InputEvent]) -> Void) {
         self.proxy = proxy
+        self.windowSurface = windowSurface
         self.seatVersion = seatVersion
         self.cursor = cursor
         self.cursorShape = cursorShape
@@ -71,6 +80,7 @@ final class PointerDevice {
     }
 
     private func update(_ change: (inout PointerFrameBuilder) -> Void) {
+        guard !overForeignSurface else { return }
         change(&builder)
         // Before seat v5 there is no wl_pointer.frame: every event is a frame of its own.
         if seatVersion < 5 { flush() }
@@ -81,18 +91,26 @@ final class PointerDevice {
     }
 
     fileprivate func enter(serial: UInt32, surface: OpaquePointer?, x: Int32, y: Int32) {
-        guard surface != nil else { return }  // the surface was destroyed meanwhile
+        guard let surface else { return }  // the surface was destroyed meanwhile
+        // Over a decoration libdecor shows its own cursor and handles the events.
+        overForeignSurface = surface != windowSurface
+        guard !overForeignSurface else { return }
         enterSerial = serial
         update { $0.enter(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y), now: monotonicMilliseconds()) }
         refreshCursor()
     }
 
-    fileprivate func leave() {
+    fileprivate func leave(surface: OpaquePointer?) {
+        if let surface, surface != windowSurface {
+            overForeignSurface = false
+            return
+        }
         enterSerial = nil
         update { $0.leave(now: monotonicMilliseconds()) }
     }
 
     fileprivate func gesture(_ change: (inout PointerGestureState) -> [InputEvent]) {
+        guard !overForeignSurface else { return }
         // Gesture events arrive outside wl_pointer.frame; whatever the pointer batched
         // before them happened first.
         flush()
@@ -108,7 +126,7 @@ final class PointerDevice {
     // Every slot is filled: libwayland aborts on a NULL listener entry the bound version can send.
     nonisolated(unsafe) private static var listener = wl_pointer_listener(
         enter: { data, _, serial, surface, x, y in PointerDevice.from(data).enter(serial: serial, surface: surface, x: x, y: y) },
-        leave: { data, _, _, _ in PointerDevice.from(data).leave() },
+        leave: { data, _, _, surface in PointerDevice.from(data).leave(surface: surface) },
         motion: { data, _, time, x, y in
             PointerDevice.from(data).update {
                 $0.motion(time: unwrapEventTime(time, source: .pointer), x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
@@ -126,15 +144,15 @@ final class PointerDevice {
             }
         },
         frame: { data, _ in PointerDevice.from(data).flush() },
-        axis_source: { data, _, source in PointerDevice.from(data).builder.axisSource(source) },
+        axis_source: { data, _, source in PointerDevice.from(data).update { $0.axisSource(source) } },
         axis_stop: { data, _, time, axis in
             PointerDevice.from(data).update { $0.axisStop(time: unwrapEventTime(time, source: .pointer), axis: axis) }
         },
         axis_discrete: { data, _, axis, discrete in
-            PointerDevice.from(data).builder.axisDiscrete(axis: axis, discrete: discrete)
+            PointerDevice.from(data).update { $0.axisDiscrete(axis: axis, discrete: discrete) }
         },
         axis_value120: { data, _, axis, value in
-            PointerDevice.from(data).builder.axisValue120(axis: axis, value120: value)
+            PointerDevice.from(data).update { $0.axisValue120(axis: axis, value120: value) }
         })
 
     nonisolated(unsafe) private static var pinchListener = zwp_pointer_gesture_pinch_v1_listener(

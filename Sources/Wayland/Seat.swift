@@ -24,6 +24,8 @@ public final class Seat {
     /// Strong: device proxies must be released before the connection is closed.
     private let display: Display
     private let cursorSettings: CursorSettings
+    /// The window's `wl_surface`: events over other surfaces (decorations) are not delivered.
+    private let windowSurface: OpaquePointer
     private var cursorSurface: CursorSurface?
     private var pointer: PointerDevice?
     private var keyboard: KeyboardDevice?
@@ -43,9 +45,11 @@ public final class Seat {
     /// Where the pointer is on our surface in points, nil when it is elsewhere.
     public var pointerLocation: CGPoint? { state.pointerLocation }
 
-    /// Listens to `proxy` (bound at `version`); cursors come from the theme `environment` names.
-    init(proxy: OpaquePointer, version: UInt32, display: Display, environment: [String: String]) {
+    /// Listens to `proxy` (bound at `version`) for the window whose surface is `windowSurface`;
+    /// cursors come from the theme `environment` names.
+    init(proxy: OpaquePointer, version: UInt32, display: Display, windowSurface: OpaquePointer, environment: [String: String]) {
         self.proxy = proxy
+        self.windowSurface = windowSurface
         self.version = version
         self.display = display
         self.cursorSettings = CursorSettings(environment: environment)
@@ -103,7 +107,8 @@ public final class Seat {
             if pointer == nil, let proxy = wl_seat_get_pointer(proxy) {
                 if cursorSurface == nil { cursorSurface = CursorSurface(display: display, settings: cursorSettings) }
                 let display = self.display
-                pointer = PointerDevice(proxy: proxy, seatVersion: version, gestures: display.globals.pointerGestures,
+                pointer = PointerDevice(proxy: proxy, seatVersion: version, windowSurface: windowSurface,
+                                  gestures: display.globals.pointerGestures,
                                   cursor: cursorSurface, cursorShape: cursorShape,
                                   cursorScale: { display.maxOutputScale }, deliver: deliver)
             }
@@ -121,7 +126,7 @@ public final class Seat {
         }
         if caps & WL_SEAT_CAPABILITY_TOUCH.rawValue != 0 {
             if touch == nil, let proxy = wl_seat_get_touch(proxy) {
-                touch = TouchDevice(proxy: proxy, seatVersion: version, deliver: deliver)
+                touch = TouchDevice(proxy: proxy, seatVersion: version, windowSurface: windowSurface, deliver: deliver)
             }
         } else {
             removeTouch()

@@ -1,7 +1,8 @@
 // The seam between the surface that draws and what makes it a desktop window: the shell role
 // (title, app id, fullscreen, configure and close), as one protocol and pure configuration
-// values. xdg-shell plays it today (XDGShellRole); libdecor, which creates the xdg_surface and
-// xdg_toplevel itself and draws decorations, can play it without touching buffers or frames.
+// values. xdg-shell plays it where the compositor draws decorations or none are wanted
+// (XDGShellRole); libdecor, which creates the xdg_surface and xdg_toplevel itself and draws
+// decorations, plays it elsewhere (LibdecorShellRole), without touching buffers or frames.
 
 /// A size in surface points.
 public struct SurfaceSize: Hashable, Sendable, CustomStringConvertible {
@@ -43,6 +44,12 @@ public struct ToplevelStates: OptionSet, Hashable, Sendable {
     public static let tiledTop = ToplevelStates(rawValue: 1 << 7)
     /// Tiled against the bottom edge (xdg_wm_base v2).
     public static let tiledBottom = ToplevelStates(rawValue: 1 << 8)
+    /// Tiled against any edge.
+    public static let tiled: ToplevelStates = [.tiledLeft, .tiledRight, .tiledTop, .tiledBottom]
+
+    /// Whether the window floats: neither maximised, fullscreen nor tiled, so its size is its
+    /// own choice and a requested size is only a hint (xdg_toplevel.configure).
+    public var isFloating: Bool { isDisjoint(with: [.maximized, .fullscreen, .tiled]) }
 
     /// The states of a configure's array (xdg_toplevel.state values 1…8); values this
     /// program does not know (later protocol versions add some) are left out.
@@ -112,15 +119,53 @@ public struct ToplevelConfiguration: Hashable, Sendable {
     }
 
     /// The size a window of size `current` (0×0 before its first configure) takes for this
-    /// configuration: each requested side that is positive, otherwise the current side when
-    /// there is one, otherwise the side of `defaultSize`; at most `maxEdge` either way, so a
-    /// hostile compositor cannot make it allocate gigabytes.
-    public func windowSize(current: SurfaceSize, defaultSize: SurfaceSize, maxEdge: Int) -> SurfaceSize {
-        func side(_ requested: Int, _ current: Int, _ fallback: Int) -> Int {
-            min(requested > 0 ? requested : (current > 0 ? current : fallback), maxEdge)
+    /// configuration, side by side: the requested side when positive; otherwise the current
+    /// side when there is one; otherwise `defaultSize`'s, fitted into `bounds` when the
+    /// compositor sent them (a window must not open larger than its screen). A floating window
+    /// (`ToplevelStates.isFloating`) is never smaller than `minimumSize` (itself fitted into the
+    /// bounds): the compositor's size is only a hint there, and wlroots' `resize set` ignores
+    /// xdg_toplevel.set_min_size. Maximised, fullscreen and tiled windows take what they are
+    /// given, since a larger one would be cut off. At most `maxEdge` either way, so a hostile
+    /// compositor cannot make it allocate gigabytes.
+    public func windowSize(current: SurfaceSize, defaultSize: SurfaceSize,
+                           minimumSize: SurfaceSize = SurfaceSize(width: 0, height: 0), maxEdge: Int) -> SurfaceSize {
+        let floating = states.isFloating
+        func side(_ requested: Int, _ current: Int, _ fallback: Int, _ minimum: Int, _ bound: Int?) -> Int {
+            var size = requested > 0 ? requested : (current > 0 ? current : min(fallback, bound ?? fallback))
+            if floating { size = max(size, min(minimum, bound ?? minimum)) }
+            return min(size, maxEdge)
         }
-        return SurfaceSize(width: side(requestedSize.width, current.width, defaultSize.width),
-                           height: side(requestedSize.height, current.height, defaultSize.height))
+        return SurfaceSize(width: side(requestedSize.width, current.width, defaultSize.width, minimumSize.width, bounds?.width),
+                           height: side(requestedSize.height, current.height, defaultSize.height, minimumSize.height,
+                                        bounds?.height))
+    }
+}
+
+/// Who draws a window's title bar, borders and shadows.
+public enum WindowDecorations: Hashable, Sendable {
+    /// The compositor where it offers xdg-decoration (sway, KWin, cage), otherwise the window
+    /// itself through libdecor and its plugin (GNOME's mutter, weston).
+    case automatic
+    /// The compositor's where offered, never libdecor's: for a window that is always fullscreen
+    /// (a kiosk), where decorations never show and the plugin is not worth loading (measured: 46
+    /// more libraries mapped, 7–12 MB and 20–40 ms at start).
+    case serverSideOnly
+}
+
+/// Which shell role a window gets, decided after the registry roundtrip (pure).
+enum ShellRoleKind: Hashable, Sendable {
+    /// xdg-shell, asking for server-side decorations when `serverSideDecorations` (the
+    /// compositor offers `zxdg_decoration_manager_v1`).
+    case xdgShell(serverSideDecorations: Bool)
+    /// libdecor: client-side decorations drawn by its plugin.
+    case libdecor
+
+    /// The role for `decorations` when the compositor does or does not offer xdg-decoration.
+    /// libdecor would ask for server-side decorations by itself where they are offered, but only
+    /// after loading its plugin: deciding here keeps the plugin out where it draws nothing.
+    static func choose(_ decorations: WindowDecorations, decorationManagerOffered: Bool) -> ShellRoleKind {
+        if decorationManagerOffered { return .xdgShell(serverSideDecorations: true) }
+        return decorations == .automatic ? .libdecor : .xdgShell(serverSideDecorations: false)
     }
 }
 
@@ -134,6 +179,16 @@ protocol ShellRole: AnyObject {
     var onConfigure: ((ToplevelConfiguration) -> SurfaceSize)? { get set }
     /// Runs when the user asks to close the window.
     var onClose: (() -> Void)? { get set }
+    /// Runs when the decorations changed (a button lit under the pointer, a new title) and show
+    /// only once the window's surface is committed: they are synchronised subsurfaces of it.
+    var onNeedsCommit: (() -> Void)? { get set }
+    /// Runs if the role fails for good (libdecor reports an error): the window ends with it.
+    var onFailure: ((WaylandError) -> Void)? { get set }
+    /// Who draws the decorations as far as the role knows: nil while the compositor has not
+    /// answered, or when nobody does.
+    var decorationMode: DecorationMode? { get }
+    /// Sets the title shown in the title bar and task lists.
+    func setTitle(_ title: String)
     /// Asks the compositor for fullscreen (true) or a normal window (false).
     func setFullscreen(_ on: Bool)
 }

@@ -1,5 +1,6 @@
 // wl_touch: down/motion/up with several ids batched per frame by TouchFrameBuilder, and
-// cancel, which ends the gesture without a fling.
+// cancel, which ends the gesture without a fling. Touch points that go down on surfaces that are
+// not the window's (libdecor's decorations) are not ours.
 import CWaylandClient
 import CWaylandProtocols
 import Foundation
@@ -11,9 +12,14 @@ final class TouchDevice {
     private let seatVersion: UInt32
     private let deliver: ([InputEvent]) -> Void
     private var builder = TouchFrameBuilder()
+    /// The window's `wl_surface`, which a touch point must go down on to be ours.
+    private let windowSurface: OpaquePointer
+    /// Touch points down on other surfaces, skipped until their up (bounded as the builder's).
+    private var foreignIDs: Set<Int32> = []
 
-    init(proxy: OpaquePointer, seatVersion: UInt32, deliver: @escaping ([InputEvent]) -> Void) {
+    init(proxy: OpaquePointer, seatVersion: UInt32, windowSurface: OpaquePointer, deliver: @escaping ([InputEvent]) -> Void) {
         self.proxy = proxy
+        self.windowSurface = windowSurface
         self.seatVersion = seatVersion
         self.deliver = deliver
         wl_touch_add_listener(proxy, &TouchDevice.listener, Unmanaged.passUnretained(self).toOpaque())
@@ -33,14 +39,23 @@ final class TouchDevice {
     // Every slot is filled: libwayland aborts on a NULL listener entry the bound version can send.
     nonisolated(unsafe) private static var listener = wl_touch_listener(
         down: { data, _, _, time, surface, id, x, y in
-            guard surface != nil else { return }  // the surface was destroyed meanwhile
-            TouchDevice.from(data).builder.down(time: unwrapEventTime(time, source: .touch), id: id,
-                                          x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
+            guard let surface else { return }  // the surface was destroyed meanwhile
+            let touch = TouchDevice.from(data)
+            guard surface == touch.windowSurface else {
+                if touch.foreignIDs.count < TouchFrameBuilder.maxTouchPoints { touch.foreignIDs.insert(id) }
+                return
+            }
+            touch.builder.down(time: unwrapEventTime(time, source: .touch), id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
         },
-        up: { data, _, _, time, id in TouchDevice.from(data).builder.up(time: unwrapEventTime(time, source: .touch), id: id) },
+        up: { data, _, _, time, id in
+            let touch = TouchDevice.from(data)
+            guard touch.foreignIDs.remove(id) == nil else { return }
+            touch.builder.up(time: unwrapEventTime(time, source: .touch), id: id)
+        },
         motion: { data, _, time, id, x, y in
-            TouchDevice.from(data).builder.motion(time: unwrapEventTime(time, source: .touch), id: id,
-                                            x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
+            let touch = TouchDevice.from(data)
+            guard !touch.foreignIDs.contains(id) else { return }
+            touch.builder.motion(time: unwrapEventTime(time, source: .touch), id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))
         },
         frame: { data, _ in
             let touch = TouchDevice.from(data)
@@ -48,6 +63,7 @@ final class TouchDevice {
         },
         cancel: { data, _ in
             let touch = TouchDevice.from(data)
+            touch.foreignIDs.removeAll()
             touch.deliver(touch.builder.cancel(now: monotonicMilliseconds()))
         },
         shape: { _, _, _, _, _ in },

@@ -52,23 +52,30 @@ public final class Waker: Sendable {
         var queued: Bool = false
         /// Why `poll` failed, other than EINTR; nil when it succeeded.
         var failure: Errno?
+        /// Those of the further descriptors that have input, hung up or failed, in the order given.
+        var readableOthers: [Int32] = []
     }
 
-    /// Waits up to `timeout` ms (−1: without limit) until `fd` becomes readable, a wake
-    /// arrives or `queued` (the socket reader's signal) fires; clears the wake and the signal.
-    /// The event loop's single blocking call.
-    func wait(with fd: Int32, queued: Waker? = nil, timeout: Int32) -> WaitResult {
+    /// Waits up to `timeout` ms (−1: without limit) until `fd` or one of `others` (event
+    /// sources of libraries sharing the loop) becomes readable, a wake arrives or `queued` (the
+    /// socket reader's signal) fires; clears the wake and the signal. The event loop's single
+    /// blocking call.
+    func wait(with fd: Int32, queued: Waker? = nil, others: [Int32] = [], timeout: Int32) -> WaitResult {
+        let ready = SystemCalls.readable | SystemCalls.hangUp | SystemCalls.failed
         var requests = [SystemCalls.PollRequest(fd, events: SystemCalls.readable),
                         SystemCalls.PollRequest(file.rawValue, events: SystemCalls.readable)]
         if let queued { requests.append(SystemCalls.PollRequest(queued.file.rawValue, events: SystemCalls.readable)) }
+        let firstOther = requests.count
+        requests += others.map { SystemCalls.PollRequest($0, events: SystemCalls.readable) }
         do {
             try SystemCalls.poll(&requests, timeout: timeout)
         } catch {
             return WaitResult(readable: false, woken: false, failure: error == .interrupted ? nil : error)
         }
-        let readable = requests[0].saw(SystemCalls.readable | SystemCalls.hangUp | SystemCalls.failed)
+        let readable = requests[0].saw(ready)
         let woken = requests[1].saw(SystemCalls.readable) && drain()
-        let sawQueued = requests.count > 2 && requests[2].saw(SystemCalls.readable) && queued?.drain() == true
-        return WaitResult(readable: readable, woken: woken, queued: sawQueued, failure: nil)
+        let sawQueued = queued != nil && requests[2].saw(SystemCalls.readable) && queued?.drain() == true
+        let readableOthers = zip(others, requests.dropFirst(firstOther)).filter { $0.1.saw(ready) }.map(\.0)
+        return WaitResult(readable: readable, woken: woken, queued: sawQueued, failure: nil, readableOthers: readableOthers)
     }
 }

@@ -23,6 +23,8 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
     case invalidSize(width: Int, height: Int)
     /// The event loop could not be set up; `reason` names the failing call.
     case eventLoop(reason: String)
+    /// libdecor could not draw the window's decorations; `reason` is its message.
+    case decorations(reason: String)
 
     public var description: String {
         switch self {
@@ -46,6 +48,8 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
             return "the compositor asked for a window of \(width)×\(height) pixels, outside the supported range"
         case .eventLoop(let reason):
             return "cannot set up the event loop: \(reason)"
+        case .decorations(let reason):
+            return "libdecor cannot decorate the window: \(reason)"
         }
     }
 }

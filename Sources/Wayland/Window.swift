@@ -1,6 +1,7 @@
 // The surface that draws: a window showing a Scene in shm buffers from the pool, at the scale
 // of its outputs (integer, or fractional through a viewport), paced by frame callbacks. What
-// makes it a desktop window (configure, close, fullscreen, decorations) is its ShellRole.
+// makes it a desktop window (configure, close, fullscreen, title, decorations) is its ShellRole:
+// xdg-shell, or libdecor where the compositor draws no decorations.
 import Foundation
 import Host
 import Raster
@@ -41,6 +42,18 @@ public final class Window {
     /// What the compositor configured last (size asked for, states, bounds, capabilities);
     /// nil before the first configure. The size taken is `width`×`height`.
     public private(set) var configuration: ToplevelConfiguration?
+    /// The title last set.
+    public private(set) var title: String
+    /// Who draws the title bar and borders: the compositor (xdg-decoration), the window
+    /// (libdecor), or nil while unknown or when nobody does.
+    public var decorationMode: DecorationMode? { role.decorationMode }
+    /// The smallest size a floating window takes, in points.
+    public let minimumSize: SurfaceSize
+    /// 320×240 points: the smallest size the window takes by default, and asks the compositor
+    /// to keep (decision). QVGA, the smallest screens the viewer runs on, so a window that fills
+    /// one still fits; below it the error card's two lines of text and a picture's detail can
+    /// no longer be read, and wlroots' floating minimum (75×50) leaves a strip.
+    public static let defaultMinimumSize = SurfaceSize(width: 320, height: 240)
 
     private let display: Display
     private let surface: Surface
@@ -63,6 +76,9 @@ public final class Window {
     private var buffers = FrameBuffers<ShmBuffer>()
     private var scheduler = FrameScheduler()
     private var wakeTimer: Int?
+    /// The decorations changed and show with the surface's next commit (libdecor draws them in
+    /// subsurfaces synchronised with it): committed after the dispatch unless a frame did.
+    private var decorationsNeedCommit = false
     /// Monotonic ms when a frame callback that wants a frame arrived, from then until that
     /// frame is drawn after the dispatch; nil once a commit has answered it.
     private var callbackArrival: Double?
@@ -74,9 +90,13 @@ public final class Window {
     /// clamped so a hostile or buggy compositor cannot make us allocate gigabytes.
     static let maxEdge = 16384
 
-    /// Creates and maps a toplevel; the first frame is drawn after the first configure.
+    /// Creates and maps a toplevel titled `title`, of `size` points until the compositor says
+    /// otherwise (fitted into its bounds), never smaller than `minimumSize` while floating, with
+    /// `decorations` drawn by the compositor or by libdecor (see `WindowDecorations`); the first
+    /// frame is drawn after the first configure.
     public init(display: Display, scene: Scene, title: String, appID: String,
-                size: (width: Int, height: Int) = (800, 600), opaque: Bool = true) throws {
+                size: (width: Int, height: Int) = (800, 600), minimumSize: SurfaceSize = Window.defaultMinimumSize,
+                decorations: WindowDecorations = .automatic, opaque: Bool = true) throws {
         guard let compositor = display.globals.compositor else {
             throw WaylandError.missingGlobal("wl_compositor")
         }
@@ -84,15 +104,25 @@ public final class Window {
         self.scene = scene
         self.opaque = opaque
         self.defaultSize = SurfaceSize(width: size.width, height: size.height)
+        self.minimumSize = minimumSize
+        self.title = title
         let fractional = display.globals.fractionalScaleManager != nil && display.globals.viewporter != nil
         scaleState = SurfaceScaleState(fractionalAvailable: fractional)
         scaleState.unplacedScale = display.maxOutputScale
         if display.presentation != nil { statistics.presentation = PresentationTally() }
         guard let surface = Surface(compositor: compositor) else { throw display.connectionError() }
         self.surface = surface
-        role = try XDGShellRole(display: display, surface: surface, title: title, appID: appID)
+        switch ShellRoleKind.choose(decorations, decorationManagerOffered: display.globals.decorationManager != nil) {
+        case .xdgShell(let serverSide):
+            role = try XDGShellRole(display: display, surface: surface, title: title, appID: appID, minimumSize: minimumSize,
+                                    serverSideDecorations: serverSide)
+        case .libdecor:
+            role = try LibdecorShellRole(display: display, surface: surface, title: title, appID: appID, minimumSize: minimumSize)
+        }
         role.onConfigure = { [unowned self] in self.configure($0) }
         role.onClose = { [unowned self] in self.onClose?() }
+        role.onNeedsCommit = { [unowned self] in self.decorationsNeedCommit = true }
+        role.onFailure = { [unowned self] in self.failure = self.failure ?? $0 }
         surface.onEnter = { [unowned self] in self.surfaceEnter($0) }
         surface.onLeave = { [unowned self] in self.surfaceLeave($0) }
         if fractional, let manager = display.globals.fractionalScaleManager, let viewporter = display.globals.viewporter {
@@ -118,6 +148,13 @@ public final class Window {
     /// Asks the compositor for fullscreen (true) or a normal window (false).
     public func setFullscreen(_ on: Bool) { role.setFullscreen(on) }
 
+    /// Shows `title` in the title bar and task lists (sent only when it changed).
+    public func setTitle(_ title: String) {
+        guard title != self.title else { return }
+        self.title = title
+        role.setTitle(title)
+    }
+
     /// The `wl_surface`, for the seat to recognise events aimed at this window.
     var surfaceProxy: OpaquePointer { surface.proxy }
 
@@ -136,16 +173,20 @@ public final class Window {
         } else if isConfigured && scheduler.shouldRenderAfterDispatch() {
             try renderFrame(at: monotonicMilliseconds())
         }
+        if decorationsNeedCommit {
+            decorationsNeedCommit = false
+            surface.commit()
+        }
     }
 
     // MARK: Configure
 
-    /// A configure sequence was acknowledged by the role: take its size (a side of 0 keeps the
-    /// current one, or the default before the first) and fullscreen state, and redraw.
+    /// A configure sequence arrived through the role: take its size (see
+    /// `ToplevelConfiguration.windowSize`) and fullscreen state, and redraw.
     private func configure(_ configuration: ToplevelConfiguration) -> SurfaceSize {
         self.configuration = configuration
         let size = configuration.windowSize(current: SurfaceSize(width: width, height: height),
-                                            defaultSize: defaultSize, maxEdge: Window.maxEdge)
+                                            defaultSize: defaultSize, minimumSize: minimumSize, maxEdge: Window.maxEdge)
         isFullscreen = configuration.isFullscreen
         applyGeometry(width: size.width, height: size.height)
         isConfigured = true
@@ -307,6 +348,7 @@ public final class Window {
             }
         }
         surface.commit()
+        decorationsNeedCommit = false  // carried by this commit
         // A commit made while a frame callback is handled answers it (at most once).
         statistics.lastAnswerMilliseconds = nil
         if let arrival = callbackArrival {

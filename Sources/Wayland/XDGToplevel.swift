@@ -29,6 +29,12 @@ final class XDGToplevel {
     /// The title shown in the title bar and task lists.
     func setTitle(_ title: String) { xdg_toplevel_set_title(proxy, title) }
 
+    /// The smallest size the window works at, in points (window geometry: the surface, since
+    /// nothing is drawn around it); the compositor should not configure it smaller.
+    func setMinSize(_ size: SurfaceSize) {
+        xdg_toplevel_set_min_size(proxy, Int32(clamping: size.width), Int32(clamping: size.height))
+    }
+
     /// The application id, which desktop files and window rules match.
     func setAppID(_ appID: String) { xdg_toplevel_set_app_id(proxy, appID) }
 

@@ -78,8 +78,12 @@ extension ImageViewer {
         }
         let app: Application
         do {
-            app = try Application(scene: scene, title: "ScrollKit image viewer", appID: "org.scrollkit.ImageViewer",
-                                  fullscreen: fullscreen || kiosk)
+            // The title names what is shown; the app id stays the same for desktop files and rules.
+            // A kiosk is always fullscreen: its decorations would never show, so libdecor's
+            // plugin is not loaded for it.
+            app = try Application(scene: scene, title: gallery?.title ?? WindowTitle.showing("Test card"),
+                                  appID: "org.scrollkit.ImageViewer", fullscreen: fullscreen || kiosk,
+                                  decorations: kiosk ? .serverSideOnly : .automatic)
         } catch let error as WaylandError {
             recorder?.discard()
             fail(error)
@@ -95,6 +99,7 @@ extension ImageViewer {
             }
         }
         gallery?.onWindowRequest = { [unowned app] request in app.perform(request) }
+        gallery?.onTitleChange = { [unowned app] in app.window.setTitle($0) }
         if let card {
             app.cursorProvider = { [unowned app, unowned card] in
                 cursorShape(over: card, dragging: app.seat?.isDraggingWithPointer ?? false, location: app.seat?.pointerLocation)

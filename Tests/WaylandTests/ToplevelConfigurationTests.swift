@@ -1,5 +1,6 @@
 // What the shell role hands the window, without a compositor: a toplevel's configure, bounds and
-// capabilities events as values, and the size the window takes from them.
+// capabilities events (and libdecor's window states) as values, the size the window takes from
+// them, and which role a window gets.
 import Testing
 @testable import Wayland
 
@@ -54,9 +55,80 @@ struct ToplevelConfigurationTests {
         configuration.configure(width: -3, height: 900_000, states: [])
         #expect(configuration.windowSize(current: SurfaceSize(width: 300, height: 200), defaultSize: Self.defaultSize, maxEdge: 16384)
                 == SurfaceSize(width: 300, height: 16384), "a hostile size is clamped, a negative one ignored")
-        // Bounds are kept for the window to use; the size taken does not follow them yet.
+    }
+
+    @Test("The first size fits the default into configure_bounds; sizes the compositor asks for are its own")
+    func bounds() {
+        let none = SurfaceSize(width: 0, height: 0)
+        var configuration = ToplevelConfiguration()
+        // KWin on a 640×480 output: a default of 800×600 would not fit.
         configuration.configureBounds(width: 640, height: 480)
         configuration.configure(width: 0, height: 0, states: [])
-        #expect(configuration.windowSize(current: none, defaultSize: Self.defaultSize, maxEdge: 16384) == Self.defaultSize)
+        #expect(configuration.windowSize(current: none, defaultSize: Self.defaultSize, maxEdge: 16384)
+                == SurfaceSize(width: 640, height: 480))
+        // A work area narrower than the default only: each side on its own.
+        configuration.configureBounds(width: 1024, height: 540)
+        #expect(configuration.windowSize(current: none, defaultSize: Self.defaultSize, maxEdge: 16384)
+                == SurfaceSize(width: 800, height: 540))
+        // Later configures keep the current size: the bounds only shape the first.
+        #expect(configuration.windowSize(current: SurfaceSize(width: 900, height: 700), defaultSize: Self.defaultSize,
+                                         maxEdge: 16384) == SurfaceSize(width: 900, height: 700))
+        // A size the compositor asks for is taken even beyond its bounds (a maximised window on
+        // a screen whose work area shrank): the bounds are advice for the window's own choice.
+        configuration.configure(width: 1200, height: 900, states: [])
+        #expect(configuration.windowSize(current: none, defaultSize: Self.defaultSize, maxEdge: 16384)
+                == SurfaceSize(width: 1200, height: 900))
+        configuration.configureBounds(width: 0, height: 0)
+        configuration.configure(width: 0, height: 0, states: [])
+        #expect(configuration.windowSize(current: none, defaultSize: Self.defaultSize, maxEdge: 16384) == Self.defaultSize,
+                "unknown bounds: the default")
+    }
+
+    @Test("A floating window never takes less than its minimum; maximised, fullscreen and tiled ones take what they get")
+    func minimumSize() {
+        let minimum = SurfaceSize(width: 320, height: 240)
+        let current = SurfaceSize(width: 800, height: 600)
+        var configuration = ToplevelConfiguration()
+        // sway's `resize set 71 21` on a floating window: a hint, below the minimum.
+        configuration.configure(width: 71, height: 21, states: [4])
+        #expect(configuration.states.isFloating)
+        #expect(configuration.windowSize(current: current, defaultSize: Self.defaultSize, minimumSize: minimum, maxEdge: 16384)
+                == minimum)
+        configuration.configure(width: 500, height: 100, states: [])
+        #expect(configuration.windowSize(current: current, defaultSize: Self.defaultSize, minimumSize: minimum, maxEdge: 16384)
+                == SurfaceSize(width: 500, height: 240), "each side on its own")
+        // xdg_toplevel.state 1 maximized, 2 fullscreen, 5–8 tiled: the size is the compositor's.
+        for states: [UInt32] in [[1], [2], [5], [6, 7], [8, 4]] {
+            configuration.configure(width: 200, height: 150, states: states)
+            #expect(!configuration.states.isFloating, "states \(states)")
+            #expect(configuration.windowSize(current: current, defaultSize: Self.defaultSize, minimumSize: minimum, maxEdge: 16384)
+                    == SurfaceSize(width: 200, height: 150), "states \(states)")
+        }
+        // Bounds smaller than the minimum (a tiny screen): the window fits the screen.
+        configuration.configureBounds(width: 300, height: 200)
+        configuration.configure(width: 100, height: 100, states: [])
+        #expect(configuration.windowSize(current: current, defaultSize: Self.defaultSize, minimumSize: minimum, maxEdge: 16384)
+                == SurfaceSize(width: 300, height: 200))
+        configuration.configure(width: 0, height: 0, states: [])
+        #expect(configuration.windowSize(current: SurfaceSize(width: 0, height: 0), defaultSize: Self.defaultSize,
+                                         minimumSize: minimum, maxEdge: 16384) == SurfaceSize(width: 300, height: 200))
+    }
+
+    @Test("libdecor's window states become the toplevel's")
+    func libdecorStates() {
+        // libdecor.h: active 1, maximized 2, fullscreen 4, tiled left 8, right 16, top 32, bottom 64.
+        #expect(LibdecorFrame.states(windowState: 0) == [])
+        #expect(LibdecorFrame.states(windowState: 1 | 4) == [.activated, .fullscreen])
+        #expect(LibdecorFrame.states(windowState: 2 | 8 | 16 | 32 | 64) == [.maximized, .tiled])
+        #expect(LibdecorFrame.states(windowState: 1 << 7 | 1 << 20) == [], "bits of later versions are left out")
+        #expect(!LibdecorFrame.states(windowState: 8).isFloating && LibdecorFrame.states(windowState: 1).isFloating)
+    }
+
+    @Test("Server-side decorations where offered, libdecor elsewhere, never libdecor for a kiosk")
+    func shellRoleChoice() {
+        #expect(ShellRoleKind.choose(.automatic, decorationManagerOffered: true) == .xdgShell(serverSideDecorations: true))
+        #expect(ShellRoleKind.choose(.automatic, decorationManagerOffered: false) == .libdecor)
+        #expect(ShellRoleKind.choose(.serverSideOnly, decorationManagerOffered: true) == .xdgShell(serverSideDecorations: true))
+        #expect(ShellRoleKind.choose(.serverSideOnly, decorationManagerOffered: false) == .xdgShell(serverSideDecorations: false))
     }
 }

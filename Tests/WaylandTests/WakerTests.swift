@@ -73,6 +73,21 @@ struct WakerTests {
         #expect(result == Waker.WaitResult(readable: true, woken: false, failure: nil))
     }
 
+    @Test("Another library's descriptor in the same wait: readable ones are reported, a quiet one sleeps")
+    func otherSources() throws {
+        let waker = try Waker()
+        let socket = try Pipe()
+        let quiet = try Pipe(), busy = try Pipe()
+        let start = monotonicMilliseconds()
+        let idle = waker.wait(with: socket.read, others: [quiet.read, busy.read], timeout: 100)
+        #expect(idle == Waker.WaitResult(readable: false, woken: false, failure: nil, readableOthers: []))
+        #expect(monotonicMilliseconds() - start >= 90, "a quiet source must not end the wait")
+        var byte: UInt8 = 1
+        #expect(write(busy.write, &byte, 1) == 1)
+        let result = waker.wait(with: socket.read, others: [quiet.read, busy.read], timeout: 5000)
+        #expect(result == Waker.WaitResult(readable: false, woken: false, failure: nil, readableOthers: [busy.read]))
+    }
+
     @Test("Many threads waking at once lose nothing and never block")
     func concurrentWakes() throws {
         let waker = try Waker()
