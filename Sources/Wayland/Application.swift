@@ -53,12 +53,12 @@ public final class Application {
     private func attachSeat() {
         // The old seat's devices end what they were doing (a drag is cancelled) first.
         seat?.removeAllDevices()
-        guard let bound = display.globals.seat else {
+        guard let bound = display.globals.seat, let events = display.seatEvents else {
             seat = nil
             return
         }
-        let newSeat = Seat(proxy: bound.proxy, version: bound.version, display: display, windowSurface: window.surfaceProxy,
-                           environment: environment)
+        let newSeat = Seat(proxy: bound.proxy, version: bound.version, events: events, display: display,
+                           windowSurface: window.surfaceProxy, environment: environment)
         let scene = window.scene
         newSeat.onInput = { [unowned self] frame in
             self.recorder?.record(frame: frame)

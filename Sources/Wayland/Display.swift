@@ -47,6 +47,9 @@ public final class Display {
     /// `wp_presentation`, when the compositor offers it.
     var presentation: Presentation? { registry.presentation }
 
+    /// The events of the bound `wl_seat`, kept from its bind on.
+    var seatEvents: SeatEvents? { registry.seatEvents }
+
     /// The largest integer scale of the outputs (1 when none is known): what cursor images
     /// are drawn for, so the cursor is sharp on the densest screen it can be on.
     public var maxOutputScale: Int { max(registry.outputs.values.map(\.scale).max() ?? 1, 1) }

@@ -69,6 +69,8 @@ final class Registry {
     private(set) var outputs: [UInt32: Output] = [:]
     /// `wp_presentation`, when offered.
     private(set) var presentation: Presentation?
+    /// The events of the bound seat, heard from its bind on (see `SeatEvents`).
+    private(set) var seatEvents: SeatEvents?
     /// Called when a `wl_seat` global appears after start-up or the bound one is removed.
     var onSeatChange: (() -> Void)?
     /// Called when an output appears, goes or changes its scale.
@@ -120,6 +122,7 @@ final class Registry {
         case "wl_seat" where globals.seat == nil:
             if let seat = bind(sk_wl_seat_interface()) {
                 globals.seat = (seat, name, bindVersion)
+                seatEvents = SeatEvents(proxy: seat)
                 onSeatChange?()
             }
         case "zxdg_decoration_manager_v1": globals.decorationManager = bind(sk_zxdg_decoration_manager_v1_interface())
@@ -147,6 +150,7 @@ final class Registry {
             onOutputsChange?()
         }
         if let seat = globals.seat, seat.name == name {
+            seatEvents = nil
             wl_seat_destroy(seat.proxy)
             globals.seat = nil
             onSeatChange?()

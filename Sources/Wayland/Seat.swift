@@ -1,5 +1,6 @@
 // wl_seat: follows capability changes at runtime, getting and releasing the pointer,
 // keyboard and touch devices as they appear and vanish, and funnels their events to one sink.
+// Its events are heard from the bind on (SeatEvents), before any Seat exists.
 import CWaylandClient
 import CWaylandProtocols
 import Foundation
@@ -24,6 +25,8 @@ public final class Seat {
     /// Strong: device proxies must be released before the connection is closed.
     private let display: Display
     private let cursorSettings: CursorSettings
+    /// The seat's events; this seat follows them until it goes.
+    private let events: SeatEvents
     /// The window's `wl_surface`: events over other surfaces (decorations) are not delivered.
     private let windowSurface: OpaquePointer
     private var cursorSurface: CursorSurface?
@@ -45,15 +48,19 @@ public final class Seat {
     /// Where the pointer is on our surface in points, nil when it is elsewhere.
     public var pointerLocation: CGPoint? { state.pointerLocation }
 
-    /// Listens to `proxy` (bound at `version`) for the window whose surface is `windowSurface`;
-    /// cursors come from the theme `environment` names.
-    init(proxy: OpaquePointer, version: UInt32, display: Display, windowSurface: OpaquePointer, environment: [String: String]) {
+    /// Follows `events` of `proxy` (bound at `version`) for the window whose surface is
+    /// `windowSurface`, getting the devices it has now; cursors come from the theme `environment`
+    /// names.
+    init(proxy: OpaquePointer, version: UInt32, events: SeatEvents, display: Display, windowSurface: OpaquePointer,
+         environment: [String: String]) {
         self.proxy = proxy
         self.windowSurface = windowSurface
         self.version = version
         self.display = display
+        self.events = events
         self.cursorSettings = CursorSettings(environment: environment)
-        wl_seat_add_listener(proxy, &Seat.seatListener, Unmanaged.passUnretained(self).toOpaque())
+        events.onCapabilities = { [unowned self] in self.capabilities($0) }
+        capabilities(events.capabilities)
     }
 
     deinit {
@@ -62,6 +69,7 @@ public final class Seat {
         // has `removeAllDevices` called first, while the scene still listens.
         onInput = nil
         onWarning = nil
+        events.onCapabilities = nil
         // Explicitly, before the stored properties go: the display may be released first,
         // and every proxy must be destroyed while the connection is still open.
         removeAllDevices()
@@ -101,7 +109,7 @@ public final class Seat {
 
     // Devices come and go (an injector connecting, a mouse unplugged): drop and re-get
     // each device object as the capabilities change, or the compositor stops sending events.
-    fileprivate func capabilities(_ caps: UInt32) {
+    private func capabilities(_ caps: UInt32) {
         let deliver: ([InputEvent]) -> Void = { [unowned self] in self.deliver($0) }
         if caps & WL_SEAT_CAPABILITY_POINTER.rawValue != 0 {
             if pointer == nil, let proxy = wl_seat_get_pointer(proxy) {
@@ -151,11 +159,29 @@ public final class Seat {
         deliver(device.remove(now: monotonicMilliseconds()))
     }
 
-    private static func from(_ data: UnsafeMutableRawPointer?) -> Seat {
-        Unmanaged<Seat>.fromOpaque(data!).takeUnretainedValue()
+}
+
+/// The events of a bound `wl_seat`, listened to from its bind: its capabilities come with the
+/// first roundtrip after it, which may be before the application has made its `Seat` (libdecor
+/// waits for its plugin with roundtrips while the window is made).
+final class SeatEvents {
+    /// The latest `WL_SEAT_CAPABILITY_*` bits; 0 until the compositor sends them.
+    private(set) var capabilities: UInt32 = 0
+    /// Runs with each capabilities event.
+    var onCapabilities: ((UInt32) -> Void)?
+
+    /// Listens to `proxy`, a `wl_seat` just bound.
+    init(proxy: OpaquePointer) {
+        wl_seat_add_listener(proxy, &SeatEvents.listener, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    nonisolated(unsafe) private static var seatListener = wl_seat_listener(
-        capabilities: { data, _, caps in Seat.from(data).capabilities(caps) },
+    private func received(_ caps: UInt32) {
+        capabilities = caps
+        onCapabilities?(caps)
+    }
+
+    // Static storage: the listener must outlive every proxy pointing at it.
+    nonisolated(unsafe) private static var listener = wl_seat_listener(
+        capabilities: { data, _, caps in Unmanaged<SeatEvents>.fromOpaque(data!).takeUnretainedValue().received(caps) },
         name: { _, _, _ in })
 }
