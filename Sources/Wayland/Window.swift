@@ -76,9 +76,11 @@ public final class Window {
     private var buffers = FrameBuffers<ShmBuffer>()
     private var scheduler = FrameScheduler()
     private var wakeTimer: Int?
-    /// The decorations changed and show with the surface's next commit (libdecor draws them in
-    /// subsurfaces synchronised with it): committed after the dispatch unless a frame did.
-    private var decorationsNeedCommit = false
+    /// A configure was acknowledged or the decorations changed (libdecor draws them in
+    /// subsurfaces synchronised with ours), which take effect with the surface's next commit:
+    /// committed after the dispatch unless a frame did. A configure that changes no size draws
+    /// no frame (a window becoming active), yet its state and decorations must show.
+    private var needsCommit = false
     /// Monotonic ms when a frame callback that wants a frame arrived, from then until that
     /// frame is drawn after the dispatch; nil once a commit has answered it.
     private var callbackArrival: Double?
@@ -121,7 +123,7 @@ public final class Window {
         }
         role.onConfigure = { [unowned self] in self.configure($0) }
         role.onClose = { [unowned self] in self.onClose?() }
-        role.onNeedsCommit = { [unowned self] in self.decorationsNeedCommit = true }
+        role.onNeedsCommit = { [unowned self] in self.needsCommit = true }
         role.onFailure = { [unowned self] in self.failure = self.failure ?? $0 }
         surface.onEnter = { [unowned self] in self.surfaceEnter($0) }
         surface.onLeave = { [unowned self] in self.surfaceLeave($0) }
@@ -173,8 +175,10 @@ public final class Window {
         } else if isConfigured && scheduler.shouldRenderAfterDispatch() {
             try renderFrame(at: monotonicMilliseconds())
         }
-        if decorationsNeedCommit {
-            decorationsNeedCommit = false
+        // Not while a new size waits for its first frame (all buffers busy): the old buffer
+        // would be shown at a size it was not drawn for. That frame commits when it is drawn.
+        if needsCommit && (!isConfigured || buffers.holdsDrawnFrame(width: bufferWidth, height: bufferHeight)) {
+            needsCommit = false
             surface.commit()
         }
     }
@@ -191,6 +195,7 @@ public final class Window {
         applyGeometry(width: size.width, height: size.height)
         isConfigured = true
         scheduler.invalidate()
+        needsCommit = true
         return size
     }
 
@@ -348,7 +353,7 @@ public final class Window {
             }
         }
         surface.commit()
-        decorationsNeedCommit = false  // carried by this commit
+        needsCommit = false  // carried by this commit
         // A commit made while a frame callback is handled answers it (at most once).
         statistics.lastAnswerMilliseconds = nil
         if let arrival = callbackArrival {
