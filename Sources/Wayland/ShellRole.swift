@@ -141,6 +141,38 @@ public struct ToplevelConfiguration: Hashable, Sendable {
     }
 }
 
+/// The sizes a window takes across its configures (pure): what `ToplevelConfiguration.windowSize`
+/// gives, with the size it last had while floating kept. A compositor that ends fullscreen,
+/// maximised or tiled with a 0×0 configure leaves the size to the window (weston does), and the
+/// window goes back to its floating size then, not to the screen-sized one it had.
+struct ToplevelSizing: Hashable, Sendable {
+    /// The size before configure_bounds shape it, in points.
+    let defaultSize: SurfaceSize
+    /// The smallest size while floating, in points.
+    let minimumSize: SurfaceSize
+    /// The largest edge accepted, in points.
+    let maxEdge: Int
+    /// The size taken last (0×0 before the first configure).
+    private(set) var current = SurfaceSize(width: 0, height: 0)
+    /// The size taken last while floating (0×0 while never floating: the default then).
+    private(set) var floating = SurfaceSize(width: 0, height: 0)
+
+    init(defaultSize: SurfaceSize, minimumSize: SurfaceSize, maxEdge: Int) {
+        self.defaultSize = defaultSize
+        self.minimumSize = minimumSize
+        self.maxEdge = maxEdge
+    }
+
+    /// The size for `configuration`, which becomes the current one.
+    mutating func take(_ configuration: ToplevelConfiguration) -> SurfaceSize {
+        let floats = configuration.states.isFloating
+        current = configuration.windowSize(current: floats ? floating : current, defaultSize: defaultSize,
+                                           minimumSize: minimumSize, maxEdge: maxEdge)
+        if floats { floating = current }
+        return current
+    }
+}
+
 /// Who draws a window's title bar, borders and shadows.
 public enum WindowDecorations: Hashable, Sendable {
     /// The compositor where it offers xdg-decoration (sway, KWin, cage), otherwise the window

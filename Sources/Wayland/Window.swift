@@ -84,7 +84,8 @@ public final class Window {
     /// Monotonic ms when a frame callback that wants a frame arrived, from then until that
     /// frame is drawn after the dispatch; nil once a commit has answered it.
     private var callbackArrival: Double?
-    private let defaultSize: SurfaceSize
+    /// The sizes configures give, and the floating one to return to (see `ToplevelSizing`).
+    private var sizing: ToplevelSizing
     /// An error from inside a C callback, rethrown by the event loop.
     private var failure: Error?
 
@@ -105,7 +106,8 @@ public final class Window {
         self.display = display
         self.scene = scene
         self.opaque = opaque
-        self.defaultSize = SurfaceSize(width: size.width, height: size.height)
+        sizing = ToplevelSizing(defaultSize: SurfaceSize(width: size.width, height: size.height), minimumSize: minimumSize,
+                                maxEdge: Window.maxEdge)
         self.minimumSize = minimumSize
         self.title = title
         let fractional = display.globals.fractionalScaleManager != nil && display.globals.viewporter != nil
@@ -185,12 +187,11 @@ public final class Window {
 
     // MARK: Configure
 
-    /// A configure sequence arrived through the role: take its size (see
-    /// `ToplevelConfiguration.windowSize`) and fullscreen state, and redraw.
+    /// A configure sequence arrived through the role: take its size (see `ToplevelSizing`) and
+    /// fullscreen state, and redraw.
     private func configure(_ configuration: ToplevelConfiguration) -> SurfaceSize {
         self.configuration = configuration
-        let size = configuration.windowSize(current: SurfaceSize(width: width, height: height),
-                                            defaultSize: defaultSize, minimumSize: minimumSize, maxEdge: Window.maxEdge)
+        let size = sizing.take(configuration)
         isFullscreen = configuration.isFullscreen
         applyGeometry(width: size.width, height: size.height)
         isConfigured = true

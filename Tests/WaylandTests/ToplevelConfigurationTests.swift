@@ -114,6 +114,37 @@ struct ToplevelConfigurationTests {
                                          minimumSize: minimum, maxEdge: 16384) == SurfaceSize(width: 300, height: 200))
     }
 
+    @Test("Leaving fullscreen or maximised with a 0×0 configure returns to the floating size; never floating, to the default")
+    func floatingSizeRestored() {
+        var sizing = ToplevelSizing(defaultSize: Self.defaultSize, minimumSize: SurfaceSize(width: 320, height: 240), maxEdge: 16384)
+        var configuration = ToplevelConfiguration()
+        configuration.configure(width: 0, height: 0, states: [4])
+        #expect(sizing.take(configuration) == Self.defaultSize)
+        configuration.configure(width: 900, height: 700, states: [4, 3])  // an interactive resize
+        #expect(sizing.take(configuration) == SurfaceSize(width: 900, height: 700))
+        // weston: fullscreen at the output's size, then 0×0 when it ends.
+        configuration.configure(width: 1024, height: 768, states: [2, 4])
+        #expect(sizing.take(configuration) == SurfaceSize(width: 1024, height: 768))
+        configuration.configure(width: 0, height: 0, states: [4])
+        #expect(sizing.take(configuration) == SurfaceSize(width: 900, height: 700), "not the fullscreen size")
+        configuration.configure(width: 1024, height: 740, states: [1])
+        #expect(sizing.take(configuration) == SurfaceSize(width: 1024, height: 740))
+        configuration.configure(width: 0, height: 600, states: [])
+        #expect(sizing.take(configuration) == SurfaceSize(width: 900, height: 600), "a side asked for is taken, the other restored")
+        // A window that starts fullscreen (--fullscreen) has no floating size yet: the default,
+        // fitted into the bounds.
+        var started = ToplevelSizing(defaultSize: Self.defaultSize, minimumSize: SurfaceSize(width: 320, height: 240), maxEdge: 16384)
+        var fullscreen = ToplevelConfiguration()
+        fullscreen.configureBounds(width: 1024, height: 500)
+        fullscreen.configure(width: 1024, height: 768, states: [2])
+        #expect(started.take(fullscreen) == SurfaceSize(width: 1024, height: 768))
+        fullscreen.configure(width: 0, height: 0, states: [])
+        #expect(started.take(fullscreen) == SurfaceSize(width: 800, height: 500))
+        // A non-floating configure that leaves a side to the window keeps the current one.
+        fullscreen.configure(width: 0, height: 0, states: [5])
+        #expect(started.take(fullscreen) == SurfaceSize(width: 800, height: 500))
+    }
+
     @Test("libdecor's window states become the toplevel's")
     func libdecorStates() {
         // libdecor.h: active 1, maximized 2, fullscreen 4, tiled left 8, right 16, top 32, bottom 64.
