@@ -26,6 +26,12 @@ tests=(plasma-wayland-protocols cage weston swayimg)
 # The picture corpus (Scripts/make-corpus.py): Pillow, and each format library's own tools for
 # encoding and for the reference decodes.
 tests+=(python3-pil webp libtiff-tools libheif-examples libjxl-tools librsvg2-bin)
+# GNOME's compositor headless for the decoration tests (Tests/LiveTests/Harness/Mutter.swift):
+# mutter on its own D-Bus session bus, screenshots through its ScreenCast into PipeWire
+# (WirePlumber links the stream; gst-launch's pipewiresrc takes one frame, videoconvert and
+# pngenc write it), and python3-gi to hold the D-Bus connection the capture and input need.
+tests+=(mutter dbus-daemon pipewire pipewire-bin wireplumber gstreamer1.0-pipewire gstreamer1.0-tools
+        gstreamer1.0-plugins-base gstreamer1.0-plugins-good python3-gi)
 # Scripts/install.sh (and its test): desktop-file-validate (and update-desktop-database) for the
 # .desktop file, rsvg-convert for the icon's PNG sizes.
 install=(desktop-file-utils librsvg2-bin)

@@ -1,5 +1,7 @@
-// A screenshot decoded from grim's binary PPM output, with pixel look-ups for assertions.
+// A screenshot decoded from grim's binary PPM output (or from the PNG files weston-screenshooter
+// and mutter's screen cast write), with pixel look-ups for assertions.
 import Foundation
+import Pictures
 
 /// An RGB screenshot; pixels are returned as opaque 0xFFRRGGBB to compare with XRGB colours.
 struct Screenshot {
@@ -39,6 +41,43 @@ struct Screenshot {
         width = w
         height = h
         rgb = Array(bytes[index..<(index + w * h * 3)])
+    }
+
+    /// Decodes the PNG file at `path` with the project's PNG decoder (a screenshot is opaque,
+    /// so its premultiplied pixels are its colours).
+    init(pngFile path: String) throws {
+        let picture = try ImageDecoder(path: path).decode()
+        guard let rendered = picture.render(), picture.width <= 16384, picture.height <= 16384 else {
+            throw HarnessError(description: "screenshot \(path): \(picture.width)×\(picture.height) cannot be rendered")
+        }
+        width = picture.width
+        height = picture.height
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(width * height * 3)
+        for pixel in rendered.pixels {
+            bytes += [UInt8(pixel >> 16 & 0xFF), UInt8(pixel >> 8 & 0xFF), UInt8(pixel & 0xFF)]
+        }
+        rgb = bytes
+    }
+
+    /// The `width`×`height` pixels at (`x`, `y`) of this screenshot.
+    func cropped(x: Int, y: Int, width: Int, height: Int) throws -> Screenshot {
+        guard x >= 0, y >= 0, width > 0, height > 0, x + width <= self.width, y + height <= self.height else {
+            throw HarnessError(description: "cannot crop \(width)×\(height) at (\(x), \(y)) from \(self.width)×\(self.height)")
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(width * height * 3)
+        for row in y..<(y + height) {
+            let start = (row * self.width + x) * 3
+            bytes += rgb[start..<(start + width * 3)]
+        }
+        return Screenshot(width: width, height: height, rgb: bytes)
+    }
+
+    private init(width: Int, height: Int, rgb: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.rgb = rgb
     }
 
     /// The pixel at (x, y) as 0xFFRRGGBB.

@@ -1,7 +1,10 @@
-// Starts weston headless for one live test, with the shell a test names (kiosk-shell for the
-// viewer's kiosk runs): a private runtime dir and socket, teardown by process group.
+// Starts weston for one live test, headless or nested in a headless sway (which gives it a seat
+// the tests can inject into), with the shell a test names (kiosk-shell for the viewer's kiosk
+// runs): a private runtime dir and socket, screenshots with weston-screenshooter, teardown by
+// process group.
 import Foundation
 import Glibc
+import TestSupport
 
 /// weston 10 on its headless backend in a private folder.
 ///
@@ -24,9 +27,14 @@ final class WestonHeadless {
     private let logFile: URL
 
     /// Starts weston with one headless output of `width`×`height` and `shell`; with `pixman`,
-    /// the pixman renderer and `--debug` (weston-screenshooter needs both). Throws with
-    /// weston's log when it does not create its socket within `timeout` seconds.
-    init(width: Int = 800, height: Int = 600, shell: Shell = .kiosk, pixman: Bool = false, timeout: Double = 15) throws {
+    /// the pixman renderer and `--debug` (weston-screenshooter needs both). With `parent` it
+    /// runs as a window of that compositor instead (its Wayland backend, framed by weston's own
+    /// title bar and borders), whose seat becomes weston's: the only way to give weston a
+    /// pointer here (it has no seat headless). (`--fullscreen` fails under sway: weston reads
+    /// the fullscreen size before its first commit, and sway configures only after it.)
+    /// Throws with weston's log when it does not create its socket within `timeout` seconds.
+    init(width: Int = 800, height: Int = 600, shell: Shell = .kiosk, pixman: Bool = false, parent: SwayHeadless? = nil,
+         timeout: Double = 15) throws {
         let fm = FileManager.default
         guard fm.isExecutableFile(atPath: "/usr/bin/weston") else {
             throw HarnessError(description: "weston is not installed (Scripts/install-deps.sh installs it)")
@@ -38,10 +46,13 @@ final class WestonHeadless {
         runtimeDir = folders.runtimeDir
         logFile = folder.appendingPathComponent("weston.log")
         let socketName = "wayland-weston"
-        var arguments = ["--backend=headless-backend.so", "--shell=\(shell.rawValue)", "--width=\(width)", "--height=\(height)",
+        let backend = parent == nil ? "headless-backend.so" : "wayland-backend.so"
+        var arguments = ["--backend=\(backend)", "--shell=\(shell.rawValue)", "--width=\(width)", "--height=\(height)",
                          "--socket=\(socketName)", "--idle-time=0", "--no-config", "--log=\(logFile.path)"]
         if pixman { arguments += ["--use-pixman", "--debug"] }
-        let environment = ["PATH": "/usr/bin:/bin", "HOME": folders.home.path, "XDG_RUNTIME_DIR": runtimeDir.path]
+        var environment = ["PATH": "/usr/bin:/bin", "HOME": folders.home.path, "XDG_RUNTIME_DIR": runtimeDir.path]
+        // An absolute WAYLAND_DISPLAY: the parent's socket sits in its own runtime dir.
+        if let parent { environment["WAYLAND_DISPLAY"] = parent.socket }
         process = try GroupProcess(executable: "/usr/bin/weston", arguments: arguments, environment: environment,
                                    log: folder.appendingPathComponent("weston.out"))
         let path = runtimeDir.appendingPathComponent(socketName).path
@@ -82,6 +93,23 @@ final class WestonHeadless {
         env["XDG_RUNTIME_DIR"] = runtimeDir.path
         env.removeValue(forKey: "WAYLAND_SOCKET")
         return env
+    }
+
+    /// A screenshot of the output, taken by weston-screenshooter (needs `pixman`, which brings
+    /// `--debug`); it writes a PNG named by the date into its current folder.
+    func screenshot() throws -> Screenshot {
+        let shots = folder.appendingPathComponent("shots-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: shots) }
+        // timeout(1): weston-screenshooter waits for ever when weston does not answer (NOTES.md).
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"),
+                                    ["-C", shots.path, "/usr/bin/timeout", "10", "/usr/bin/weston-screenshooter"],
+                                    environment: clientEnvironment)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: shots.path)) ?? []
+        guard result.status == 0, let name = names.first(where: { $0.hasSuffix(".png") }) else {
+            throw HarnessError(description: "weston-screenshooter failed (status \(result.status)): \(result.stderr)")
+        }
+        return try Screenshot(pngFile: shots.appendingPathComponent(name).path)
     }
 
     private static func read(_ url: URL) -> String {
