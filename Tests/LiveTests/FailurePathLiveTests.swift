@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 
 /// Context switches of every thread of `pid` (voluntary and involuntary), by thread id.
-private func contextSwitches(of pid: pid_t) -> [String: (name: String, switches: Int)] {
+func contextSwitches(of pid: pid_t) -> [String: (name: String, switches: Int)] {
     let tasks = "/proc/\(pid)/task"
     var result: [String: (String, Int)] = [:]
     for tid in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
