@@ -7,25 +7,6 @@ import SafeOutput
 import Testing
 import TestSupport
 
-/// Context switches of every thread of `pid` (voluntary and involuntary), by thread id.
-func contextSwitches(of pid: pid_t) -> [String: (name: String, switches: Int)] {
-    let tasks = "/proc/\(pid)/task"
-    var result: [String: (String, Int)] = [:]
-    for tid in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
-        guard let status = try? String(contentsOfFile: "\(tasks)/\(tid)/status", encoding: .utf8) else { continue }
-        var name = "?", switches = 0
-        for line in status.split(separator: "\n") {
-            let fields = line.split(whereSeparator: \.isWhitespace)
-            if line.hasPrefix("Name:") { name = fields.dropFirst().joined(separator: " ") }
-            if line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
-                switches += Int(fields.last ?? "") ?? 0
-            }
-        }
-        result[tid] = (name, switches)
-    }
-    return result
-}
-
 @Suite("Live failure paths under sway headless", .serialized, .timeLimit(.minutes(3)))
 struct FailurePathLiveTests {
     /// sway, an injector kept connected, and the test card viewer with --stats recording into a
@@ -50,17 +31,9 @@ struct FailurePathLiveTests {
         try viewer.waitForStderr(timeout: 30) { isStats($0, "first-frame") }
         // The neighbours' loads and the first picture's full resolution: then nothing moves.
         try awaitQuiet(viewer, quiet: 3, timeout: 30)
-        let pid = viewer.process.processIdentifier
-        let before = contextSwitches(of: pid)
-        sleep(10)
-        let after = contextSwitches(of: pid)
+        let (woke, threads) = threadsWaking(in: viewer.process.processIdentifier, during: 10)
         #expect(viewer.process.isRunning)
-        // A thread that appeared meanwhile counts with all of its switches.
-        let woke = after.compactMap { tid, now -> String? in
-            let delta = now.switches - (before[tid]?.switches ?? 0)
-            return delta == 0 ? nil : "\(now.name) (\(tid)): \(delta)"
-        }
-        #expect(woke.isEmpty, "threads that woke during 10 s of idle: \(woke); all threads: \(after.map { "\($0.value.name) \($0.key)" })")
+        #expect(woke.isEmpty, "threads that woke during 10 s of idle: \(woke); all threads: \(threads)")
     }
 
     @Test("With standard error on a full disk, the viewer drops its --stats lines and goes on showing pictures")

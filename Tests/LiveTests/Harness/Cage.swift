@@ -91,11 +91,7 @@ final class CageHeadless {
 
     /// The environment a client needs to reach this compositor.
     var clientEnvironment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["WAYLAND_DISPLAY"] = socket
-        env["XDG_RUNTIME_DIR"] = runtimeDir.path
-        env.removeValue(forKey: "WAYLAND_SOCKET")
-        return env
+        waylandClientEnvironment(socket: socket, runtimeDir: runtimeDir)
     }
 
     /// A screenshot of the whole output, taken by grim.

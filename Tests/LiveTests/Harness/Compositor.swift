@@ -5,6 +5,17 @@ import Glibc
 import SafeOutput
 import TestSupport
 
+/// This process's environment for a client of the compositor at `socket` (absolute, so the
+/// client's own XDG_RUNTIME_DIR does not matter), with `runtimeDir` as XDG_RUNTIME_DIR when given,
+/// and without a WAYLAND_SOCKET inherited from whoever runs the tests.
+func waylandClientEnvironment(socket: String, runtimeDir: URL?) -> [String: String] {
+    var env = ProcessInfo.processInfo.environment
+    env["WAYLAND_DISPLAY"] = socket
+    if let runtimeDir { env["XDG_RUNTIME_DIR"] = runtimeDir.path }
+    env.removeValue(forKey: "WAYLAND_SOCKET")
+    return env
+}
+
 /// Why the harness could not do its job; the message carries the compositor's log.
 struct HarnessError: Error, CustomStringConvertible {
     let description: String
@@ -186,11 +197,7 @@ final class SwayHeadless {
 
     /// The environment a client needs to reach this compositor.
     var clientEnvironment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["WAYLAND_DISPLAY"] = socket
-        env["XDG_RUNTIME_DIR"] = runtimeDir.path
-        env.removeValue(forKey: "WAYLAND_SOCKET")
-        return env
+        waylandClientEnvironment(socket: socket, runtimeDir: runtimeDir)
     }
 
     private func swayIPCSocket() -> String? { SwayHeadless.socket(in: runtimeDir, prefix: "sway-ipc.") }
@@ -302,10 +309,7 @@ final class KWinVirtual {
 
     /// The environment for a client of KWin itself.
     var clientEnvironment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["WAYLAND_DISPLAY"] = socket
-        env.removeValue(forKey: "WAYLAND_SOCKET")
-        return env
+        waylandClientEnvironment(socket: socket, runtimeDir: nil)
     }
 }
 

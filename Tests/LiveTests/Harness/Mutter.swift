@@ -101,11 +101,7 @@ final class MutterHeadless {
 
     /// The environment a client needs to reach this compositor.
     var clientEnvironment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["WAYLAND_DISPLAY"] = socket
-        env["XDG_RUNTIME_DIR"] = runtimeDir.path
-        env.removeValue(forKey: "WAYLAND_SOCKET")
-        return env
+        waylandClientEnvironment(socket: socket, runtimeDir: runtimeDir)
     }
 
     /// Sends one command to the helper and waits for its answer; throws unless it is "ok".

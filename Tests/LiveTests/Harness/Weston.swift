@@ -88,11 +88,7 @@ final class WestonHeadless {
 
     /// The environment a client needs to reach this compositor.
     var clientEnvironment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["WAYLAND_DISPLAY"] = socket
-        env["XDG_RUNTIME_DIR"] = runtimeDir.path
-        env.removeValue(forKey: "WAYLAND_SOCKET")
-        return env
+        waylandClientEnvironment(socket: socket, runtimeDir: runtimeDir)
     }
 
     /// A screenshot of the output, taken by weston-screenshooter (needs `pixman`, which brings
