@@ -37,7 +37,8 @@ struct FloodLiveTests {
         let lost = viewer.stderr.lines.filter { $0.contains("connection") || $0.contains("Broken pipe") }
         #expect(lost.isEmpty, "\(what): \(lost)")
         try inject.run(["tap Home"])
-        let problems = try awaitScreen(sway) { cardProblems($0, size: (800, 600), points: floodPoints) }
+        // Screenshots take seconds each on a loaded machine (load 12): a wide wait, not a slow viewer.
+        let problems = try awaitScreen(sway, timeout: 40) { cardProblems($0, size: (800, 600), points: floodPoints) }
         #expect(problems.isEmpty, "\(what), then Home: \(problems)")
     }
 
