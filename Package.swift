@@ -18,7 +18,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Errno and FileDescriptor: typed errno values for the Wayland module's system calls.
+        // FileDescriptor, Stat and Errno: the system calls of every module, with typed errno values.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // `swift package generate-documentation`: the DocC catalogs of ScrollKit and Raster.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -56,7 +56,8 @@ let package = Package(
         .target(name: "ScrollKit"),
         // Output that never traps, never overwrites and never prints raw control characters:
         // standard streams, files created for the user, private scratch folders.
-        .target(name: "SafeOutput", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .target(name: "SafeOutput", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                                   .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Raster", dependencies: ["ScrollKit", "CFontconfig", "CFreeType", "CHarfBuzz", "CFriBiDi", "CUnibreak"]),
         // What a window shows and when it is ticked, for every host (the Wayland window, the
         // offscreen window, the replay): Scene, ViewScene and the one frame scheduler.
@@ -73,7 +74,8 @@ let package = Package(
         ]),
         // The image viewer's scenes (gallery, picture pages, error cards), apart from Wayland so
         // they run offscreen and in tests.
-        .target(name: "Gallery", dependencies: ["Host", "ScrollKit", "Raster", "Pictures", "SafeOutput", "TraceFormat"]),
+        .target(name: "Gallery", dependencies: ["Host", "ScrollKit", "Raster", "Pictures", "SafeOutput", "TraceFormat",
+                                                .product(name: "SystemPackage", package: "swift-system")]),
         // The generated test card (every pixel known in closed form): content for the viewer's
         // --test-card and for the tests that check what reached the screen.
         .target(name: "TestCardContent", dependencies: ["Raster", "ScrollKit"]),

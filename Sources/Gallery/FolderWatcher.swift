@@ -6,6 +6,7 @@ import Foundation
 import Glibc
 import SafeOutput
 import Synchronization
+import SystemPackage
 
 /// A change of the listing, for the scene (see `GalleryScene.folderChanges`).
 public struct FolderChange: Sendable, Equatable {
@@ -53,7 +54,7 @@ public final class FolderWatcher: Sendable {
     /// made (EMFILE past fs.inotify.max_user_instances).
     public init(source: ListingSource, listing: ImageListing,
                 name: @escaping @Sendable (RawPath) -> String = { PathAliases.shared.path(for: $0) },
-                onProblem: @escaping @Sendable (String) -> Void) throws(SystemError) {
+                onProblem: @escaping @Sendable (String) -> Void) throws(Errno) {
         let inotify = try Inotify()
         self.inotify = inotify
         let changes = self.changes, finished = self.finished, threadID = self.thread
@@ -209,7 +210,7 @@ private struct WatchLoop {
                 folders[watch] = folder
                 added = true
             case .failure(let error):
-                let hint = error.code == ENOSPC ? " (raise the limit fs.inotify.max_user_watches)" : ""
+                let hint = error == .noSpace ? " (raise the limit fs.inotify.max_user_watches)" : ""
                 let problem = "\(folder): changes will not be seen: \(error)\(hint)"
                 if reported.insert(problem).inserted { onProblem(problem) }
             }

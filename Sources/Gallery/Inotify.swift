@@ -1,8 +1,9 @@
 // The kernel's notices of changes in folders (inotify(7)), through Glibc's inotify_init1 and
-// inotify_add_watch, and the poll that waits for them: the one file of the folder watcher that
-// holds descriptors and reads the kernel's event records.
+// inotify_add_watch (swift-system wraps neither), and the poll that waits for them: the one file
+// of the folder watcher that holds descriptors and reads the kernel's event records.
 import Glibc
 import SafeOutput
+import SystemPackage
 
 /// An inotify instance and a pipe that ends its wait, for one thread to wait on.
 ///
@@ -36,65 +37,63 @@ final class Inotify: Sendable {
     static let folderMask: UInt32 = UInt32(IN_CLOSE_WRITE | IN_CREATE | IN_MODIFY | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
                                            | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
-    private let fd: Int32
-    private let stopReader: Int32
-    private let stopWriter: Int32
+    private let file: FileDescriptor
+    private let stopReader: FileDescriptor
+    private let stopWriter: FileDescriptor
 
     /// A new instance; throws the errno of `inotify_init1` (EMFILE past the per-user limit of
-    /// instances) or `pipe`.
-    init() throws(SystemError) {
-        fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { throw SystemError(code: errno) }
-        var ends: [Int32] = [0, 0]
-        // pipe2 is not in Glibc's Swift module; the viewer starts no programs, so setting
-        // close-on-exec just after cannot race with an exec.
-        guard pipe(&ends) == 0 else {
-            let code = errno
-            close(fd)
-            throw SystemError(code: code)
+    /// instances) or `pipe2`.
+    init() throws(Errno) {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { throw .lastCall }
+        file = FileDescriptor(rawValue: fd)
+        do {
+            (stopReader, stopWriter) = try FileDescriptor.pipe(options: [.nonBlocking, .closeOnExec])
+        } catch {
+            try? file.close()
+            throw error
         }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
-        stopReader = ends[0]
-        stopWriter = ends[1]
     }
 
     deinit {
-        close(fd)
-        close(stopReader)
-        close(stopWriter)
+        try? file.close()
+        try? stopReader.close()
+        try? stopWriter.close()
     }
 
     /// Watches `folder` for `folderMask`; the watch's number, or the errno (ENOSPC past
     /// fs.inotify.max_user_watches, ENOTDIR, EACCES).
-    func addWatch(_ folder: RawPath) -> Result<Int32, SystemError> {
-        let watch = folder.withCString { inotify_add_watch(fd, $0, Inotify.folderMask) }
-        return watch >= 0 ? .success(watch) : .failure(SystemError(code: errno))
+    func addWatch(_ folder: RawPath) -> Result<Int32, Errno> {
+        let watch = folder.withCString { inotify_add_watch(file.rawValue, $0, Inotify.folderMask) }
+        return watch >= 0 ? .success(watch) : .failure(.lastCall)
     }
 
     /// Stops watching (the kernel answers with IN_IGNORED).
     func removeWatch(_ watch: Int32) {
-        _ = inotify_rm_watch(fd, watch)
+        _ = inotify_rm_watch(file.rawValue, watch)
     }
 
     /// Ends a `wait` now or the next one (any thread).
     func stop() {
-        var byte: UInt8 = 1
-        while write(stopWriter, &byte, 1) < 0 && errno == EINTR {}
+        // EAGAIN: the pipe is full of earlier stops, so the wait ends anyway (EINTR is retried).
+        _ = try? stopWriter.writeAll([1])
     }
 
     /// Waits until events arrive, `timeout` ms pass (−1: no limit) or `stop` is called.
     func wait(timeout: Int32) -> Wake {
-        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: stopReader, events: Int16(POLLIN), revents: 0)]
+        var requests = [SystemCalls.PollRequest(file.rawValue, events: SystemCalls.readable),
+                        SystemCalls.PollRequest(stopReader.rawValue, events: SystemCalls.readable)]
         while true {
-            let ready = poll(&fds, 2, timeout)
-            if ready < 0 && errno == EINTR { continue }
-            // A failed poll (it cannot, with valid descriptors) ends the watch rather than spinning.
-            if ready < 0 || fds[1].revents != 0 { return .stopped }
-            return ready == 0 ? .timeout : .events
+            do {
+                try SystemCalls.poll(&requests, timeout: timeout)
+            } catch .interrupted {
+                continue
+            } catch {
+                // A failed poll (it cannot, with valid descriptors) ends the watch rather than spinning.
+                return .stopped
+            }
+            if requests[1].returned != 0 { return .stopped }
+            return requests[0].returned == 0 ? .timeout : .events
         }
     }
 
@@ -107,9 +106,8 @@ final class Inotify: Sendable {
         var buffer = [UInt8](repeating: 0, count: Self.bufferBytes)
         let header = MemoryLayout<inotify_event>.size
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return result }
+            // EAGAIN: nothing more waiting (EINTR is retried).
+            guard let n = try? buffer.withUnsafeMutableBytes({ try file.read(into: $0) }), n > 0 else { return result }
             buffer.withUnsafeBytes { raw in
                 var offset = 0
                 while offset + header <= n {

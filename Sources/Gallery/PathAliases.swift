@@ -1,7 +1,6 @@
 // Names the picture loader can open for files whose names are not UTF-8, and the private folder
 // that holds them and a picture read from standard input.
 import Foundation
-import Glibc
 import SafeOutput
 import Synchronization
 
@@ -41,7 +40,7 @@ public final class PathAliases: Sendable {
                 target = RawPath(FileManager.default.currentDirectoryPath).appending(file.bytes)
             }
             let link = holder + "/" + TerminalText.escaped(bytes: file.lastComponent)
-            guard target.withCString({ symlink($0, link) }) == 0 else { return file.description }
+            guard (try? SystemCalls.makeSymbolicLink(to: target, at: RawPath(link))) != nil else { return file.description }
             state.links[file] = link
             return link
         }
@@ -61,7 +60,7 @@ public final class PathAliases: Sendable {
         guard let folder = state.folder else { return nil }
         state.count += 1
         let holder = folder.appending("\(state.count)")
-        return mkdir(holder, 0o700) == 0 ? holder : nil
+        return (try? SystemCalls.makeFolder(RawPath(holder), permissions: .ownerReadWriteExecute)) != nil ? holder : nil
     }
 
     private func removeFolder() {

@@ -3,6 +3,7 @@
 import Glibc
 import Pictures
 import SafeOutput
+import SystemPackage
 
 /// Standard input as the gallery takes it.
 public enum StandardInput {
@@ -33,6 +34,7 @@ public enum StandardInput {
     public static func read(fd: Int32, separator: UInt8, maxPictureBytes: Int = DecodeLimits.standard.maxFileBytes,
                             maxListBytes: Int = StandardInput.maxListBytes,
                             folder: () -> String?, problems: inout [String]) -> Content {
+        let fd = FileDescriptor(rawValue: fd)
         var head: [UInt8] = []
         let headDone = readChunks(fd, limit: sniffBytes) { head.append(contentsOf: $0) }
         if case .failure(let error) = headDone {
@@ -81,7 +83,7 @@ public enum StandardInput {
         return found
     }
 
-    private static func copyPicture(_ fd: Int32, head: [UInt8], limit: Int, folder: () -> String?,
+    private static func copyPicture(_ fd: FileDescriptor, head: [UInt8], limit: Int, folder: () -> String?,
                                     problems: inout [String]) -> Content {
         guard let folder = folder() else {
             problems.append("stdin: no private folder for the picture could be made")
@@ -124,15 +126,16 @@ public enum StandardInput {
     }
 
     /// Reads `fd` in chunks until its end or `limit` bytes; true when it ended first.
-    private static func readChunks(_ fd: Int32, limit: Int, _ take: ([UInt8]) -> Void) -> Result<Bool, SystemError> {
+    private static func readChunks(_ fd: FileDescriptor, limit: Int, _ take: ([UInt8]) -> Void) -> Result<Bool, Errno> {
         var total = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while total < limit {
             let want = min(buffer.count, limit - total)
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, want) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(SystemError(code: errno))
+            let n: Int
+            do {
+                n = try SystemCalls.typed { try buffer.withUnsafeMutableBytes { try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<want])) } }
+            } catch {
+                return .failure(error)
             }
             if n == 0 { return .success(true) }
             take(Array(buffer.prefix(n)))

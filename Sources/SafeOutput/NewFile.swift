@@ -3,6 +3,7 @@
 // device, and a private folder for scratch files.
 import Foundation
 import Glibc
+import SystemPackage
 
 /// Why an output file could not be created; `description` names the file and the reason.
 public struct FileCreationError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -14,8 +15,8 @@ public struct FileCreationError: Error, Equatable, CustomStringConvertible, Send
         case symbolicLink
         /// The path is a FIFO, a device, a socket or a folder.
         case notRegularFile
-        /// The system refused (errno).
-        case system(Int32)
+        /// The system refused.
+        case system(Errno)
     }
 
     /// The path as given.
@@ -35,7 +36,7 @@ public struct FileCreationError: Error, Equatable, CustomStringConvertible, Send
         case .exists: "already exists"
         case .symbolicLink: "is a symbolic link (never followed)"
         case .notRegularFile: "is not a regular file"
-        case .system(let code): String(cString: strerror(code))
+        case .system(let errno): errno.description
         }
         return "\(path): \(why)"
     }
@@ -46,7 +47,7 @@ public final class OutputFile {
     /// The path it was created at.
     public let path: String
     /// Its descriptor.
-    public let fd: Int32
+    public let fd: FileDescriptor
 
     /// Creates `path` afresh (O_CREAT | O_EXCL, mode `mode` less the umask); with `replacing`,
     /// an existing regular file is emptied instead. A symbolic link is refused even with
@@ -55,58 +56,55 @@ public final class OutputFile {
     /// instead of hanging, and the opened descriptor is checked with fstat before anything is
     /// truncated or written.
     public init(creating path: String, replacing: Bool = false, mode: mode_t = 0o644) throws(FileCreationError) {
-        let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (replacing ? 0 : O_EXCL)
-        let fd = open(path, flags, mode)
-        guard fd >= 0 else {
-            let code = errno
-            switch code {
-            case EEXIST:
-                var info = stat()
-                let isLink = lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+        var options: FileDescriptor.OpenOptions = [.create, .noFollow, .nonBlocking, .closeOnExec]
+        if !replacing { options.insert(.exclusiveCreate) }
+        let fd: FileDescriptor
+        do {
+            fd = try RawPath(path).open(.writeOnly, options: options, permissions: FilePermissions(rawValue: mode))
+        } catch {
+            switch error {
+            case .fileExists:
+                let isLink = (try? RawPath(path).status(followingLinks: false))?.type == .symbolicLink
                 throw FileCreationError(path: path, reason: isLink ? .symbolicLink : .exists)
-            case ELOOP: throw FileCreationError(path: path, reason: .symbolicLink)
+            case .tooManySymbolicLinkLevels: throw FileCreationError(path: path, reason: .symbolicLink)
             // ENXIO: a FIFO with no reader; EISDIR: a folder; both are not files to write.
-            case ENXIO, EISDIR: throw FileCreationError(path: path, reason: .notRegularFile)
-            default: throw FileCreationError(path: path, reason: .system(code))
+            case .noSuchAddressOrDevice, .isDirectory: throw FileCreationError(path: path, reason: .notRegularFile)
+            default: throw FileCreationError(path: path, reason: .system(error))
             }
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            close(fd)
-            throw FileCreationError(path: path, reason: .system(code))
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw FileCreationError(path: path, reason: .notRegularFile)
-        }
-        // Blocking again: writes to a regular file never wait for room anyway, and the
-        // writer's EAGAIN path is then never taken.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        if replacing && ftruncate(fd, 0) != 0 {
-            let code = errno
-            close(fd)
-            throw FileCreationError(path: path, reason: .system(code))
+        do throws(FileCreationError) {
+            let status: Stat
+            do { status = try fd.stat() } catch { throw FileCreationError(path: path, reason: .system(error)) }
+            guard status.type == .regular else { throw FileCreationError(path: path, reason: .notRegularFile) }
+            // Blocking again: writes to a regular file never wait for room anyway, and the
+            // writer's EAGAIN path is then never taken.
+            try? SystemCalls.setBlocking(fd)
+            if replacing {
+                do { try SystemCalls.typed { try fd.resize(to: 0) } } catch { throw FileCreationError(path: path, reason: .system(error)) }
+            }
+        } catch {
+            try? fd.close()
+            throw error
         }
         self.path = path
         self.fd = fd
     }
 
-    deinit { close(fd) }
+    deinit { try? fd.close() }
 
     /// Appends `bytes`; throws the system's error (a full disk, the file size limit).
     public func write(_ bytes: [UInt8]) throws(OutputError) {
-        try Descriptor.writeAll(bytes, to: fd)
+        try fd.writeAllWaiting(bytes)
     }
 
     /// Flushes the file to its storage (fsync); throws the system's error.
     public func synchronize() throws(OutputError) {
-        if fsync(fd) != 0 { throw OutputError(code: errno) }
+        try SystemCalls.synchronize(fd)
     }
 
     /// Removes the file from its folder (a file this process created and will not finish).
     public func unlink() {
-        _ = Glibc.unlink(path)
+        try? SystemCalls.unlink(RawPath(path))
     }
 }
 
@@ -125,11 +123,11 @@ public final class PrivateFolder {
             return tmp.isEmpty ? "/tmp" : tmp
         }()
         let template = (base.hasSuffix("/") ? base : base + "/") + prefix + ".XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else {
-            throw FileCreationError(path: template, reason: .system(errno))
+        do {
+            path = String(decoding: try SystemCalls.makeUniqueFolder(RawPath(template)).bytes, as: UTF8.self)
+        } catch {
+            throw FileCreationError(path: template, reason: .system(error))
         }
-        path = String(cString: made)
     }
 
     deinit { if !kept { remove() } }

@@ -1,7 +1,11 @@
 // File paths as the kernel holds them, bytes that need not be UTF-8: Swift's String turns a
 // name such as "caf\xE9.jpg" (Latin-1) into "caf\u{FFFD}.jpg", which names no file. The command
-// line's arguments and folder listings are read here as bytes and opened as bytes.
+// line's arguments and folder listings are read here as bytes and opened as bytes, through
+// swift-system's calls that take a C string: its FilePath would hold the bytes too, but it
+// normalises separators ("photo.png/" becomes "photo.png", which the kernel would refuse as
+// ENOTDIR), and a path must reach the kernel as the user gave it.
 import Glibc
+import SystemPackage
 
 /// A file system path as bytes.
 public struct RawPath: Hashable, Sendable, CustomStringConvertible {
@@ -38,8 +42,23 @@ public struct RawPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Calls `body` with the path as a NUL-terminated C string.
-    public func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-        try (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { try body($0.baseAddress!) }
+    public func withCString<R, E: Error>(_ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E) -> R {
+        try (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { (buffer) throws(E) -> R in
+            try body(buffer.baseAddress!)
+        }
+    }
+
+    /// Opens the path (`FileDescriptor.open`, retried on EINTR).
+    package func open(_ mode: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions = [],
+                      permissions: FilePermissions? = nil) throws(Errno) -> FileDescriptor {
+        try withCString { (path) throws(Errno) in
+            try SystemCalls.typed { try FileDescriptor.open(path, mode, options: options, permissions: permissions) }
+        }
+    }
+
+    /// What `stat` (or with `followingLinks` false, `lstat`) says of the path.
+    package func status(followingLinks: Bool = true) throws(Errno) -> Stat {
+        try withCString { (path) throws(Errno) in try Stat(path, followTargetSymlink: followingLinks) }
     }
 
     /// The folder holding the path's last component: nil for a bare name ("photo.png", whose
@@ -54,62 +73,46 @@ public struct RawPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What kind of file the path names (symbolic links followed), or the errno of `stat`.
-    public func kind() -> Result<FileKind, SystemError> {
+    public func kind() -> Result<FileKind, Errno> {
         info().map(\.kind)
     }
 
     /// Whether the path is a symbolic link or a file with more than one name: made whole by
     /// `ln`, not written through a descriptor (so no close will say it is finished).
     public func isLink() -> Bool {
-        var status = stat()
-        guard withCString({ lstat($0, &status) }) == 0 else { return false }
-        return status.st_mode & S_IFMT == S_IFLNK || status.st_nlink > 1
+        guard let status = try? status(followingLinks: false) else { return false }
+        return status.type == .symbolicLink || status.linkCount > 1
     }
 
     /// What `stat` says of the path (symbolic links followed), or its errno.
-    public func info() -> Result<FileInfo, SystemError> {
-        var status = stat()
-        guard withCString({ stat($0, &status) }) == 0 else { return .failure(SystemError(code: errno)) }
-        return .success(FileInfo(status))
+    public func info() -> Result<FileInfo, Errno> {
+        Result { () throws(Errno) in FileInfo(try status()) }
     }
 
     /// The names in this folder (bytes, "." and ".." left out), each with what `stat` says of
     /// it (links followed; kind `.other` and no identity when it cannot be told). Nothing is
     /// opened but the folder.
-    public func folderEntries() -> Result<[FolderEntry], SystemError> {
-        let fd = withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard fd >= 0 else { return .failure(SystemError(code: errno)) }
-        guard let dir = fdopendir(fd) else {
-            let code = errno
-            close(fd)
-            return .failure(SystemError(code: code))
-        }
-        defer { closedir(dir) }
-        var entries: [FolderEntry] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
-            var status = stat()
-            let info = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
-                fstatat(fd, $0.baseAddress!, &status, 0) == 0 ? FileInfo(status) : FileInfo.unknown
+    public func folderEntries() -> Result<[FolderEntry], Errno> {
+        Result { () throws(Errno) in
+            let folder = try open(.readOnly, options: [.directory, .closeOnExec])
+            defer { try? folder.close() }
+            return try SystemCalls.names(in: folder).map { name in
+                let status = RawPath(bytes: name).withCString { try? Stat($0, relativeTo: folder, flags: []) }
+                return FolderEntry(name: name, info: status.map(FileInfo.init) ?? .unknown)
             }
-            entries.append(FolderEntry(name: name, info: info))
         }
-        return .success(entries)
     }
 
     /// Up to `count` first bytes of the regular file at the path; nil when it is not a regular
     /// file or cannot be read. Opened non-blocking and checked with fstat before reading, so a
     /// FIFO or device swapped in meanwhile is never waited on.
     public func head(_ count: Int) -> [UInt8]? {
-        let fd = withCString { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, FileKind(mode: info.st_mode) == .regular else { return nil }
+        guard let file = try? open(.readOnly, options: [.nonBlocking, .noControllingTerminal, .closeOnExec]) else { return nil }
+        defer { try? file.close() }
+        guard (try? file.stat())?.type == .regular else { return nil }
         var buffer = [UInt8](repeating: 0, count: count)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, count) }
-        return n < 0 ? nil : Array(buffer.prefix(n))
+        guard let n = try? buffer.withUnsafeMutableBytes({ try file.read(into: $0) }) else { return nil }
+        return Array(buffer.prefix(n))
     }
 
     /// The command line's arguments as bytes (`CommandLine.arguments` decodes them, repairing
@@ -173,10 +176,10 @@ public struct FileInfo: Equatable, Sendable {
         self.identity = identity
     }
 
-    init(_ status: stat) {
-        self.init(kind: FileKind(mode: status.st_mode), size: Int64(status.st_size),
+    init(_ status: Stat) {
+        self.init(kind: FileKind(status.type), size: status.size,
                   modified: Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec),
-                  identity: FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)))
+                  identity: FileIdentity(device: UInt64(status.deviceID.rawValue), inode: UInt64(status.inode.rawValue)))
     }
 }
 
@@ -203,22 +206,11 @@ public enum FileKind: Equatable, Sendable {
     /// A FIFO, a device, a socket.
     case other
 
-    init(mode: mode_t) {
-        switch mode & S_IFMT {
-        case S_IFREG: self = .regular
-        case S_IFDIR: self = .folder
+    init(_ type: FileType) {
+        switch type {
+        case .regular: self = .regular
+        case .directory: self = .folder
         default: self = .other
         }
     }
-}
-
-/// A failed system call's errno.
-public struct SystemError: Error, Equatable, CustomStringConvertible, Sendable {
-    /// The errno.
-    public let code: Int32
-
-    /// The error for errno `code`.
-    public init(code: Int32) { self.code = code }
-    /// The system's message ("Permission denied").
-    public var description: String { String(cString: strerror(code)) }
 }

@@ -2,28 +2,34 @@
 // an error value the caller decides about, never a trap (Foundation's FileHandle.write(_:)
 // traps on both).
 import Glibc
+import SystemPackage
 
-/// A failed write: the system's errno (`SystemError`).
-public typealias OutputError = SystemError
+/// A failed write: the system's errno.
+public typealias OutputError = Errno
 
 /// Raw writes to a descriptor.
 public enum Descriptor {
-    /// Writes every byte of `bytes` to `fd`, again after a partial write or EINTR; throws the
-    /// first error. A descriptor in non-blocking mode that is full waits in `poll` for room.
+    /// Writes every byte of `bytes` to descriptor number `fd` (STDOUT_FILENO, say): see
+    /// `FileDescriptor.writeAllWaiting`.
     public static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(OutputError) {
+        try FileDescriptor(rawValue: fd).writeAllWaiting(bytes)
+    }
+}
+
+extension FileDescriptor {
+    /// Writes every byte of `bytes`, again after a partial write or EINTR; throws the first
+    /// error. A descriptor in non-blocking mode that is full waits in `poll` for room
+    /// (swift-system's `writeAll` would throw EAGAIN).
+    package func writeAllWaiting(_ bytes: [UInt8]) throws(OutputError) {
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in Glibc.write(fd, raw.baseAddress! + written, raw.count - written) }
-            if n >= 0 {
-                written += n
-                continue
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN:
-                var waiting = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&waiting, 1, -1)
-            case let code: throw OutputError(code: code)
+            do {
+                written += try SystemCalls.typed {
+                    try bytes.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[written...])) }
+                }
+            } catch .resourceTemporarilyUnavailable {
+                var waiting = [SystemCalls.PollRequest(rawValue, events: SystemCalls.writable)]
+                _ = try? SystemCalls.poll(&waiting, timeout: -1)
             }
         }
     }

@@ -1,7 +1,6 @@
 // Writes a live session's input to a trace file that scroll-replay reproduces: the setup
 // line when the first event arrives (the window is laid out by then), then one line per event.
 import Foundation
-import Glibc
 import SafeOutput
 import ScrollKit
 // Recording's public API (`Application.record(to:setup:)`) takes the trace format's
@@ -76,7 +75,7 @@ public final class InputRecorder {
             case .exists: throw .exists(path: path)
             case .symbolicLink: throw .notAFile(path: path, reason: "is a symbolic link (never followed)")
             case .notRegularFile: throw .notAFile(path: path, reason: "is not a regular file")
-            case .system(let code): throw .cannotOpen(path: path, reason: String(cString: strerror(code)))
+            case .system(let errno): throw .cannotOpen(path: path, reason: errno.description)
             }
         }
         self.path = path

@@ -1,8 +1,10 @@
 // The Wayland module's system calls, each failing with a typed errno. swift-system's
-// FileDescriptor covers close, read, write, ftruncate and fstat (retrying on EINTR); the calls it
-// does not wrap (memfd_create and its seals, mmap, eventfd, poll, the monotonic clock) are here.
+// FileDescriptor covers close, read, write, ftruncate and fstat (retrying on EINTR), and
+// SafeOutput's `SystemCalls` has poll; the calls only this module makes and neither wraps
+// (memfd_create and its seals, mmap, eventfd, the monotonic clock) are here.
 import CWaylandProtocols
 import Glibc
+import SafeOutput
 import SystemPackage
 
 /// A system call that failed: what was called (with the arguments worth naming) and its errno.
@@ -16,13 +18,11 @@ struct SystemCallError: Error, Equatable, CustomStringConvertible {
     var description: String { "\(call): \(errno)" }
 }
 
-extension Errno {
-    /// errno as the last C call left it.
-    static var lastCall: Errno { Errno(rawValue: Glibc.errno) }
-}
+/// SafeOutput's namespace of system calls, named here so every file of the module sees it
+/// (poll included) without importing SafeOutput.
+typealias SystemCalls = SafeOutput.SystemCalls
 
-/// Thin wrappers over the raw calls; each returns what the call made or throws its errno.
-enum SystemCalls {
+extension SystemCalls {
     /// An anonymous, close-on-exec file that can be sealed (`memfd_create` with
     /// MFD_CLOEXEC | MFD_ALLOW_SEALING), for memory shared with the compositor.
     static func memoryFile(name: String) throws(SystemCallError) -> FileDescriptor {
@@ -78,33 +78,6 @@ enum SystemCalls {
         let fd = sk_eventfd()
         guard fd >= 0 else { throw SystemCallError(call: "eventfd", errno: .lastCall) }
         return FileDescriptor(rawValue: fd)
-    }
-
-    /// One descriptor `poll` watches: what to wait for and, after the call, what happened.
-    struct PollRequest {
-        let fd: Int32
-        let events: Int16
-        var returned: Int16 = 0
-
-        init(_ fd: Int32, events: Int16) {
-            self.fd = fd
-            self.events = events
-        }
-
-        /// Whether any of `events` happened.
-        func saw(_ events: Int16) -> Bool { returned & events != 0 }
-    }
-
-    /// POLLIN, POLLOUT, POLLHUP, POLLERR as `poll` takes them.
-    static let readable = Int16(POLLIN), writable = Int16(POLLOUT), hangUp = Int16(POLLHUP), failed = Int16(POLLERR)
-
-    /// Waits up to `timeout` ms (−1: without limit) for the events of `requests`, filling in
-    /// `returned`. Not retried on EINTR, which is thrown: the caller's loop decides (a signal
-    /// should end a wait as early as a wake does).
-    static func poll(_ requests: inout [PollRequest], timeout: Int32) throws(Errno) {
-        var fds = requests.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
-        guard Glibc.poll(&fds, nfds_t(fds.count), timeout) >= 0 else { throw .lastCall }
-        for i in requests.indices { requests[i].returned = fds[i].revents }
     }
 
     /// Milliseconds on CLOCK_MONOTONIC (which cannot fail for this clock).
