@@ -98,7 +98,8 @@ let package = Package(
         ]),
         // Injects pointer/keyboard (wlr virtual pointer, virtual keyboard) and touch
         // (KWin fake input) for the live tests; not part of the shipped programs.
-        .executableTarget(name: "wl-inject", dependencies: ["CWaylandClient", "CXKBCommon", "CWaylandProtocols"]),
+        .executableTarget(name: "wl-inject", dependencies: ["CWaylandClient", "CXKBCommon", "CWaylandProtocols", "SafeOutput",
+                                                            .product(name: "SystemPackage", package: "swift-system")]),
 
         // Examples/: small apps on the public API alone (packageAccess: false hides the symbols
         // the modules share only among themselves). Targets here rather than a package of their

@@ -3,11 +3,7 @@
 // file's first bytes on its own, apart from decoding.
 import CLCMS
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemPackage
 
 /// A picture file's size, date, EXIF fields and colour profile.
 public struct PictureDetails: Sendable, Equatable {
@@ -41,20 +37,29 @@ public struct PictureDetails: Sendable, Equatable {
             failed.problem = reason
             return failed
         }
-        // O_NONBLOCK: a FIFO put in the file's place must not hang the open.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { return fail(String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return fail(String(cString: strerror(errno))) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return fail("not a regular file") }
-        details.fileSize = Int(info.st_size)
+        // O_NONBLOCK: a FIFO put in the file's place must not hang the open (O_NOCTTY, which
+        // swift-system does not name, keeps a terminal from becoming ours).
+        let fd: FileDescriptor
+        let info: Stat
+        do {
+            fd = try path.withCString {
+                try FileDescriptor.open($0, .readOnly, options: [.closeOnExec, .nonBlocking, .init(rawValue: O_NOCTTY)])
+            }
+        } catch {
+            return fail("\(error)")
+        }
+        defer { try? fd.close() }
+        do { info = try fd.stat() } catch { return fail("\(error)") }
+        guard info.type == .regular else { return fail("not a regular file") }
+        details.fileSize = Int(info.size)
         details.modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-        var head = [UInt8](repeating: 0, count: min(max(Int(info.st_size), 0), headBytes))
+        var head = [UInt8](repeating: 0, count: min(max(Int(info.size), 0), headBytes))
         var filled = 0
         while filled < head.count {
-            let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, $0.count - filled, off_t(filled)) }
-            if got < 0 && errno == EINTR { continue }
+            // A read error keeps the bytes read before it, as a file that ends there would.
+            let got = (try? head.withUnsafeMutableBytes {
+                try fd.read(fromAbsoluteOffset: Int64(filled), into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
+            }) ?? 0
             guard got > 0 else { break }
             filled += got
         }
