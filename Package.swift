@@ -71,6 +71,7 @@ let package = Package(
         ]),
         .target(name: "Pictures", dependencies: [
             "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CExif", "Raster",
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The image viewer's scenes (gallery, picture pages, error cards), apart from Wayland so
         // they run offscreen and in tests.

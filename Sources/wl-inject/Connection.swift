@@ -3,6 +3,8 @@
 import CWaylandClient
 import CWaylandProtocols
 import Glibc
+import SafeOutput
+import SystemPackage
 
 /// The compositor cannot be used: cannot connect, lacks a protocol, or the connection broke.
 struct ConnectionError: Error {
@@ -47,7 +49,7 @@ final class Connection {
             target = "WAYLAND_SOCKET=\(environment["WAYLAND_SOCKET"]!)"
         }
         guard let display = wl_display_connect(nil) else {
-            throw ConnectionError(message: "cannot connect to the Wayland compositor at \(target): \(String(cString: strerror(errno)))")
+            throw ConnectionError(message: "cannot connect to the Wayland compositor at \(target): \(Errno.lastCall)")
         }
         self.display = display
         registry = wl_display_get_registry(display)
@@ -88,10 +90,10 @@ final class Connection {
     /// Sends everything queued, waiting for room when the socket buffer is full.
     func flush() throws(ConnectionError) {
         while wl_display_flush(display) < 0 {
-            guard errno == EAGAIN else { throw failure() }
-            var pfd = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLOUT), revents: 0)
+            guard Errno.lastCall == .resourceTemporarilyUnavailable else { throw failure() }
+            var request = [SystemCalls.PollRequest(wl_display_get_fd(display), events: SystemCalls.writable)]
             // 1000 ms: re-check the connection at least once a second while blocked.
-            _ = poll(&pfd, 1, 1000)
+            _ = try? SystemCalls.poll(&request, timeout: 1000)
         }
     }
 
@@ -115,7 +117,7 @@ final class Connection {
             let name = iface.map { String(cString: $0.pointee.name) } ?? "an unknown interface"
             return ConnectionError(message: "the compositor reported protocol error \(protocolCode) on \(name) (object \(id))")
         }
-        let reason = code == 0 ? "the compositor closed the connection" : String(cString: strerror(code))
+        let reason = code == 0 ? "the compositor closed the connection" : Errno(rawValue: code).description
         return ConnectionError(message: "lost the connection to the compositor: \(reason)")
     }
 

@@ -1,6 +1,8 @@
 // Executes planned commands against the compositor in real time: sleeps to each step's
 // deadline, sends it, flushes; and the --stdin loop that runs lines as they arrive.
 import Glibc
+import SafeOutput
+import SystemPackage
 
 /// Milliseconds on CLOCK_MONOTONIC, the clock wlroots and KWin stamp input events with.
 func monotonicMilliseconds() -> Double {
@@ -78,7 +80,7 @@ final class Runner {
         do {
             if command == .sync {
                 try connection.roundtrip()
-                writeLine("ok", to: STDOUT_FILENO)
+                writeLine("ok", to: .standardOutput)
                 return
             }
             let start = monotonicMilliseconds()
@@ -109,19 +111,27 @@ final class Runner {
         let maxLine = 4096
         var atEnd = false
         while !atEnd {
-            var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)]
-            if poll(&fds, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                throw .compositor("poll: \(String(cString: strerror(errno)))")
+            var requests = [SystemCalls.PollRequest(FileDescriptor.standardInput.rawValue, events: SystemCalls.readable),
+                            SystemCalls.PollRequest(connection.fileDescriptor, events: SystemCalls.readable)]
+            do {
+                try SystemCalls.poll(&requests, timeout: -1)
+            } catch .interrupted {
+                continue
+            } catch {
+                throw .compositor("poll: \(error)")
             }
-            if fds[1].revents != 0 {
+            if requests[1].returned != 0 {
                 do { try connection.dispatchReadable() } catch { throw .compositor(error.message) }
             }
-            guard fds[0].revents != 0 else { continue }
-            guard let chunk = readAvailable(from: STDIN_FILENO, limit: 4096) else {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw .script(nil, "reading standard input: \(String(cString: strerror(errno)))")
+            guard requests[0].returned != 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            do {
+                let n = try SystemCalls.typed { try chunk.withUnsafeMutableBytes { try FileDescriptor.standardInput.read(into: $0) } }
+                chunk.removeSubrange(n...)
+            } catch .resourceTemporarilyUnavailable {
+                continue
+            } catch {
+                throw .script(nil, "reading standard input: \(error)")
             }
             if chunk.isEmpty {
                 atEnd = true

@@ -152,7 +152,7 @@ enum WLInject {
             try run(CommandLine.arguments)
             exit(0)
         } catch {
-            writeLine("wl-inject: \(error.message)", to: STDERR_FILENO)
+            writeLine("wl-inject: \(error.message)", to: .standardError)
             exit(error.exitCode)
         }
     }
@@ -160,7 +160,7 @@ enum WLInject {
     static func run(_ arguments: [String]) throws(InjectFailure) {
         let options = try Options(arguments)
         if options.help {
-            writeLine(helpText, to: STDOUT_FILENO)
+            writeLine(helpText, to: .standardOutput)
             return
         }
         let keymap: InjectorKeymap
@@ -184,7 +184,7 @@ enum WLInject {
         let connection: Connection
         do { connection = try Connection(environment: environment()) } catch { throw .compositor(error.message) }
         let injector = try makeInjector(options, connection: connection, keymap: keymap)
-        if options.verbose { writeLine("wl-inject: \(describe(injector.capabilities, connection))", to: STDERR_FILENO) }
+        if options.verbose { writeLine("wl-inject: \(describe(injector.capabilities, connection))", to: .standardError) }
 
         let initialState = try initialInputState(keymap)
         let runner = Runner(connection: connection, injector: injector, initialState: initialState)

@@ -3,6 +3,8 @@
 import CWaylandClient
 import CWaylandProtocols
 import Glibc
+import SafeOutput
+import SystemPackage
 
 /// Sends input actions as protocol requests of one backend.
 protocol Injector: AnyObject {
@@ -58,11 +60,14 @@ final class WlrInjector: Injector {
     private static func upload(_ text: [UInt8], to keyboard: OpaquePointer) throws(ConnectionError) {
         let fd = sk_memfd_create("wl-inject-keymap")
         guard fd >= 0 else {
-            throw ConnectionError(message: "memfd_create for the keymap failed: \(String(cString: strerror(errno)))")
+            throw ConnectionError(message: "memfd_create for the keymap failed: \(Errno.lastCall)")
         }
-        defer { close(fd) }
-        guard writeAll(text, to: fd) else {
-            throw ConnectionError(message: "writing the keymap failed: \(String(cString: strerror(errno)))")
+        let file = FileDescriptor(rawValue: fd)
+        defer { try? file.close() }
+        do {
+            try file.writeAllWaiting(text)
+        } catch {
+            throw ConnectionError(message: "writing the keymap failed: \(error)")
         }
         // libwayland duplicates the descriptor while marshalling, so closing it afterwards is safe.
         zwp_virtual_keyboard_v1_keymap(keyboard, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, fd, UInt32(text.count))
