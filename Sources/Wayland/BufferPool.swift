@@ -37,7 +37,7 @@ public struct BufferPool: Sendable {
     }
 
     /// Most buffers kept at once: wlroots may hold two while a third is drawn, and a fourth
-    /// covers a compositor that holds one more (NOTES.md: two buffers stall under sway).
+    /// covers a compositor that holds one more (measured while building the harness: two buffers stall under sway).
     public let capacity: Int
     /// All buffers that exist, in creation order.
     public private(set) var slots: [Slot] = []

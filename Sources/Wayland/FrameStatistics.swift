@@ -26,7 +26,7 @@ public struct FrameStatistics: Sendable {
     /// compositor's next refresh.
     public internal(set) var lateCallbackAnswers = 0
     /// 1000/60 ms: one refresh at 60 Hz, the rate frame callbacks run at in every compositor
-    /// measured here (design.md budget: every frame of a fling committed before the next callback).
+    /// measured here (the project's budget: every frame of a fling committed before the next callback).
     public static let lateAnswerMilliseconds = 1000.0 / 60
     /// What the compositor said about each frame's presentation; nil when it does not offer
     /// wp_presentation (KWin 5.27 does not; sway, cage and weston do).
