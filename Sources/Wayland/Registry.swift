@@ -45,7 +45,8 @@ struct GlobalRequirement {
         GlobalRequirement(interface: "zwp_pointer_gestures_v1", minimum: 1, supported: 3, required: false),
         // When frames reached the screen, for the --stats figures.
         GlobalRequirement(interface: "wp_presentation", minimum: 1, supported: 1, required: false),
-        // Outputs only for their scale (cursor images at HiDPI); v4 adds name/description.
+        // Outputs for their scale (buffers and cursor images at HiDPI) and transform (buffers
+        // drawn turned for a turned screen); v4 adds name/description.
         GlobalRequirement(interface: "wl_output", minimum: 1, supported: 4, required: false),
     ]
 
@@ -71,7 +72,7 @@ final class Registry {
     private(set) var presentation: Presentation?
     /// Called when a `wl_seat` global appears after start-up or the bound one is removed.
     var onSeatChange: (() -> Void)?
-    /// Called when an output appears, goes or changes its scale.
+    /// Called when an output appears, goes or changes its scale or transform.
     var onOutputsChange: (() -> Void)?
     /// Receives one-line warnings about values from the compositor that were ignored or clamped.
     var warn: (String) -> Void = { _ in }
