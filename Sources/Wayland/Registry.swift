@@ -19,6 +19,8 @@ public struct Globals {
     public internal(set) var viewporter: OpaquePointer?
     /// `wp_fractional_scale_manager_v1`, when offered.
     public internal(set) var fractionalScaleManager: OpaquePointer?
+    /// `zwp_idle_inhibit_manager_v1`, when offered.
+    public internal(set) var idleInhibitManager: OpaquePointer?
     /// `zwp_pointer_gestures_v1` and its bound version, when offered.
     public internal(set) var pointerGestures: (proxy: OpaquePointer, version: UInt32)?
     /// Advertised name → (interface, version) of every global seen, for diagnostics.
@@ -43,6 +45,8 @@ struct GlobalRequirement {
         GlobalRequirement(interface: "wp_viewporter", minimum: 1, supported: 1, required: false),
         GlobalRequirement(interface: "wp_fractional_scale_manager_v1", minimum: 1, supported: 1, required: false),
         GlobalRequirement(interface: "zwp_pointer_gestures_v1", minimum: 1, supported: 3, required: false),
+        // Keeping the screen on while a slideshow plays.
+        GlobalRequirement(interface: "zwp_idle_inhibit_manager_v1", minimum: 1, supported: 1, required: false),
         // When frames reached the screen, for the --stats figures.
         GlobalRequirement(interface: "wp_presentation", minimum: 1, supported: 1, required: false),
         // Outputs for their scale (buffers and cursor images at HiDPI) and transform (buffers
@@ -127,6 +131,7 @@ final class Registry {
         case "wp_viewporter": globals.viewporter = bind(sk_wp_viewporter_interface())
         case "wp_fractional_scale_manager_v1":
             globals.fractionalScaleManager = bind(sk_wp_fractional_scale_manager_v1_interface())
+        case "zwp_idle_inhibit_manager_v1": globals.idleInhibitManager = bind(sk_zwp_idle_inhibit_manager_v1_interface())
         case "zwp_pointer_gestures_v1":
             if let g = bind(sk_zwp_pointer_gestures_v1_interface()) { globals.pointerGestures = (g, bindVersion) }
         case "wp_presentation":

@@ -50,7 +50,8 @@ public final class Window {
     public private(set) var configuration: ToplevelConfiguration?
 
     private let display: Display
-    private let surface: Surface
+    /// The `wl_surface` (objects made for it, such as an idle inhibitor, hold it).
+    let surface: Surface
     /// What makes the surface a desktop window (xdg-shell today).
     private let role: ShellRole
     /// `wp_fractional_scale_v1` and `wp_viewport` of the surface, when both are offered.

@@ -95,6 +95,10 @@ extension ImageViewer {
             }
         }
         gallery?.onWindowRequest = { [unowned app] request in app.perform(request) }
+        if let gallery {
+            // The screen stays on while the slideshow plays or a finger is down.
+            app.keepsScreenOn = { [unowned gallery] in gallery.keepsScreenOn }
+        }
         if let card {
             app.cursorProvider = { [unowned app, unowned card] in
                 cursorShape(over: card, dragging: app.seat?.isDraggingWithPointer ?? false, location: app.seat?.pointerLocation)
