@@ -8,6 +8,8 @@ set -euo pipefail
 build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng-dev libturbojpeg0-dev libpixman-1-dev
        libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libunibreak-dev
        libwebp-dev libgif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-dev liblcms2-dev libexif-dev)
+# The kiosk's systemd watchdog and readiness (sd_notify).
+build+=(libsystemd-dev)
 # libheif1 on Debian 12 has its decoders built in: libde265 (HEVC), dav1d and libaom (AV1)
 # come with it as dependencies; there are no separate plugin packages to add.
 # Fonts for the text layer: DejaVu and Noto for Latin, Greek, Cyrillic, Arabic, Hebrew, Indic and
@@ -20,6 +22,8 @@ headless=(sway grim kwin-wayland)
 # Tests only: KWin's protocol files; cage and weston for the kiosk runs; swayimg as the
 # memory reference of the huge-image benchmark.
 tests=(plasma-wayland-protocols cage weston swayimg)
+# The kiosk unit's check (systemd-analyze verify, which runs without systemd as init).
+tests+=(systemd)
 # The picture corpus (Scripts/make-corpus.py): Pillow, and each format library's own tools for
 # encoding and for the reference decodes.
 tests+=(python3-pil webp libtiff-tools libheif-examples libjxl-tools librsvg2-bin)

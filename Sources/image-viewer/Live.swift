@@ -140,6 +140,16 @@ extension ImageViewer {
                 lastTiles = tilesNow
             }
         }
+        // Under systemd (Type=notify, WatchdogSec=): ready once the first frame with content is
+        // committed, and the watchdog fed from the loop while it turns.
+        if let notifier = ServiceNotifier() {
+            let previous = app.window.onFrameCommitted
+            app.window.onFrameCommitted = { buffer, time in
+                previous?(buffer, time)
+                if gallery?.hasRenderedContent ?? true { notifier.ready() }
+            }
+            notifier.startWatchdog(on: app.display)
+        }
         do {
             try withExtendedLifetime((termination, watcher, list)) { try app.run() }
         } catch let error as WaylandError {
