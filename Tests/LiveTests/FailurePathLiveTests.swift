@@ -7,25 +7,6 @@ import SafeOutput
 import Testing
 import TestSupport
 
-/// Context switches of every thread of `pid` (voluntary and involuntary), by thread id.
-private func contextSwitches(of pid: pid_t) -> [String: (name: String, switches: Int)] {
-    let tasks = "/proc/\(pid)/task"
-    var result: [String: (String, Int)] = [:]
-    for tid in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
-        guard let status = try? String(contentsOfFile: "\(tasks)/\(tid)/status", encoding: .utf8) else { continue }
-        var name = "?", switches = 0
-        for line in status.split(separator: "\n") {
-            let fields = line.split(whereSeparator: \.isWhitespace)
-            if line.hasPrefix("Name:") { name = fields.dropFirst().joined(separator: " ") }
-            if line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
-                switches += Int(fields.last ?? "") ?? 0
-            }
-        }
-        result[tid] = (name, switches)
-    }
-    return result
-}
-
 @Suite("Live failure paths under sway headless", .serialized, .timeLimit(.minutes(3)))
 struct FailurePathLiveTests {
     /// sway, an injector kept connected, and the test card viewer with --stats recording into a
