@@ -29,9 +29,10 @@ struct ImageViewer: ParsableCommand {
             blank the screen (idle-inhibit-unstable-v1), and lets it go when the show is paused or the \
             window is hidden.
 
-            Started by systemd (Type=notify), it says READY=1 once its first picture is drawn, and \
-            with WatchdogSec= it sends WATCHDOG=1 from its event loop every half of that, so a hung \
-            viewer is restarted (Scripts/kiosk/ holds the kiosk's unit).
+            Started by systemd (Type=notify), it says READY=1 once its first picture is drawn, naming \
+            itself the service's main process (MAINPID=: under cage, the viewer's failure is what \
+            systemd must see), and with WatchdogSec= it sends WATCHDOG=1 from its event loop every \
+            half of that, so a hung viewer is restarted (Scripts/kiosk/ holds the kiosk's service).
 
             With no path the bundled pictures are shown: $SCROLLKIT_ASSETS, or Assets/ of the package \
             that built the viewer when it runs from that package's build folder, or \

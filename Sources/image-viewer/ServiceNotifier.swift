@@ -1,5 +1,6 @@
-// systemd's service notifications for the kiosk unit (Type=notify, WatchdogSec=): READY=1 once
-// the first frame with content is committed, and WATCHDOG=1 from a timer of the event loop
+// systemd's service notifications for the kiosk unit (Type=notify, WatchdogSec=): READY=1 (and
+// MAINPID=, the viewer being cage's client) once the first frame with content is committed, and
+// WATCHDOG=1 from a timer of the event loop
 // every half watchdog interval, so a viewer whose loop hangs stops feeding it and is restarted,
 // while an idle one wakes for that timer only. libsystemd's sd_notify speaks the protocol
 // (NOTIFY_SOCKET, abstract or path sockets, WATCHDOG_PID checked against this process).
@@ -51,11 +52,14 @@ final class ServiceNotifier {
         }
     }
 
-    /// READY=1, once: the first frame is on its way to the screen.
+    /// READY=1, once: the first frame is on its way to the screen. With it MAINPID= names this
+    /// process: under cage the service's main process is cage, which exits with status 0
+    /// whatever became of its client, so systemd must watch the viewer itself to see it fail
+    /// (accepted from a process of the service with NotifyAccess=all).
     func ready() {
         guard !readySent else { return }
         readySent = true
-        send("READY=1")
+        send("READY=1\nMAINPID=\(getpid())")
     }
 
     /// Feeds the watchdog from `display`'s event loop: a timer every interval, which runs only

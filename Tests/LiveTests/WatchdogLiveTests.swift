@@ -91,7 +91,8 @@ struct WatchdogLiveTests {
         defer { viewer.terminate() }
         try viewer.waitForStderr { isStats($0, "first-frame") }
         usleep(1_000_000)
-        #expect(notify.messages.map(\.message) == ["READY=1"])
+        // MAINPID= names the viewer: under cage it, not cage, is the process systemd watches.
+        #expect(notify.messages.map(\.message) == ["READY=1\nMAINPID=\(viewer.process.processIdentifier)"])
         // WATCHDOG_PID naming another process: that one is watched, not the viewer.
         environment["WATCHDOG_USEC"] = "600000"
         environment["WATCHDOG_PID"] = "1"
