@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ScrollKit needs, only those missing (idempotent).
-# Usage: Scripts/install-deps.sh [--demo | --install]   (--demo: only what the demo needs;
-# --install: only what Scripts/install.sh needs)
+# Usage: Scripts/install-deps.sh [--demo | --install | --kiosk]   (--demo: only what the demo
+# needs; --install: only what Scripts/install.sh needs; --kiosk: that and cage, for
+# Scripts/kiosk/install.sh)
 set -euo pipefail
 
 # Build: headers and pkg-config files for the C libraries; wayland-scanner for the glue check.
@@ -30,10 +31,13 @@ tests+=(python3-pil webp libtiff-tools libheif-examples libjxl-tools librsvg2-bi
 # Scripts/install.sh (and its test): desktop-file-validate (and update-desktop-database) for the
 # .desktop file, rsvg-convert for the icon's PNG sizes.
 install=(desktop-file-utils librsvg2-bin)
+# The kiosk service (Scripts/kiosk/install.sh): cage, the compositor it runs the viewer in.
+kiosk=(cage)
 
 case "${1:-}" in
     --demo) wanted=("${build[@]}" "${fonts[@]}" "${headless[@]}") ;;
     --install) wanted=("${build[@]}" "${fonts[@]}" "${install[@]}") ;;
+    --kiosk) wanted=("${build[@]}" "${fonts[@]}" "${install[@]}" "${kiosk[@]}") ;;
     *) wanted=("${build[@]}" "${fonts[@]}" "${headless[@]}" "${tests[@]}" "${install[@]}") ;;
 esac
 

@@ -38,7 +38,11 @@ final class CageHeadless {
 
     /// Starts cage, its output turned 90° when `rotated`, headless or as a window of `parent`;
     /// throws with its log when it does not create its socket within `timeout` seconds.
-    init(rotated: Bool = false, nestedIn parent: SwayHeadless? = nil, timeout: Double = 15) throws {
+    /// `launcher`, when given, is run instead of the harness's own cage command line: a program
+    /// that becomes cage (the kiosk service's launcher), turning it as `rotated` says, with
+    /// `environment` added to cage's.
+    init(rotated: Bool = false, nestedIn parent: SwayHeadless? = nil, launcher: [String]? = nil,
+         environment extra: [String: String] = [:], timeout: Double = 15) throws {
         let fm = FileManager.default
         guard fm.isExecutableFile(atPath: "/usr/bin/cage") else {
             throw HarnessError(description: "cage is not installed (Scripts/install-deps.sh installs it)")
@@ -70,7 +74,8 @@ final class CageHeadless {
             environment["WAYLAND_DISPLAY"] = parent.socket
             environment["WLR_LIBINPUT_NO_DEVICES"] = nil
         }
-        let cage = ["/usr/bin/cage", "-d"] + (rotated ? ["-r"] : []) + ["--", "/bin/sleep", "\(Self.placeholderSeconds)"]
+        environment.merge(extra) { $1 }
+        let cage = launcher ?? ["/usr/bin/cage", "-d"] + (rotated ? ["-r"] : []) + ["--", "/bin/sleep", "\(Self.placeholderSeconds)"]
         let command = asRoot
             ? ["/usr/bin/setpriv", "--reuid=\(SwayHeadless.swayUID)", "--regid=\(SwayHeadless.swayUID)", "--clear-groups"] + cage
             : cage
@@ -103,6 +108,9 @@ final class CageHeadless {
 
     /// Whether cage still runs.
     var isRunning: Bool { process.isRunning }
+
+    /// cage's process id (the launcher's, which became cage).
+    var pid: pid_t { process.pid }
 
     /// cage's log so far.
     var log: String { process.log }

@@ -13,8 +13,9 @@ final class NotifySocket: @unchecked Sendable {
     private var received: [(time: Date, message: String)] = []
     private var closed = false
 
-    /// Binds a fresh socket in a private folder and starts collecting datagrams.
-    init() throws {
+    /// Binds a fresh socket in a private folder and starts collecting datagrams; with `owner`
+    /// (tests running as root), the folder and socket are that uid's, so its processes may send.
+    init(owner: uid_t? = nil) throws {
         var template = Array("/tmp/scrollkit-notify-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw HarnessError(description: "mkdtemp: \(String(cString: strerror(errno)))") }
         folder = String(cString: made)
@@ -33,6 +34,10 @@ final class NotifySocket: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard bound == 0 else { throw HarnessError(description: "bind \(path): \(String(cString: strerror(errno)))") }
+        if let owner, getuid() == 0 {
+            chown(folder, owner, owner)
+            chown(path, owner, owner)
+        }
         Thread.detachNewThread { [self] in collect() }
     }
 
