@@ -61,13 +61,8 @@ struct HotplugLiveTests {
         defer { sway.stop() }
         let inject = try Injector(environment: sway.clientEnvironment, options: ["--extent", "800x600"])
         defer { inject.stop() }
-        var environment = sway.clientEnvironment
-        environment["WAYLAND_DEBUG"] = "client"
-        // A slideshow of 600 s: it holds an idle inhibitor and never turns the page itself.
-        let viewer = try ClientProcess("image-viewer", ["--kiosk", "--slideshow", "600", "--stats", DecodedImage.assetPath(sunsetAsset),
-                                                        DecodedImage.assetPath(bubblesAsset)], environment: environment)
+        let viewer = try startTracedSlideshowKiosk(sway.clientEnvironment)
         defer { viewer.terminate() }
-        try viewer.waitForStderr { isStats($0, "first-frame") }
         let bubbles = try DecodedImage.asset(bubblesAsset)
         // The room gives the screen's window all its space: the screen is the room's size.
         let first = try #require(Self.currentMode(try sway.swaymsg(["-t", "get_outputs", "--raw"])))

@@ -48,13 +48,8 @@ struct IdleInhibitLiveTests {
         defer { sway.stop() }
         let inject = try Injector(environment: sway.clientEnvironment, options: ["--extent", "800x600"])
         defer { inject.stop() }
-        var environment = sway.clientEnvironment
-        environment["WAYLAND_DEBUG"] = "client"
-        // 600 s between slides: the show plays for the whole test without turning a page.
-        let viewer = try ClientProcess("image-viewer", ["--kiosk", "--slideshow", "600", "--stats", DecodedImage.assetPath(sunsetAsset),
-                                                        DecodedImage.assetPath(bubblesAsset)], environment: environment)
+        let viewer = try startTracedSlideshowKiosk(sway.clientEnvironment)
         defer { viewer.terminate() }
-        try viewer.waitForStderr { isStats($0, "first-frame") }
         try awaitInhibitors(viewer, created: 1, destroyed: 0)
         #expect(try eventually { try swayInhibitsIdle(sway) }, "sway's tree shows no idle inhibition")
         try inject.run(["abs 400 300", "tap p"])

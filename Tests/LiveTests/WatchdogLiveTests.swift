@@ -8,16 +8,24 @@ import Testing
 
 @Suite("Live systemd watchdog under sway", .serialized, .timeLimit(.minutes(2)))
 struct WatchdogLiveTests {
-    @Test("READY=1 after the first frame; WATCHDOG=1 every half WatchdogSec from the loop, its only wake-up when idle; silence while the loop is stopped, pings again after")
-    func watchdog() throws {
+    /// sway, the test's notification socket (systemd's end), and an environment for the viewer
+    /// that names the socket and has no watchdog variables (WATCHDOG_PID unset: whoever reads
+    /// the others is the one watched).
+    private static func session() throws -> (SwayHeadless, NotifySocket, [String: String]) {
         let sway = try SwayHeadless(width: 800, height: 600)
-        defer { sway.stop() }
         let notify = try NotifySocket()
-        defer { notify.close() }
         var environment = sway.clientEnvironment
         environment["NOTIFY_SOCKET"] = notify.path
+        environment["WATCHDOG_USEC"] = nil
+        environment["WATCHDOG_PID"] = nil
+        return (sway, notify, environment)
+    }
+
+    @Test("READY=1 after the first frame; WATCHDOG=1 every half WatchdogSec from the loop, its only wake-up when idle; silence while the loop is stopped, pings again after")
+    func watchdog() throws {
+        var (sway, notify, environment) = try Self.session()
+        defer { sway.stop(); notify.close() }
         environment["WATCHDOG_USEC"] = "600000"
-        environment.removeValue(forKey: "WATCHDOG_PID")  // unset: whoever reads it is the one watched
         let viewer = try ClientProcess("image-viewer", ["--kiosk", "--stats", DecodedImage.assetPath(sunsetAsset),
                                                         DecodedImage.assetPath(bubblesAsset)], environment: environment)
         defer { viewer.terminate() }
@@ -79,13 +87,8 @@ struct WatchdogLiveTests {
 
     @Test("With a socket but no WATCHDOG_USEC, READY=1 only; a WATCHDOG_PID of another process, no pings; an unreadable WATCHDOG_USEC, one line naming it and the viewer goes on")
     func readinessOnly() throws {
-        let sway = try SwayHeadless(width: 800, height: 600)
-        defer { sway.stop() }
-        let notify = try NotifySocket()
-        defer { notify.close() }
-        var environment = sway.clientEnvironment
-        environment["NOTIFY_SOCKET"] = notify.path
-        environment.removeValue(forKey: "WATCHDOG_USEC")
+        var (sway, notify, environment) = try Self.session()
+        defer { sway.stop(); notify.close() }
         let viewer = try ClientProcess("image-viewer", ["--kiosk", "--stats", DecodedImage.assetPath(sunsetAsset)],
                                        environment: environment)
         defer { viewer.terminate() }

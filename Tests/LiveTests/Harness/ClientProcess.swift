@@ -154,3 +154,15 @@ func statsFields(_ line: String) -> [String: Double] {
 func isStats(_ line: String, _ event: String) -> Bool {
     line.hasPrefix("{\"event\":\"\(event)\"")
 }
+
+/// The kiosk on the sunset and the bubbles, playing a slideshow that never turns a page in a
+/// test (600 s between slides), with its protocol trace on stderr (WAYLAND_DEBUG=client), at its
+/// first frame: it holds an idle inhibitor for as long as the show plays.
+func startTracedSlideshowKiosk(_ environment: [String: String]) throws -> ClientProcess {
+    var environment = environment
+    environment["WAYLAND_DEBUG"] = "client"
+    let viewer = try ClientProcess("image-viewer", ["--kiosk", "--slideshow", "600", "--stats", DecodedImage.assetPath(sunsetAsset),
+                                                    DecodedImage.assetPath(bubblesAsset)], environment: environment)
+    try viewer.waitForStderr { isStats($0, "first-frame") }
+    return viewer
+}
