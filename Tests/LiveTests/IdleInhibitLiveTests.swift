@@ -92,7 +92,9 @@ struct IdleInhibitLiveTests {
         defer { viewer.terminate() }
         let warning = try viewer.waitForStderr { $0.contains("zwp_idle_inhibit_manager_v1") }
         #expect(warning.hasPrefix("warning: ") && warning.contains("blank the screen"), "\(warning)")
-        // Slides keep coming (each a frame), and the warning is not repeated.
+        // Slides keep coming (each a frame), and the warning is not repeated. The warning comes
+        // as the globals are bound, before the first frame, which a loaded machine can delay.
+        try viewer.waitForStderr(timeout: 20) { isStats($0, "first-frame") }
         let frames = viewer.stderr.lines.filter { isStats($0, "frame") }.count
         usleep(2_500_000)
         #expect(viewer.stderr.lines.filter { isStats($0, "frame") }.count > frames, "the show stopped")

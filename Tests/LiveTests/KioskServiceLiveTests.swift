@@ -23,7 +23,8 @@ struct KioskServiceLiveTests {
             try FileManager.default.copyItem(atPath: DecodedImage.assetPath(asset), toPath: kiosk.pictures + "/\(index + 1)-\(asset)")
         }
         try kiosk.set("SCROLLKIT_PICTURES", kiosk.pictures)
-        try kiosk.set("SCROLLKIT_SLIDESHOW", "2")
+        // 5 s a picture: long enough for screenshots on a loaded machine to catch the first.
+        try kiosk.set("SCROLLKIT_SLIDESHOW", "5")
         try kiosk.set("SCROLLKIT_IDLE_RESET", "0")
         try kiosk.set("SCROLLKIT_ROTATE", "90")
         let execStart = try kiosk.execStart()
@@ -55,7 +56,7 @@ struct KioskServiceLiveTests {
         #expect((try? String(contentsOfFile: "/proc/\(cage.pid)/comm", encoding: .utf8)) == "cage\n")
         // The launcher said what it started (in the journal, under systemd).
         let started = cage.log.split(separator: "\n").first { $0.hasPrefix("scrollkit-kiosk: starting: ") }
-        #expect(started == "scrollkit-kiosk: starting: /usr/bin/cage -d -r -- \(root)/usr/local/bin/image-viewer --kiosk --slideshow 2 -- \(kiosk.pictures)",
+        #expect(started == "scrollkit-kiosk: starting: /usr/bin/cage -d -r -- \(root)/usr/local/bin/image-viewer --kiosk --slideshow 5 -- \(kiosk.pictures)",
                 "\(cage.log.suffix(2000))")
 
         // On the turned screen, upright and fitted: the first picture, then the slideshow's second.
@@ -64,7 +65,7 @@ struct KioskServiceLiveTests {
         for asset in [sunsetAsset, bubblesAsset] {
             let image = try DecodedImage.asset(asset)
             let fit = Placement.fit(image, width: width, height: height)
-            let (problems, shot) = try awaitShot(timeout: 8, cage.screenshot) { placementProblems($0, image, fit, points: grid) }
+            let (problems, shot) = try awaitShot(timeout: 12, cage.screenshot) { placementProblems($0, image, fit, points: grid) }
             #expect(shot.width == width && shot.height == height)
             #expect(problems.isEmpty, "\(asset) \(fit): \(problems)")
         }
