@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ScrollKit needs, only those missing (idempotent).
-# Usage: Scripts/install-deps.sh [--demo | --install]   (--demo: only what the demo needs;
-# --install: only what Scripts/install.sh needs)
+# Usage: Scripts/install-deps.sh [--demo | --install | --kiosk]   (--demo: only what the demo
+# needs; --install: only what Scripts/install.sh needs; --kiosk: that and cage, for
+# Scripts/kiosk/install.sh)
 set -euo pipefail
 
 # Build: headers and pkg-config files for the C libraries; wayland-scanner for the glue check.
@@ -11,6 +12,8 @@ build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng
 # Client-side decorations where the compositor draws none (GNOME, weston): libdecor, and its
 # cairo plugin, which draws the title bar, borders and shadows at run time.
 build+=(libdecor-0-dev libdecor-0-plugin-1-cairo)
+# The kiosk's systemd watchdog and readiness (sd_notify).
+build+=(libsystemd-dev)
 # libheif1 on Debian 12 has its decoders built in: libde265 (HEVC), dav1d and libaom (AV1)
 # come with it as dependencies; there are no separate plugin packages to add.
 # Fonts for the text layer: DejaVu and Noto for Latin, Greek, Cyrillic, Arabic, Hebrew, Indic and
@@ -23,6 +26,8 @@ headless=(sway grim kwin-wayland)
 # Tests only: KWin's protocol files; cage and weston for the kiosk runs; swayimg as the
 # memory reference of the huge-image benchmark.
 tests=(plasma-wayland-protocols cage weston swayimg)
+# The kiosk unit's check (systemd-analyze verify, which runs without systemd as init).
+tests+=(systemd)
 # The picture corpus (Scripts/make-corpus.py): Pillow, and each format library's own tools for
 # encoding and for the reference decodes.
 tests+=(python3-pil webp libtiff-tools libheif-examples libjxl-tools librsvg2-bin)
@@ -35,10 +40,13 @@ tests+=(mutter dbus-daemon pipewire pipewire-bin wireplumber gstreamer1.0-pipewi
 # Scripts/install.sh (and its test): desktop-file-validate (and update-desktop-database) for the
 # .desktop file, rsvg-convert for the icon's PNG sizes.
 install=(desktop-file-utils librsvg2-bin)
+# The kiosk service (Scripts/kiosk/install.sh): cage, the compositor it runs the viewer in.
+kiosk=(cage)
 
 case "${1:-}" in
     --demo) wanted=("${build[@]}" "${fonts[@]}" "${headless[@]}") ;;
     --install) wanted=("${build[@]}" "${fonts[@]}" "${install[@]}") ;;
+    --kiosk) wanted=("${build[@]}" "${fonts[@]}" "${install[@]}" "${kiosk[@]}") ;;
     *) wanted=("${build[@]}" "${fonts[@]}" "${headless[@]}" "${tests[@]}" "${install[@]}") ;;
 esac
 

@@ -92,6 +92,9 @@ extension GalleryScene {
             onNeedsFrame?()
         case .toggleInfo: overlays.toggleInfo()
         case .toggleHelp: overlays.toggleHelp()
+        case .toggleSlideshow:
+            schedule.setPaused(!schedule.isPaused, at: now)
+            onNeedsFrame?()  // the host learns the new deadline from the next advance
         case .toggleFullscreen: onWindowRequest?(.toggleFullscreen)
         case .leaveFullscreen: onWindowRequest?(.leaveFullscreen)
         case .quit: onWindowRequest?(.quit)

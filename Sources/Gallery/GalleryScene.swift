@@ -101,6 +101,12 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// Whether the host should hide the pointer (kiosk mode).
     public var hidesPointer: Bool { options.isKiosk }
 
+    /// Whether the host should keep the screen on: while a slideshow plays (not paused by the P
+    /// key, and with more than one picture to show), and while a finger or button is down.
+    public var keepsScreenOn: Bool {
+        (schedule.isPlaying && files.count > 1) || router.isTouching
+    }
+
     /// The pointer's look a host should show (the cursor is the host's: Gallery knows no Wayland).
     public enum PointerAppearance: Hashable, Sendable {
         /// The ordinary arrow: nothing to drag here.

@@ -38,6 +38,8 @@ public enum GalleryCommand: Hashable, Sendable {
     case toggleInfo
     /// The help overlay on or off.
     case toggleHelp
+    /// Pause the slideshow, or resume it.
+    case toggleSlideshow
     /// Fullscreen on or off.
     case toggleFullscreen
     /// Leave fullscreen (nothing when not fullscreen).
@@ -169,6 +171,7 @@ public enum GalleryKeyBindings {
         row([press(.character("]"), .rotateRight), press(.function(6), .rotateRight)], "Turn a quarter clockwise"),
         row([press(.function(7), .flipVertical)], "Flip top to bottom"),
         row([press(.function(8), .flipHorizontal)], "Flip left to right"),
+        row([press(.character("p"), .toggleSlideshow), press(.character("P"), .toggleSlideshow)], "Pause or resume the slideshow"),
         row([press(.character("o"), .showPageOverlay), press(.character("O"), .showPageOverlay)],
             "Show the name, position and zoom", .information),
         row([press(.character("i"), .toggleInfo), press(.character("I"), .toggleInfo)],

@@ -13,7 +13,9 @@ public enum KioskAction: Hashable, Sendable {
 ///
 /// Times are milliseconds on the host's clock (input event and frame times). The slideshow
 /// pauses while a finger or the pointer button is down and starts its count again when it
-/// lifts; any input starts both counts again. The idle reset fires once per quiet spell.
+/// lifts, and stays paused when paused by command (the P key) until resumed or reset; any input
+/// starts both counts again. The idle reset fires once per quiet spell and resumes a paused
+/// show: the kiosk is back as it started.
 public struct KioskSchedule: Equatable, Sendable {
     /// Milliseconds between slides, nil for no slideshow.
     public let slideInterval: Double?
@@ -26,6 +28,8 @@ public struct KioskSchedule: Equatable, Sendable {
     public private(set) var idleDeadline: Double?
     /// Whether a finger or the pointer button is down.
     public private(set) var isTouched = false
+    /// Whether the slideshow was paused by command.
+    public private(set) var isPaused = false
     private var started = false
 
     /// A schedule; intervals in milliseconds. Non-finite or non-positive values disable the
@@ -38,11 +42,21 @@ public struct KioskSchedule: Equatable, Sendable {
     /// Whether there is anything to schedule at all.
     public var isActive: Bool { slideInterval != nil || idleDelay != nil }
 
+    /// Whether a slideshow is playing: there is one and it is not paused by command (a finger
+    /// down only holds the next slide back).
+    public var isPlaying: Bool { slideInterval != nil && !isPaused }
+
+    /// Pauses the slideshow (`paused`) or resumes it at `time`, the next slide one interval on.
+    public mutating func setPaused(_ paused: Bool, at time: Double) {
+        isPaused = paused
+        nextSlide = paused || isTouched ? nil : slideInterval.map { time + $0 }
+    }
+
     /// Input arrived at `time`; `touching` says whether a finger or button is down after it.
     public mutating func noteInput(at time: Double, touching: Bool) {
         started = true
         isTouched = touching
-        nextSlide = touching ? nil : slideInterval.map { time + $0 }
+        nextSlide = touching || isPaused ? nil : slideInterval.map { time + $0 }
         idleDeadline = touching ? nil : idleDelay.map { time + $0 }
     }
 
@@ -51,7 +65,7 @@ public struct KioskSchedule: Equatable, Sendable {
         if !started {
             // The clock starts with the first tick: the first slide is one interval later.
             started = true
-            nextSlide = slideInterval.map { time + $0 }
+            nextSlide = isPaused ? nil : slideInterval.map { time + $0 }
             return []
         }
         guard !isTouched else { return [] }
@@ -65,7 +79,8 @@ public struct KioskSchedule: Equatable, Sendable {
         if let t = idleDeadline, time >= t {
             due.append(.idleReset)
             idleDeadline = nil
-            // The show starts over with the first image.
+            // The show starts over with the first image, playing again if it was paused.
+            isPaused = false
             if let interval = slideInterval { nextSlide = time + interval }
         }
         return due

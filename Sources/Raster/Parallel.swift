@@ -27,9 +27,39 @@ public enum Parallel {
         forEach(count, workers: count, body)
     }
 
-    /// Cores the renderer uses: the machine's, at most 8 (the design targets two; more only
-    /// helps up to memory bandwidth).
-    static let cores = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+    /// Cores the renderer uses: those this process may run on, at most 8 (the design targets
+    /// two; more only helps up to memory bandwidth).
+    static let cores = min(max(allowedCores() ?? ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+
+    /// How many CPUs this process may run on: its affinity mask (`taskset -c 0`, systemd's
+    /// CPUAffinity=), read from `status` (/proc/self/status); nil when that has no readable
+    /// Cpus_allowed_list. Foundation's activeProcessorCount counts every online CPU whatever the
+    /// mask (measured: 2 under `taskset -c 0` on two cores, so frames were split between two
+    /// threads taking turns on one core), and sched_getaffinity(2) is declared only with
+    /// _GNU_SOURCE, which Swift's Glibc module is not built with.
+    static func allowedCores(status: String? = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) -> Int? {
+        guard let status else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("Cpus_allowed_list:") {
+            return cpuCount(list: line.dropFirst("Cpus_allowed_list:".count))
+        }
+        return nil
+    }
+
+    /// The CPUs in a list such as "0-3,6" (proc(5)'s Cpus_allowed_list format: numbers and
+    /// ascending ranges, comma-separated); nil when it is malformed or names none.
+    static func cpuCount(list: Substring) -> Int? {
+        var count = 0
+        for part in list.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",", omittingEmptySubsequences: false) {
+            let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
+            guard bounds.count <= 2, let low = Int(bounds[0]), let high = Int(bounds[bounds.count - 1]),
+                  low >= 0, high >= low else { return nil }
+            let (span, wide) = (high - low).addingReportingOverflow(1)
+            let (sum, overflow) = count.addingReportingOverflow(span)
+            guard !wide && !overflow else { return nil }
+            count = sum
+        }
+        return count > 0 ? count : nil
+    }
 
     /// `body(i)` for every i in 0..<count, on up to `workers` threads, results in index order.
     /// `body` must be safe to run concurrently with itself for different indices.

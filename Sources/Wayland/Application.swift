@@ -1,5 +1,6 @@
 // Runs one window on the compositor: connect, map, route seat input to the scene (and to a
-// recording), keep the cursor in step with the content, and loop until the window closes.
+// recording), keep the cursor in step with the content and the screen on while the app asks,
+// and loop until the window closes.
 import Foundation
 import Host
 import Raster
@@ -17,6 +18,11 @@ public final class Application {
     /// `seat` (`isDraggingWithPointer`, `pointerLocation`). When nil the arrow is shown: which
     /// shape the content deserves is the application's policy, not the host's.
     public var cursorProvider: (() -> CursorShape)?
+    /// Whether the screen must stay on (a slideshow playing, a finger down); polled after every
+    /// dispatch like `cursorProvider`. While it says so and the window is on an output, the
+    /// compositor is asked not to blank the screen (zwp_idle_inhibit_manager_v1); where it
+    /// lacks that, `onWarning` hears so once. Nil: never.
+    public var keepsScreenOn: (() -> Bool)?
     /// Receives one-line warnings about input devices (an unusable keymap…) and about scales
     /// from the compositor that were ignored or clamped; the default prints them on standard
     /// error. Input goes on without the device, drawing at a valid scale.
@@ -28,6 +34,8 @@ public final class Application {
     /// The seat whose devices drive the window, nil while the compositor offers none.
     public private(set) var seat: Seat?
     private let environment: [String: String]
+    private var idleInhibition: IdleInhibition
+    private var idleInhibitor: IdleInhibitor?
 
     /// Connects (throwing a one-line `WaylandError` on failure) and maps a window for `scene`,
     /// with `decorations` drawn by the compositor or by libdecor (see `WindowDecorations`).
@@ -37,6 +45,7 @@ public final class Application {
         self.environment = environment
         display = try Display.connect(environment: environment)
         window = try Window(display: display, scene: scene, title: title, appID: appID, decorations: decorations)
+        idleInhibition = IdleInhibition(available: display.globals.idleInhibitManager != nil)
         if fullscreen { window.setFullscreen(true) }
         window.onClose = { [unowned self] in self.display.stop() }
         // Scales the compositor sends that are ignored or clamped are warned about like devices.
@@ -115,12 +124,24 @@ public final class Application {
             // Everything read in this iteration reaches the scene before it draws.
             self.seat?.deliverQueued()
             self.updateCursor()
+            self.updateIdleInhibitor()
             try self.window.afterDispatch()
         }
     }
 
     /// Ends `run` after the current dispatch.
     public func quit() { display.stop() }
+
+    /// Holds an idle inhibitor exactly while the app wants the screen on and the window is shown.
+    private func updateIdleInhibitor() {
+        switch idleInhibition.update(wanted: keepsScreenOn?() ?? false, hidden: window.placement.isHidden) {
+        case .inhibit:
+            idleInhibitor = display.globals.idleInhibitManager.flatMap { IdleInhibitor(manager: $0, surface: window.surface) }
+        case .release: idleInhibitor = nil
+        case .warnUnavailable: onWarning(IdleInhibition.unavailableWarning)
+        case .none: break
+        }
+    }
 
     private func updateCursor() {
         guard let seat else { return }

@@ -3,6 +3,7 @@
 // into a one-line WaylandError.
 import CWaylandClient
 import Foundation
+import Raster
 import SystemPackage
 
 /// A connection to a Wayland compositor.
@@ -17,7 +18,7 @@ public final class Display {
         get { registry.onSeatChange }
         set { registry.onSeatChange = newValue }
     }
-    /// Called when an output appears, goes or changes its scale.
+    /// Called when an output appears, goes or changes its scale or transform.
     var onOutputsChange: (() -> Void)? {
         get { registry.onOutputsChange }
         set { registry.onOutputsChange = newValue }
@@ -56,6 +57,9 @@ public final class Display {
 
     /// The checked scale of every bound output, by registry name.
     var outputScales: [UInt32: Int] { registry.outputs.mapValues(\.scale) }
+
+    /// The checked transform of every bound output, by registry name.
+    var outputTransforms: [UInt32: FrameTransform] { registry.outputs.mapValues(\.transform) }
 
     /// The registry name and checked scale of the output whose proxy is `proxy` (as a
     /// `wl_surface.enter` names it), nil for an output not bound here.

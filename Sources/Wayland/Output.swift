@@ -1,7 +1,9 @@
-// wl_output: one screen the compositor shows surfaces on. Only its scale is used (for the
-// scale buffers and cursors are drawn at), checked before it is believed.
+// wl_output: one screen the compositor shows surfaces on. Its scale (for the scale buffers and
+// cursors are drawn at) and its transform (how buffers are turned for it) are used, each checked
+// before it is believed.
 import CWaylandClient
 import CWaylandProtocols
+import Raster
 
 /// One bound `wl_output`.
 final class Output {
@@ -11,11 +13,14 @@ final class Output {
     let version: UInt32
     /// The checked integer scale (1 until the compositor sends one).
     private(set) var scale = 1
+    /// The checked transform (upright until the compositor sends one): how the screen is
+    /// turned, and so how buffers shown on it are best drawn.
+    private(set) var transform = FrameTransform.normal
     private let warn: (String) -> Void
     private let changed: () -> Void
 
-    /// Listens to `proxy`; `changed` runs after each scale change, `warn` gets one-line
-    /// warnings about scales that were ignored or clamped.
+    /// Listens to `proxy`; `changed` runs after each change of scale or transform, `warn` gets
+    /// one-line warnings about values that were ignored or clamped.
     init(proxy: OpaquePointer, version: UInt32, warn: @escaping (String) -> Void, changed: @escaping () -> Void) {
         self.proxy = proxy
         self.version = version
@@ -37,16 +42,29 @@ final class Output {
         changed()
     }
 
+    private func geometryEvent(transform raw: Int32) {
+        let checked = FrameTransform.checked(outputTransform: raw)
+        if let warning = checked.warning { warn(warning) }
+        // The geometry event is sent again with every change (and at bind): only a new
+        // transform matters here.
+        guard let value = checked.transform, value != transform else { return }
+        transform = value
+        changed()
+    }
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> Output? {
+        data.map { Unmanaged<Output>.fromOpaque($0).takeUnretainedValue() }
+    }
+
     // Every slot is filled: libwayland aborts on a NULL entry the bound version can send.
     // Static storage: the listener must outlive every proxy pointing at it.
     nonisolated(unsafe) private static var listener = wl_output_listener(
-        geometry: { _, _, _, _, _, _, _, _, _, _ in },
+        geometry: { data, _, _, _, _, _, _, _, _, transform in
+            Output.from(data)?.geometryEvent(transform: transform)
+        },
         mode: { _, _, _, _, _, _ in },
         done: { _, _ in },
-        scale: { data, _, factor in
-            guard let data else { return }
-            Unmanaged<Output>.fromOpaque(data).takeUnretainedValue().scaleEvent(factor)
-        },
+        scale: { data, _, factor in Output.from(data)?.scaleEvent(factor) },
         name: { _, _, _ in },
         description: { _, _, _ in })
 }

@@ -19,6 +19,8 @@ public struct Globals {
     public internal(set) var viewporter: OpaquePointer?
     /// `wp_fractional_scale_manager_v1`, when offered.
     public internal(set) var fractionalScaleManager: OpaquePointer?
+    /// `zwp_idle_inhibit_manager_v1`, when offered.
+    public internal(set) var idleInhibitManager: OpaquePointer?
     /// `zwp_pointer_gestures_v1` and its bound version, when offered.
     public internal(set) var pointerGestures: (proxy: OpaquePointer, version: UInt32)?
     /// Advertised name → (interface, version) of every global seen, for diagnostics.
@@ -43,9 +45,12 @@ struct GlobalRequirement {
         GlobalRequirement(interface: "wp_viewporter", minimum: 1, supported: 1, required: false),
         GlobalRequirement(interface: "wp_fractional_scale_manager_v1", minimum: 1, supported: 1, required: false),
         GlobalRequirement(interface: "zwp_pointer_gestures_v1", minimum: 1, supported: 3, required: false),
+        // Keeping the screen on while a slideshow plays.
+        GlobalRequirement(interface: "zwp_idle_inhibit_manager_v1", minimum: 1, supported: 1, required: false),
         // When frames reached the screen, for the --stats figures.
         GlobalRequirement(interface: "wp_presentation", minimum: 1, supported: 1, required: false),
-        // Outputs only for their scale (cursor images at HiDPI); v4 adds name/description.
+        // Outputs for their scale (buffers and cursor images at HiDPI) and transform (buffers
+        // drawn turned for a turned screen); v4 adds name/description.
         GlobalRequirement(interface: "wl_output", minimum: 1, supported: 4, required: false),
     ]
 
@@ -73,7 +78,7 @@ final class Registry {
     private(set) var seatEvents: SeatEvents?
     /// Called when a `wl_seat` global appears after start-up or the bound one is removed.
     var onSeatChange: (() -> Void)?
-    /// Called when an output appears, goes or changes its scale.
+    /// Called when an output appears, goes or changes its scale or transform.
     var onOutputsChange: (() -> Void)?
     /// Receives one-line warnings about values from the compositor that were ignored or clamped.
     var warn: (String) -> Void = { _ in }
@@ -129,6 +134,7 @@ final class Registry {
         case "wp_viewporter": globals.viewporter = bind(sk_wp_viewporter_interface())
         case "wp_fractional_scale_manager_v1":
             globals.fractionalScaleManager = bind(sk_wp_fractional_scale_manager_v1_interface())
+        case "zwp_idle_inhibit_manager_v1": globals.idleInhibitManager = bind(sk_zwp_idle_inhibit_manager_v1_interface())
         case "zwp_pointer_gestures_v1":
             if let g = bind(sk_zwp_pointer_gestures_v1_interface()) { globals.pointerGestures = (g, bindVersion) }
         case "wp_presentation":

@@ -35,6 +35,10 @@ final class Surface {
     /// Sets how many buffer pixels make one surface point, from the next commit on.
     func setBufferScale(_ scale: Int32) { wl_surface_set_buffer_scale(proxy, scale) }
 
+    /// Says how buffers hold the surface's content from the next commit on: turned as
+    /// `transform` (wl_output.transform's values), which the compositor undoes.
+    func setBufferTransform(_ transform: Int32) { wl_surface_set_buffer_transform(proxy, transform) }
+
     /// Asks for a frame callback with the next commit; `done` runs with its time (ms) when the
     /// compositor says it is a good time to draw again.
     func frame(_ done: @escaping (UInt32) -> Void) -> FrameCallback? {

@@ -19,8 +19,15 @@ public final class Window {
     /// The scale buffers are drawn at: the outputs' integer scale, or the compositor's
     /// preferred fractional scale when it offers fractional scaling and viewports.
     public private(set) var scale: BufferScale = .integer(1)
-    /// Size of the buffers in device pixels: the size in points times `scale`, rounded.
+    /// Size of the frame in device pixels: the size in points times `scale`, rounded. Buffers
+    /// have this size turned by `transform`.
     public private(set) var bufferWidth = 0, bufferHeight = 0
+    /// How buffers hold the frame: turned as the screen the surface is on is
+    /// (`wl_surface.set_buffer_transform`), so the compositor can show them without turning
+    /// every frame; the scene still draws upright (PreRotation.swift).
+    public private(set) var transform = FrameTransform.normal
+    /// The outputs the surface is on: their transforms, and whether it is hidden.
+    public private(set) var placement = SurfacePlacement()
     /// What the window knows of the outputs it is on and the compositor's preferred scale.
     public private(set) var scaleState: SurfaceScaleState
     /// Whether the compositor has put the window in fullscreen.
@@ -56,7 +63,8 @@ public final class Window {
     public static let defaultMinimumSize = SurfaceSize(width: 320, height: 240)
 
     private let display: Display
-    private let surface: Surface
+    /// The `wl_surface` (objects made for it, such as an idle inhibitor, hold it).
+    let surface: Surface
     /// What makes the surface a desktop window (xdg-shell today).
     private let role: ShellRole
     /// `wp_fractional_scale_v1` and `wp_viewport` of the surface, when both are offered.
@@ -71,6 +79,10 @@ public final class Window {
     /// The buffer scale the surface was last committed with (the protocol's default at
     /// first), so only changes are sent.
     private var surfaceBufferScale: Int32 = 1
+    /// The buffer transform the surface was last committed with, likewise.
+    private var surfaceBufferTransform = FrameTransform.normal
+    /// The upright frame the scene draws into while buffers are turned.
+    private var preRotated: PreRotatedFrame?
     private var wakeHandler: Int?
     private var lastWarning: String?
     private var buffers = FrameBuffers<ShmBuffer>()
@@ -113,6 +125,7 @@ public final class Window {
         let fractional = display.globals.fractionalScaleManager != nil && display.globals.viewporter != nil
         scaleState = SurfaceScaleState(fractionalAvailable: fractional)
         scaleState.unplacedScale = display.maxOutputScale
+        placement.refresh(outputTransforms: display.outputTransforms)
         if display.presentation != nil { statistics.presentation = PresentationTally() }
         guard let surface = Surface(compositor: compositor) else { throw display.connectionError() }
         self.surface = surface
@@ -202,21 +215,30 @@ public final class Window {
 
     // MARK: Scale
 
-    /// Sets the size in points and the scale the state asks for (lowered if the buffer would be
-    /// too large, before any is allocated); on a change, buffers of the old size go and the
-    /// scene lays out and repaints at the new scale.
+    /// Sets the size in points, the scale the state asks for (lowered if the buffer would be
+    /// too large, before any is allocated) and the transform of the screen; on a change,
+    /// buffers of the old size go and the scene lays out and repaints at the new scale.
     private func applyGeometry(width w: Int, height h: Int) {
         let limited = ScaleLimits.limited(scaleState.scale, width: w, height: h)
         if let warning = limited.warning { warn(warning) }
-        guard w != width || h != height || limited.scale != scale else { return }
+        let turn = placement.transform
+        guard w != width || h != height || limited.scale != scale || turn != transform else { return }
         let size = limited.scale.bufferSize(width: w, height: h)
+        let sceneChanged = w != width || h != height || limited.scale != scale
         width = w
         height = h
         scale = limited.scale
         bufferWidth = size.width
         bufferHeight = size.height
-        buffers.resize(width: size.width, height: size.height)
-        scene.resize(width: w, height: h, scale: limited.scale.factor)
+        if turn != transform {
+            // Buffers of the same size may hold the frame turned the old way: none is reused.
+            buffers.resize(width: 0, height: 0)
+        }
+        preRotated = turn == .normal ? nil : PreRotatedFrame(transform: turn, width: size.width, height: size.height)
+        transform = preRotated?.transform ?? .normal
+        let turned = transform.bufferSize(width: size.width, height: size.height)
+        buffers.resize(width: turned.width, height: turned.height)
+        if sceneChanged { scene.resize(width: w, height: h, scale: limited.scale.factor) }
         scheduler.invalidate()
     }
 
@@ -231,18 +253,21 @@ public final class Window {
     func outputsChanged() {
         scaleState.refresh(outputScales: display.outputScales)
         scaleState.unplacedScale = display.maxOutputScale
+        placement.refresh(outputTransforms: display.outputTransforms)
         scaleInputsChanged()
     }
 
     private func surfaceEnter(_ output: OpaquePointer?) {
         guard let entered = display.output(for: output) else { return }
         scaleState.enter(output: entered.name, scale: entered.scale)
+        placement.enter(output: entered.name)
         scaleInputsChanged()
     }
 
     private func surfaceLeave(_ output: OpaquePointer?) {
         guard let left = display.output(for: output) else { return }
         scaleState.leave(output: left.name)
+        placement.leave(output: left.name)
         scaleInputsChanged()
     }
 
@@ -259,8 +284,13 @@ public final class Window {
     }
 
     /// Tells the surface how the attached buffer maps onto it: buffer scale n for an integer
-    /// scale; buffer scale 1 and a viewport to the size in points for a fractional one.
+    /// scale; buffer scale 1 and a viewport to the size in points for a fractional one; and
+    /// the transform it is turned by.
     private func commitScaleState() {
+        if transform != surfaceBufferTransform {
+            surface.setBufferTransform(Int32(transform.rawValue))
+            surfaceBufferTransform = transform
+        }
         let bufferScale: Int32
         let destination: SurfaceSize?
         switch scale {
@@ -303,12 +333,13 @@ public final class Window {
             }
         }
         // A window with no drawn buffer of its size must draw even if the scene reports no change.
-        guard scene.needsRender || !buffers.holdsDrawnFrame(width: bufferWidth, height: bufferHeight) else {
+        let size = transform.bufferSize(width: bufferWidth, height: bufferHeight)
+        guard scene.needsRender || !buffers.holdsDrawnFrame(width: size.width, height: size.height) else {
             if request == .nextFrame { requestCallbackAndCommit() }
             return
         }
-        let acquisition = try buffers.acquire(width: bufferWidth, height: bufferHeight) { id in
-            let buffer = try ShmBuffer(shm: display.globals.shm!, id: id, width: bufferWidth, height: bufferHeight, opaque: opaque)
+        let acquisition = try buffers.acquire(width: size.width, height: size.height) { id in
+            let buffer = try ShmBuffer(shm: display.globals.shm!, id: id, width: size.width, height: size.height, opaque: opaque)
             buffer.onRelease = { [unowned self] id in self.buffers.released(id) }
             return buffer
         }
@@ -318,7 +349,9 @@ public final class Window {
         }
         if created { statistics.buffersCreated += 1 }
         let start = monotonicMilliseconds()
-        let damage = scene.render(into: buffer.framebuffer, bufferAge: age)
+        // On a turned screen the scene draws upright and the changed pixels are copied turned.
+        let damage = preRotated?.render(scene, into: buffer.framebuffer, bufferAge: age)
+            ?? scene.render(into: buffer.framebuffer, bufferAge: age)
         let end = monotonicMilliseconds()
         statistics.lastRenderMilliseconds = end - start
         surface.attach(buffer.proxy)
@@ -330,7 +363,7 @@ public final class Window {
         statistics.framesCommitted += 1
         if statistics.firstCommitTime == nil { statistics.firstCommitTime = end }
         requestCallbackAndCommit(newPixels: true)
-        onFrameCommitted?(buffer.framebuffer, end)
+        onFrameCommitted?(preRotated?.frame ?? buffer.framebuffer, end)
     }
 
     /// Commits with a frame callback requested, and for a frame with `newPixels` asks when it

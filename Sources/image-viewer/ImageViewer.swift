@@ -25,6 +25,15 @@ struct ImageViewer: ParsableCommand {
             given. --demo list shows 10,000 rows of text in many scripts with a section index \
             instead of pictures.
 
+            While a slideshow plays (and while a finger is down) the viewer asks the compositor not to \
+            blank the screen (idle-inhibit-unstable-v1), and lets it go when the show is paused or the \
+            window is hidden.
+
+            Started by systemd (Type=notify), it says READY=1 once its first picture is drawn, naming \
+            itself the service's main process (MAINPID=: under cage, the viewer's failure is what \
+            systemd must see), and with WatchdogSec= it sends WATCHDOG=1 from its event loop every \
+            half of that, so a hung viewer is restarted (Scripts/kiosk/ holds the kiosk's service).
+
             With no path the bundled pictures are shown: $SCROLLKIT_ASSETS, or Assets/ of the package \
             that built the viewer when it runs from that package's build folder, or \
             ../share/scrollkit/Assets next to its folder. One file named alone opens among the \
@@ -74,7 +83,7 @@ struct ImageViewer: ParsableCommand {
     @Flag(help: "Kiosk: fullscreen, touch-first, pointer hidden, quit keys ignored.")
     var kiosk = false
 
-    @Option(help: ArgumentHelp("Show the next picture every so many seconds (paused while touched).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Show the next picture every so many seconds (held while touched; P pauses and resumes).", valueName: "seconds"))
     var slideshow: Double?
 
     @Option(help: ArgumentHelp("Return to the first picture at fit after so many seconds without input.",

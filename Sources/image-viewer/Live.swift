@@ -100,6 +100,10 @@ extension ImageViewer {
         }
         gallery?.onWindowRequest = { [unowned app] request in app.perform(request) }
         gallery?.onTitleChange = { [unowned app] in app.window.setTitle($0) }
+        if let gallery {
+            // The screen stays on while the slideshow plays or a finger is down.
+            app.keepsScreenOn = { [unowned gallery] in gallery.keepsScreenOn }
+        }
         if let card {
             app.cursorProvider = { [unowned app, unowned card] in
                 cursorShape(over: card, dragging: app.seat?.isDraggingWithPointer ?? false, location: app.seat?.pointerLocation)
@@ -140,6 +144,16 @@ extension ImageViewer {
                                    callbacks: app.window.statistics.callbackFigures)
                 lastTiles = tilesNow
             }
+        }
+        // Under systemd (Type=notify, WatchdogSec=): ready once the first frame with content is
+        // committed, and the watchdog fed from the loop while it turns.
+        if let notifier = ServiceNotifier() {
+            let previous = app.window.onFrameCommitted
+            app.window.onFrameCommitted = { buffer, time in
+                previous?(buffer, time)
+                if gallery?.hasRenderedContent ?? true { notifier.ready() }
+            }
+            notifier.startWatchdog(on: app.display)
         }
         do {
             try withExtendedLifetime((termination, watcher, list)) { try app.run() }

@@ -70,11 +70,51 @@ struct Bench {
         if wants("resample") { runResample() }
         if wants("frames") { runFrames() }
         if wants("text") { runText() }
+        if wants("transform") { runTransform() }
         print("ratio summary (targets: compose ≤ 1.3, bilinear ≤ 1.2, a text frame < 1)")
         ratio("compose_1080p", "memcpy_1080p")
         ratio("compose_2160p", "memcpy_2160p")
         ratio("bilinear_1080p", "pixman_bilinear_1080p")
         ratio("text_frame_1080p", "frame_60Hz")
+        ratio("turn_90_1080p", "pixman_turn_90_1080p")
+    }
+
+    /// A whole 1080p frame copied turned into a buffer for a turned screen (what a window on a
+    /// portrait screen does per frame when everything changed), for each kind of turn, next to
+    /// pixman's composite with the same transform and to a plain memcpy. Checks first that
+    /// both give the same pixels.
+    mutating func runTransform() {
+        let w = 1920, h = 1080
+        let frame = Self.pattern(width: w, height: h), upright = OwnedFramebuffer(width: w, height: h)!
+        var runs: [(name: String, body: () -> Void)] = [("memcpy_1080p", {
+            frame.withFramebuffer { src in upright.withFramebuffer { dst in memcpyFrame(from: src, to: dst) } }
+        })]
+        var keep: [AnyObject] = []
+        for (turn, label) in [(FrameTransform.rotated90, "90"), (.rotated180, "180"), (.rotated270, "270"), (.flipped, "flipped"),
+                              (.flipped90, "flipped_90")] {
+            let size = turn.bufferSize(width: w, height: h)
+            let ours = OwnedFramebuffer(width: size.width, height: size.height)!
+            let theirs = OwnedFramebuffer(width: size.width, height: size.height)!
+            let source = frame.withFramebuffer { PixmanImage($0) }
+            let target = theirs.withFramebuffer { PixmanImage($0) }
+            source.setTurn(turn, width: w, height: h)
+            frame.withFramebuffer { f in ours.withFramebuffer { $0.copy(from: f, rect: f.bounds, transform: turn) } }
+            source.composite(into: target, srcX: 0, srcY: 0, width: size.width, height: size.height)
+            if ours.pixels != theirs.pixels { print("warning: turn_\(label) differs from pixman's") }
+            keep += [ours, theirs, source, target]
+            runs.append(("turn_\(label)_1080p", {
+                frame.withFramebuffer { f in ours.withFramebuffer { $0.copy(from: f, rect: f.bounds, transform: turn) } }
+            }))
+            runs.append(("pixman_turn_\(label)_1080p", {
+                source.composite(into: target, srcX: 0, srcY: 0, width: size.width, height: size.height)
+            }))
+        }
+        measure(runs)
+        for label in ["90", "180", "270", "flipped", "flipped_90"] {
+            ratio("turn_\(label)_1080p", "pixman_turn_\(label)_1080p")
+            ratio("turn_\(label)_1080p", "memcpy_1080p")
+        }
+        withExtendedLifetime(keep) {}
     }
 
     /// Full-frame memcpy next to a frame composed from cached tiles at a fractional offset,

@@ -27,6 +27,30 @@ final class PixmanImage {
         pixman_image_set_filter(image, PIXMAN_FILTER_BILINEAR, nil, 0)
     }
 
+    /// Sets the transform that reads an upright `width`×`height` frame turned as `turn` (the
+    /// buffer's pixel maps back to the frame's) and the nearest filter: what pixman's rotation
+    /// fast paths recognise for quarter turns.
+    func setTurn(_ turn: FrameTransform, width: Int, height: Int) {
+        // pixman maps destination (buffer) coordinates to source (frame) coordinates: the
+        // inverse of FrameTransform.map, as a matrix in 16.16 fixed point.
+        let one = pixman_fixed_t(65536), w = pixman_fixed_t(width) * one, h = pixman_fixed_t(height) * one
+        let rows: [[pixman_fixed_t]]
+        switch turn {
+        case .normal: rows = [[one, 0, 0], [0, one, 0]]
+        case .rotated90: rows = [[0, -one, w], [one, 0, 0]]
+        case .rotated180: rows = [[-one, 0, w], [0, -one, h]]
+        case .rotated270: rows = [[0, one, 0], [-one, 0, h]]
+        case .flipped: rows = [[-one, 0, w], [0, one, 0]]
+        case .flipped90: rows = [[0, one, 0], [one, 0, 0]]
+        case .flipped180: rows = [[one, 0, 0], [0, -one, h]]
+        case .flipped270: rows = [[0, -one, w], [-one, 0, h]]
+        }
+        var t = pixman_transform()
+        t.matrix = ((rows[0][0], rows[0][1], rows[0][2]), (rows[1][0], rows[1][1], rows[1][2]), (0, 0, one))
+        pixman_image_set_transform(image, &t)
+        pixman_image_set_filter(image, PIXMAN_FILTER_NEAREST, nil, 0)
+    }
+
     /// SRC composite of this (transformed) image into `destination`, reading from `(srcX, srcY)`
     /// in destination-scaled coordinates.
     func composite(into destination: PixmanImage, srcX: Int, srcY: Int, width: Int, height: Int) {

@@ -78,11 +78,12 @@ final class Harness {
     /// Groups input into frames and stamps it with the seat's state, across runs, as a seat does.
     private var input = InputFrameBuilder()
 
-    /// Delivers `steps` (sorted by time) and ticks frames until the gallery rests.
+    /// Delivers `steps` (sorted by time) and ticks frames until the gallery rests, at most
+    /// `settleLimit` ms after the last step.
     @discardableResult
-    func run(_ steps: [Step]) -> DisplayOutcome {
+    func run(_ steps: [Step], settleLimit: Double = 60_000) -> DisplayOutcome {
         for step in steps.sorted(by: { $0.time < $1.time }) { input.append(step.kind, at: step.time, modifiers: step.modifiers) }
-        return display.run(input.takeFrames(), on: window)
+        return display.run(input.takeFrames(), on: window, settleLimit: settleLimit)
     }
 
     /// The (r, g, b) shown at window pixel (x, y).

@@ -108,4 +108,57 @@ struct KioskTests {
         let off = KioskSchedule(slideInterval: nil, idleDelay: -1)
         #expect(!off.isActive && off.nextDeadline == nil)
     }
+
+    @Test("Schedule: a paused show has no next slide, resumes one interval after the resume, stays paused under a finger and is resumed by the idle reset")
+    func schedulePause() {
+        var s = KioskSchedule(slideInterval: 1000, idleDelay: 5000)
+        #expect(s.advance(to: 0) == [] && s.isPlaying)
+        s.setPaused(true, at: 500)
+        #expect(!s.isPlaying && s.isPaused && s.nextDeadline == nil)
+        #expect(s.advance(to: 3000) == [])
+        // Input while paused: the idle count starts again, the show stays paused.
+        s.noteInput(at: 3000, touching: true)
+        s.noteInput(at: 3100, touching: false)
+        #expect(s.isPaused && s.nextDeadline == 8100)
+        s.setPaused(false, at: 4000)
+        #expect(s.isPlaying && s.nextDeadline == 5000)
+        #expect(s.advance(to: 5000) == [.nextSlide])
+        s.setPaused(true, at: 5500)
+        // The idle reset (5 s after the input at 3100) starts the show over, playing.
+        #expect(s.advance(to: 8100) == [.idleReset])
+        #expect(s.isPlaying && s.nextDeadline == 9100)
+        // Resumed while touched: nothing is due until the finger lifts.
+        s.setPaused(true, at: 9000)
+        s.noteInput(at: 9050, touching: true)
+        s.setPaused(false, at: 9060)
+        #expect(s.nextDeadline == nil && s.isPlaying)
+        let none = KioskSchedule(slideInterval: nil, idleDelay: 1000)
+        #expect(!none.isPlaying)
+    }
+
+    @Test("P pauses and resumes the slideshow; the screen is kept on while it plays with pictures to show, or while a finger is down")
+    func pauseKeyAndScreen() throws {
+        var options = GalleryScene.Options.synchronous
+        options.isKiosk = true
+        options.slideshowInterval = 2
+        let h = Harness(files: files, options: options)
+        let frames = log(h)
+        #expect(h.scene.keepsScreenOn)
+        // Paused at 1 s, resumed at 6 s: the next slide at 8 s, none before.
+        h.run(Step.key(1000, "p") + Step.key(6000, "P"), settleLimit: 3000)
+        let second = try #require(frames.firstTime(showing: 1))
+        #expect(second >= 8000 && second < 8400, "\(second)")
+        let later = h.display.now
+        h.run(Step.key(later + 100, "p"))
+        #expect(!h.scene.keepsScreenOn, "a paused show lets the screen blank")
+        // A finger down keeps it on, paused or not; lifted, it may blank again.
+        h.run([Step.down(later + 500, 0, 400, 200)])
+        #expect(h.scene.keepsScreenOn)
+        h.run([Step.up(later + 600, 0)])
+        #expect(!h.scene.keepsScreenOn)
+        // One picture, or no slideshow: nothing to keep the screen on for.
+        #expect(!Harness(files: [Assets.sunset], options: options).scene.keepsScreenOn)
+        #expect(!Harness(files: files).scene.keepsScreenOn)
+        #expect(GalleryKeyBindings.command(forKey: Key(keysymName: "p"), modifiers: [], kiosk: true) == .toggleSlideshow)
+    }
 }

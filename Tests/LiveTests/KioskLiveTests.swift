@@ -1,5 +1,5 @@
-// The viewer as a kiosk under the kiosk compositors: cage (wlroots) shows it fullscreen and
-// lets grim take screenshots; weston's kiosk-shell shows only black to its screenshooter and
+// The viewer as a kiosk under the kiosk compositors: cage (wlroots) shows it fullscreen, nested in
+// a sway that plays its screen so its pixels can be seen (see CageHeadless); weston's kiosk-shell shows only black to its screenshooter and
 // answers no frame callback after a client's first commit (NOTES.md, measured again here with
 // weston-simple-shm: 2 callbacks, against 80 in 2 s under desktop-shell), so there the test
 // asserts what the protocol shows: the fullscreen request, the configure at the output's size,
@@ -12,8 +12,10 @@ import Testing
 struct KioskLiveTests {
     @Test("Under cage, image-viewer --kiosk fills the output with the first picture, fitted and centred")
     func cage() throws {
-        // Rotated: the only way cage composes a fullscreen client (see CageHeadless).
-        let cage = try CageHeadless(rotated: true)
+        // A portrait kiosk: cage turns the 1280×720 screen (see CageHeadless for why nested).
+        let screen = try SwayHeadless(width: 1280, height: 720)
+        defer { screen.stop() }
+        let cage = try CageHeadless(rotated: true, nestedIn: screen)
         defer { cage.stop() }
         let viewer = try ClientProcess("image-viewer", ["--kiosk", "--stats", DecodedImage.assetPath(sunsetAsset),
                                                         DecodedImage.assetPath(bubblesAsset)],

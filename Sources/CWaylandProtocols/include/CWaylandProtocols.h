@@ -13,6 +13,7 @@
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 #include "virtual-keyboard-unstable-v1-client-protocol.h"
 #include "kde-fake-input-client-protocol.h"
+#include "idle-inhibit-unstable-v1-client-protocol.h"
 
 /* Swift imports `extern const struct wl_interface x_interface` as a value; libwayland keeps
  * the pointer it is given, so it must be the symbol's real address, taken here in C. */
@@ -31,6 +32,7 @@ SK_INTERFACE(zwp_pointer_gestures_v1)
 SK_INTERFACE(zwlr_virtual_pointer_manager_v1)
 SK_INTERFACE(zwp_virtual_keyboard_manager_v1)
 SK_INTERFACE(org_kde_kwin_fake_input)
+SK_INTERFACE(zwp_idle_inhibit_manager_v1)
 #undef SK_INTERFACE
 
 /* memfd_create needs _GNU_SOURCE, which Swift's Glibc import does not define.

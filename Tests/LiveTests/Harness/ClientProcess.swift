@@ -156,34 +156,14 @@ func isStats(_ line: String, _ event: String) -> Bool {
     line.hasPrefix("{\"event\":\"\(event)\"")
 }
 
-/// Context switches of every thread of `pid` (voluntary and involuntary), by thread id.
-private func contextSwitches(of pid: pid_t) -> [String: (name: String, switches: Int)] {
-    let tasks = "/proc/\(pid)/task"
-    var result: [String: (String, Int)] = [:]
-    for tid in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
-        guard let status = try? String(contentsOfFile: "\(tasks)/\(tid)/status", encoding: .utf8) else { continue }
-        var name = "?", switches = 0
-        for line in status.split(separator: "\n") {
-            let fields = line.split(whereSeparator: \.isWhitespace)
-            if line.hasPrefix("Name:") { name = fields.dropFirst().joined(separator: " ") }
-            if line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
-                switches += Int(fields.last ?? "") ?? 0
-            }
-        }
-        result[tid] = (name, switches)
-    }
-    return result
-}
-
-/// The threads of `pid` that woke during the next `seconds` seconds ("name (tid): switches"),
-/// and every thread's "name tid". A thread that appeared meanwhile counts with all its switches.
-func threadsWaking(in pid: pid_t, during seconds: UInt32) -> (woke: [String], threads: [String]) {
-    let before = contextSwitches(of: pid)
-    sleep(seconds)
-    let after = contextSwitches(of: pid)
-    let woke = after.compactMap { tid, now -> String? in
-        let delta = now.switches - (before[tid]?.switches ?? 0)
-        return delta == 0 ? nil : "\(now.name) (\(tid)): \(delta)"
-    }
-    return (woke.sorted(), after.map { "\($0.value.name) \($0.key)" }.sorted())
+/// The kiosk on the sunset and the bubbles, playing a slideshow that never turns a page in a
+/// test (600 s between slides), with its protocol trace on stderr (WAYLAND_DEBUG=client), at its
+/// first frame: it holds an idle inhibitor for as long as the show plays.
+func startTracedSlideshowKiosk(_ environment: [String: String]) throws -> ClientProcess {
+    var environment = environment
+    environment["WAYLAND_DEBUG"] = "client"
+    let viewer = try ClientProcess("image-viewer", ["--kiosk", "--slideshow", "600", "--stats", DecodedImage.assetPath(sunsetAsset),
+                                                    DecodedImage.assetPath(bubblesAsset)], environment: environment)
+    try viewer.waitForStderr { isStats($0, "first-frame") }
+    return viewer
 }

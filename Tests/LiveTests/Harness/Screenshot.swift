@@ -2,6 +2,7 @@
 // and mutter's screen cast write), with pixel look-ups for assertions.
 import Foundation
 import Pictures
+import Raster
 
 /// An RGB screenshot; pixels are returned as opaque 0xFFRRGGBB to compare with XRGB colours.
 struct Screenshot {
@@ -78,6 +79,24 @@ struct Screenshot {
         self.width = width
         self.height = height
         self.rgb = rgb
+    }
+
+    /// The picture a screen turned by `transform` shows upright: this screenshot holds the
+    /// screen's pixels as sent to it (a buffer turned by `transform`), and pixel (x, y) of the
+    /// result is the one the transform sends upright pixel (x, y) to.
+    func turnedBack(_ transform: FrameTransform) -> Screenshot {
+        let w = transform.swapsAxes ? height : width, h = transform.swapsAxes ? width : height
+        var out = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h {
+            for x in 0..<w {
+                let p = transform.map(x: x, y: y, width: w, height: h)
+                let i = (p.y * width + p.x) * 3, o = (y * w + x) * 3
+                out[o] = rgb[i]
+                out[o + 1] = rgb[i + 1]
+                out[o + 2] = rgb[i + 2]
+            }
+        }
+        return Screenshot(width: w, height: h, rgb: out)
     }
 
     /// The pixel at (x, y) as 0xFFRRGGBB.
