@@ -25,6 +25,10 @@ if grep -E "^$(pwd)/(Sources|Tests|Examples)/.*warning:" "$log" >/dev/null; then
     exit 1
 fi
 
+# A module imported without a dependency on it builds here only by luck of the build order;
+# a clean build (CI) fails on it.
+Scripts/check-imports.py
+
 # The examples are built above; they stand for outside apps, so they use no testable imports.
 if grep -rn '@testable' Examples >&2; then
     echo "test: the examples must use the public API only (above)" >&2
