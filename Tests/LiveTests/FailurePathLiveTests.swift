@@ -83,7 +83,9 @@ struct FailurePathLiveTests {
         let limited = try runProcess(URL(fileURLWithPath: "/usr/bin/prlimit"),
                                      ["--pid", "\(viewer.process.processIdentifier)", "--fsize=2048"])
         try #require(limited.status == 0, "prlimit (util-linux): \(limited.stderr)")
-        try inject.run((0..<150).map { "abs \(100 + $0 * 3) \(100 + $0 * 2)" })
+        // One motion per round trip: motions the viewer reads in one go merge into one recorded
+        // line (the seat coalesces them), and 150 at once could then stay under the limit.
+        for step in 0..<150 { try inject.run(["abs \(100 + step * 3) \(100 + step * 2)"]) }
         let warning = try viewer.waitForStderr { $0.contains("--record: writing the trace file") }
         #expect(warning.contains("File too large"), "\(warning)")
         // More input, not recorded now (nothing that draws: a new buffer could not be made
