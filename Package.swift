@@ -72,7 +72,7 @@ let package = Package(
             "SafeOutput", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "Pictures", dependencies: [
-            "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CExif", "Raster",
+            "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CExif", "CPixman", "Raster",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The image viewer's scenes (gallery, picture pages, error cards), apart from Wayland so

@@ -20,10 +20,12 @@ enum FileSource {
     ///
     /// - Parameters:
     ///   - maxBytes: files larger than this are refused before allocation, in bytes.
+    ///   - maxHeldBytes: the most the bytes read may take (a memory budget), checked against
+    ///     what will be read (a PNG's chunk structure may end before the file does).
     ///   - progress: called with the fraction read (0…1) after each chunk.
     ///   - isCancelled: polled between chunks; true stops with `.cancelled`.
     static func read(
-        path: String, maxBytes: Int,
+        path: String, maxBytes: Int, maxHeldBytes: Int = .max,
         progress: (Double) -> Void = { _ in }, isCancelled: () -> Bool = { false }
     ) throws(PictureError) -> [UInt8] {
         let name = displayName(path)
@@ -50,6 +52,10 @@ enum FileSource {
         // A PNG is read only as far as its chunk structure goes, found by reading the chunk
         // headers alone: a PNG header on a gigabyte of holes or padding costs a few bytes.
         let usable = pngExtent(fd, size: declared) ?? declared
+        guard usable <= maxHeldBytes else {
+            throw PictureError(file: name, kind: .fileTooLarge(bytes: usable, limit: maxHeldBytes))
+        }
+        let maxBytes = min(maxBytes, maxHeldBytes)
         if usable < declared {
             let prefix = try readPrefix(fd, count: usable, name: name)
             progress(1)

@@ -19,18 +19,40 @@ public struct DecodeLimits: Sendable {
     public var planarThreshold: Int
     /// Bytes the process may still allocate, or nil when unknown (no memory check).
     public var availableMemory: @Sendable () -> Int?
+    /// Bytes one decoded picture may hold in memory, its decode's own buffers included. A
+    /// larger picture keeps reduced levels in memory and its finer ones in a file in
+    /// `levelFolder` (PNG, and formats whose libraries decode in parts), or is decoded reduced
+    /// (JPEG, by DCT scaling) or refused (`PictureError.Kind.overBudget`). Unlimited by default:
+    /// only `availableMemory` bounds a decode.
+    public var memoryBudget: Int
+    /// Makes (once) and names a private folder where a picture over `memoryBudget` keeps its
+    /// finer levels, in a file unlinked as soon as it is made; asked only when a decode needs
+    /// one. Nil keeps only what memory holds.
+    public var levelFolder: @Sendable () -> String?
+    /// The screen a whole picture is shown on, in device pixels: every picture keeps the level
+    /// that fits it there (1920×1080 unless told).
+    public var screenWidth: Int
+    public var screenHeight: Int
 
     /// Creates limits; the defaults suit the image viewer.
     public init(
         maxPixels: Int = DecodeLimits.defaultMaxPixels,
         maxFileBytes: Int = DecodeLimits.defaultMaxFileBytes,
         planarThreshold: Int = DecodeLimits.defaultPlanarThreshold,
-        availableMemory: @escaping @Sendable () -> Int? = { SystemMemory.available() }
+        availableMemory: @escaping @Sendable () -> Int? = { SystemMemory.available() },
+        memoryBudget: Int = .max,
+        levelFolder: @escaping @Sendable () -> String? = { nil },
+        screenWidth: Int = 1920,
+        screenHeight: Int = 1080
     ) {
         self.maxPixels = maxPixels
         self.maxFileBytes = maxFileBytes
         self.planarThreshold = planarThreshold
         self.availableMemory = availableMemory
+        self.memoryBudget = memoryBudget
+        self.levelFolder = levelFolder
+        self.screenWidth = screenWidth
+        self.screenHeight = screenHeight
     }
 
     /// The viewer's limits: 268 megapixels, 1 GiB files, memory from the kernel.
@@ -172,7 +194,7 @@ public struct ImageDecoder: Sendable {
     }
 
     /// Decodes `page` of a format beyond PNG and JPEG, at its full size.
-    private func codecDecode(_ i: Inspection) throws(PictureError) -> CodecOutput {
+    func codecDecode(_ i: Inspection) throws(PictureError) -> CodecOutput {
         guard let codec = i.codec else { preconditionFailure("codecDecode without a codec header") }
         let page = i.header.page
         switch i.header.format {
@@ -211,7 +233,7 @@ public struct ImageDecoder: Sendable {
 
     /// Whole-image coefficient buffers a progressive JPEG decode keeps: one 2-byte
     /// coefficient per sample (jdcoefct.c), in bytes.
-    private func coefficientBytes(_ i: Inspection) -> Int {
+    func coefficientBytes(_ i: Inspection) -> Int {
         guard i.header.format == .jpeg, i.header.isProgressive, let jpeg = i.jpeg else { return 0 }
         return 2 * (jpeg.isCMYK ? 4 * i.header.pixelCount : JPEGCodec.planarBytes(jpeg))
     }
@@ -224,11 +246,20 @@ public struct ImageDecoder: Sendable {
     ///   - acceptsDamage: when the file is truncated or corrupt part-way, return what did
     ///     decode, with `Picture.damage` saying what went wrong, instead of throwing. Files
     ///     of which nothing decodes still throw.
-    public func decode(page: Int = 0, storage: StoragePreference = .automatic,
-                       acceptsDamage: Bool = false) throws(PictureError) -> Picture {
+    ///   - detail: how much of the picture to keep (see `PictureDetail`); a picture kept
+    ///     reduced is `Picture.isPreview`.
+    ///   - isCancelled: polled while a picture is decoded in parts (PNG); true stops the
+    ///     decode with `.cancelled`.
+    ///
+    /// A picture over `limits.memoryBudget` keeps what the budget holds: PNG its finer levels
+    /// in `limits.levelFolder`, JPEG a DCT-scaled reduction; formats decoded whole are refused.
+    public func decode(page: Int = 0, storage: StoragePreference = .automatic, detail: PictureDetail = .full,
+                       acceptsDamage: Bool = false, isCancelled: () -> Bool = { false }) throws(PictureError) -> Picture {
         let inspection = try inspect(page: page)
         let header = inspection.header
         switch header.format {
+        case .jpeg where detail == .screen:
+            return try decodeJPEGForScreen(inspection, acceptsDamage: acceptsDamage)
         case .jpeg:
             guard let jpeg = inspection.jpeg else { preconditionFailure("JPEG inspection without its header") }
             let planar: Bool
@@ -238,6 +269,9 @@ public struct ImageDecoder: Sendable {
             case .automatic: planar = JPEGCodec.supportsPlanar(jpeg) && header.pixelCount >= limits.planarThreshold
             }
             let output = planar ? JPEGCodec.planarBytes(jpeg) : header.pixelCount * 4
+            if limits.memoryBudget != .max, output + coefficientBytes(inspection) + data.count > limits.memoryBudget {
+                return try decodeJPEGWithinBudget(inspection, acceptsDamage: acceptsDamage)
+            }
             try checkMemory(output + coefficientBytes(inspection), header)
             let transform = JPEGCodec.transform(inspection.icc, header: jpeg)
             if planar {
@@ -251,15 +285,13 @@ public struct ImageDecoder: Sendable {
         case .svg:
             return Picture(storage: .vector(try SVGCodec.document(data, file: file)), header: header, isOpaque: false)
         case .png, .webp, .gif, .tiff, .heif, .avif, .jxl, .bmp:
-            try checkMemory(header.pixelCount * 4 + (inspection.codec?.workingTotal ?? 0), header)
-            let output = try codecDecode(inspection)
-            if let damage = output.damage, !acceptsDamage { throw damage.error }
-            return finish(output, header: header)
+            return try decodeLevels(inspection, detail: detail, floor: .screen, acceptsDamage: acceptsDamage,
+                                    isCancelled: isCancelled)
         }
     }
 
     /// Colour conversion to sRGB and premultiplication, the last steps of every codec's pixels.
-    private func finish(_ output: CodecOutput, header: PictureHeader) -> Picture {
+    func finish(_ output: CodecOutput, header: PictureHeader) -> Picture {
         if let color = output.color,
            let transform = ColorTransform(color, input: output.colorInput ?? .bgra(premultiplied: output.premultiplied)) {
             transform.apply(to: output.pixels)
@@ -272,57 +304,32 @@ public struct ImageDecoder: Sendable {
     }
 
     /// Decodes a reduced image of at most `maxPixels` pixels (at least 1×1) for showing
-    /// something quickly: JPEG through libjpeg-turbo's DCT scaling (n/8), which skips most
-    /// of the inverse DCT work; SVG by rendering at the reduced scale; the other formats by
-    /// decoding fully and averaging down (their libraries have no reduced pass).
-    /// `Picture.fullWidth/fullHeight` keep the size of the real image.
+    /// something quickly, or a whole picture on one screen: JPEG through libjpeg-turbo's DCT
+    /// scaling (n/8), which skips most of the inverse DCT work; SVG by rendering at the
+    /// reduced scale; PNG row by row, halving as it goes; the other formats by decoding fully
+    /// and halving (their libraries have no reduced pass). `Picture.fullWidth/fullHeight`
+    /// keep the size of the real image.
     public func decodePreview(maxPixels: Int, page: Int = 0) throws(PictureError) -> Picture {
         let inspection = try inspect(page: page)
         let header = inspection.header
         let budget = max(1, maxPixels)
-        let decoded: ARGBPixels
         switch header.format {
         case .jpeg:
             guard let jpeg = inspection.jpeg else { preconditionFailure("JPEG inspection without its header") }
             let scale = JPEGCodec.previewScale(width: jpeg.width, height: jpeg.height, maxPixels: budget)
             let w = JPEGCodec.scaled(jpeg.width, scale), h = JPEGCodec.scaled(jpeg.height, scale)
+            try checkBudget(w * h * 4 + coefficientBytes(inspection), header)
             try checkMemory(w * h * 4 + coefficientBytes(inspection), header)
             let (pixels, damage) = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, scale: scale,
                                                             transform: JPEGCodec.transform(inspection.icc, header: jpeg))
             if let damage { throw damage.error }
-            decoded = pixels
+            return levelPicture(pixels, header: header, detail: .screen,
+                                last: LevelPlan.level(width: w, height: h, maxPixels: budget), damage: nil)
         case .svg:
             let document = try SVGCodec.document(data, file: file)
-            decoded = document.rendered(maxPixels: budget)
-            return Picture(storage: .argb(decoded), header: header, isOpaque: false)
+            return Picture(storage: .argb(document.rendered(maxPixels: budget)), header: header, isOpaque: false)
         case .png, .webp, .gif, .tiff, .heif, .avif, .jxl, .bmp:
-            try checkMemory(header.pixelCount * 4 + (inspection.codec?.workingTotal ?? 0), header)
-            let output = try codecDecode(inspection)
-            if let damage = output.damage { throw damage.error }
-            let full = finish(output, header: header)
-            guard case .argb(let pixels) = full.storage else { preconditionFailure("codecs decode to ARGB") }
-            decoded = pixels
+            return try decodeLevels(inspection, detail: .screen, floor: .pixels(budget), acceptsDamage: false)
         }
-        let reduced = Self.reduce(decoded, toAtMost: budget)
-        return Picture(storage: .argb(reduced), header: header, isOpaque: !header.hasAlpha)
-    }
-
-    /// Box-averages `pixels` (stored orientation) down to at most `maxPixels`, keeping the
-    /// aspect ratio; returns the input when it already fits.
-    static func reduce(_ pixels: ARGBPixels, toAtMost maxPixels: Int) -> ARGBPixels {
-        let count = pixels.width * pixels.height
-        guard count > maxPixels else { return pixels }
-        var scale = (Double(maxPixels) / Double(count)).squareRoot()
-        var w = max(1, Int(Double(pixels.width) * scale)), h = max(1, Int(Double(pixels.height) * scale))
-        while w * h > maxPixels, w > 1 || h > 1 {  // rounding can leave one row too many
-            scale *= 0.99
-            w = max(1, Int(Double(pixels.width) * scale)); h = max(1, Int(Double(pixels.height) * scale))
-        }
-        let out = ARGBPixels.small(width: w, height: h)
-        // Separate x and y factors so the output covers the whole source exactly.
-        let storage = PixelStorage.argb(pixels)
-        let sx = Double(w) / Double(pixels.width), sy = Double(h) / Double(pixels.height)
-        TileRenderer.drawAnisotropic(storage, scaleX: sx, scaleY: sy, into: out.framebuffer)
-        return out
     }
 }

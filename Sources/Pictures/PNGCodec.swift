@@ -113,24 +113,32 @@ enum PNGCodec {
     /// 16-bit samples are scaled to 8 bits by rounding (v·255/65535) and taken as encoded
     /// in the file's colour space like 8-bit ones; gray, palette and tRNS are expanded and
     /// Adam7 interlacing is undone by libpng. A cut or corrupt file keeps its decoded rows.
+    /// Sets libpng's transformations for ARGB8888 rows (see `decode`) and checks the row
+    /// layout; returns the interlace passes and whether the samples are gray.
+    private static func prepareARGBRows(_ reader: Reader, header: CodecHeader) throws(PictureError) -> (passes: Int, gray: Bool) {
+        let png = reader.png, info = reader.info
+        let colorType = Int32(png_get_color_type(png, info))
+        png_set_expand(png)               // palette → RGB, gray 1/2/4 → 8, tRNS → alpha
+        png_set_scale_16(png)             // 16 → 8 bits, rounded
+        png_set_gray_to_rgb(png)
+        png_set_bgr(png)                  // B, G, R, A: little-endian ARGB
+        png_set_filler(png, 0xFF, PNG_FILLER_AFTER)  // opaque alpha where there is none
+        let passes = Int(png_set_interlace_handling(png))
+        guard scrollkit_png_read_update_info(png, info) != 0 else { throw reader.error() }
+        let w = Int(png_get_image_width(png, info)), h = Int(png_get_image_height(png, info))
+        guard w == header.width, h == header.height, png_get_rowbytes(png, info) == w * 4 else {
+            throw PictureError(file: reader.file, kind: .corrupt(.png, "unexpected row layout"))
+        }
+        return (passes, colorType & PNG_COLOR_MASK_COLOR == 0)
+    }
+
     static func decode(_ data: [UInt8], file: String, header: CodecHeader) throws(PictureError) -> CodecOutput {
         let chunks = Metadata.png(data)
         return try data.withBytes { (buffer) throws(PictureError) -> CodecOutput in
             let reader = try Reader(buffer, file: file)
-            let png = reader.png, info = reader.info
-            let colorType = Int32(png_get_color_type(png, info))
-            let gray = colorType & PNG_COLOR_MASK_COLOR == 0
-            png_set_expand(png)               // palette → RGB, gray 1/2/4 → 8, tRNS → alpha
-            png_set_scale_16(png)             // 16 → 8 bits, rounded
-            png_set_gray_to_rgb(png)
-            png_set_bgr(png)                  // B, G, R, A: little-endian ARGB
-            png_set_filler(png, 0xFF, PNG_FILLER_AFTER)  // opaque alpha where there is none
-            let passes = Int(png_set_interlace_handling(png))
-            guard scrollkit_png_read_update_info(png, info) != 0 else { throw reader.error() }
-            let w = Int(png_get_image_width(png, info)), h = Int(png_get_image_height(png, info))
-            guard w == header.width, h == header.height, png_get_rowbytes(png, info) == w * 4 else {
-                throw PictureError(file: file, kind: .corrupt(.png, "unexpected row layout"))
-            }
+            let png = reader.png
+            let (passes, gray) = try prepareARGBRows(reader, header: header)
+            let w = header.width, h = header.height
             let pixels = try ARGBPixels.make(width: w, height: h, file: file)
             let color = self.color(reader, cicp: chunks.cicp)
             let input: ColorTransform.Input? = gray ? .grayInBGRA : nil
@@ -150,6 +158,43 @@ enum PNGCodec {
                 }
             }
             return CodecOutput(pixels: pixels, premultiplied: false, color: color, colorInput: input)
+        }
+    }
+
+    /// Decodes a non-interlaced PNG row by row straight into `plan`'s levels: each row is
+    /// converted to sRGB and premultiplied as it arrives, so the full picture is never held
+    /// unless the plan keeps it. Rows after a cut or corrupt stretch stay transparent, with
+    /// the damage reported. `isCancelled` is polled every few rows.
+    static func decodeLevels(_ data: [UInt8], file: String, header: CodecHeader, plan: LevelPlan, folder: String?,
+                             isCancelled: () -> Bool) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) {
+        let chunks = Metadata.png(data)
+        return try data.withBytes { (buffer) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) in
+            let reader = try Reader(buffer, file: file)
+            let png = reader.png
+            let (passes, gray) = try prepareARGBRows(reader, header: header)
+            precondition(passes == 1, "interlaced PNGs are decoded whole")
+            let w = header.width, h = header.height
+            guard let builder = LevelBuilder(plan: plan, orientation: header.orientation, folder: folder) else {
+                throw PictureError(file: file, kind: .insufficientMemory(width: w, height: h, needed: plan.memoryBytes,
+                                                                         available: SystemMemory.available() ?? 0))
+            }
+            let transform = self.color(reader, cicp: chunks.cicp).flatMap {
+                ColorTransform($0, input: gray ? .grayInBGRA : .bgra(premultiplied: false))
+            }
+            for y in 0..<h {
+                // 64 rows: a few milliseconds of a wide picture between looks.
+                if y % 64 == 0, isCancelled() { throw PictureError(file: file, kind: .cancelled) }
+                let row = header.hasAlpha ? builder.nextStraightRow : builder.nextRow
+                let bytes = UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt8.self)
+                guard scrollkit_png_read_row(png, bytes) != 0 else {
+                    let problem = reader.error()
+                    guard y > 0 else { throw problem }
+                    return (builder.finish(complete: false), PictureDamage(error: problem, decodedFraction: Double(y) / Double(h)))
+                }
+                transform?.apply(row: bytes, count: w)
+                if header.hasAlpha { builder.commitStraightRow() } else { builder.commitRow() }
+            }
+            return (builder.finish(complete: true), nil)
         }
     }
 }

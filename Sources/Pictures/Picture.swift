@@ -44,8 +44,32 @@ public final class Picture: Sendable {
         mapping = header.orientation.storedMapping(storedWidth: storage.width, storedHeight: storage.height)
     }
 
+    /// A reduction of `picture` sharing its pixels: `storage` holds a coarser level of them.
+    private init(reducing picture: Picture, to storage: PixelStorage) {
+        self.storage = storage
+        orientation = picture.orientation
+        format = picture.format
+        page = picture.page
+        damage = picture.damage
+        isOpaque = picture.isOpaque
+        let size = orientation.displaySize(storedWidth: storage.width, storedHeight: storage.height)
+        width = size.width
+        height = size.height
+        fullWidth = picture.fullWidth
+        fullHeight = picture.fullHeight
+        mapping = orientation.storedMapping(storedWidth: storage.width, storedHeight: storage.height)
+    }
+
     /// True for a reduced preview rather than the full-resolution image.
     public var isPreview: Bool { width != fullWidth || height != fullHeight }
+
+    /// The coarsest level this picture keeps, the one a view of the whole picture draws from,
+    /// as a picture of its own that shares the pixels (no copy): what a gallery keeps of a
+    /// picture scrolled away. Nil when the picture has no coarser level.
+    public var screenReduction: Picture? {
+        guard case .pyramid(let pyramid) = storage, let coarsest = pyramid.coarsest else { return nil }
+        return Picture(reducing: self, to: .pyramid(coarsest))
+    }
 
     /// True when pixels are kept as YCbCr planes and converted while drawing.
     public var isPlanar: Bool {

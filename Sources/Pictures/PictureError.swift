@@ -27,6 +27,9 @@ public struct PictureError: Error, Sendable, Equatable, CustomStringConvertible 
         case insufficientMemory(width: Int, height: Int, needed: Int, available: Int)
         /// The encoded file is larger than the file-size limit, in bytes.
         case fileTooLarge(bytes: Int, limit: Int)
+        /// Decoding would hold more memory than the memory budget allows
+        /// (`DecodeLimits.memoryBudget`), and the format cannot be decoded in parts, in bytes.
+        case overBudget(width: Int, height: Int, needed: Int, budget: Int)
         /// The codec library rejected the data; the payload is its message.
         case corrupt(ImageFormat, String)
         /// Valid data this build cannot decode (a missing codec, an unhandled sample layout).
@@ -64,6 +67,9 @@ public struct PictureError: Error, Sendable, Equatable, CustomStringConvertible 
                 + "\(Self.bytes(available)) available"
         case .fileTooLarge(let bytes, let limit):
             return "file too large: \(Self.bytes(bytes)) exceeds the \(Self.bytes(limit)) limit"
+        case .overBudget(let w, let h, let needed, let budget):
+            return "image too large for the memory budget: \(w)×\(h) needs \(Self.bytes(needed)) to decode, "
+                + "the budget is \(Self.bytes(budget))"
         case .corrupt(let format, let message): return "corrupt \(format.name) data: \(message)"
         case .unsupportedVariant(let format, let message): return "unsupported \(format.name) file: \(message)"
         case .noSuchPage(let page, let count):

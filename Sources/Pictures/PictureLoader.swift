@@ -83,12 +83,23 @@ public final class PictureLoader: Sendable {
     }
 
     /// Starts loading `path`; `handler` receives the events (see `PictureLoadEvent`).
+    ///
+    /// - Parameters:
+    ///   - detail: how much of the picture to keep (see `PictureDetail`): `.screen` loads
+    ///     deliver the reduced picture as `loaded`, without a preview.
+    ///   - preview: whether a large JPEG sends a preview first (a caller already showing a
+    ///     reduction of the picture needs none).
+    ///   - screen: the screen the picture is shown on, in device pixels, when it is not the
+    ///     one in `Options.limits`.
     @discardableResult
-    public func load(path: String, handler: @escaping @Sendable (PictureLoadEvent) -> Void) -> PictureLoadTask {
+    public func load(path: String, detail: PictureDetail = .full, preview: Bool = true, screen: (width: Int, height: Int)? = nil,
+                     handler: @escaping @Sendable (PictureLoadEvent) -> Void) -> PictureLoadTask {
         let task = PictureLoadTask()
         let sink = EventSink(task: task, handler: handler)
-        let options = self.options
-        queue.async { Self.run(path: path, options: options, sink: sink) }
+        var shown = self.options
+        if let screen { (shown.limits.screenWidth, shown.limits.screenHeight) = screen }
+        let options = shown
+        queue.async { Self.run(path: path, detail: detail, preview: preview, options: options, sink: sink) }
         return task
     }
 
@@ -161,20 +172,32 @@ public final class PictureLoader: Sendable {
         return result
     }
 
-    private static func run(path: String, options: Options, sink: EventSink) {
+    private static func run(path: String, detail: PictureDetail, preview: Bool, options: Options, sink: EventSink) {
         let task = sink.task
         guard !task.isCancelled else { return }
         do throws(PictureError) {
-            // Reading is real progress; decoding is estimated from the pixel count.
-            let bytes = try FileSource.read(path: path, maxBytes: options.limits.maxFileBytes,
+            // Reading is real progress; decoding is estimated from the pixel count. The bytes
+            // are held while the picture decodes: the memory budget holds them too.
+            let limits = options.limits
+            let bytes = try FileSource.read(path: path, maxBytes: limits.maxFileBytes, maxHeldBytes: limits.memoryBudget,
                                             progress: { sink.send(.progress(readShare * $0)) },
                                             isCancelled: { task.isCancelled })
-            let decoder = ImageDecoder(data: bytes, file: FileSource.displayName(path), limits: options.limits)
+            let decoder = ImageDecoder(data: bytes, file: FileSource.displayName(path), limits: limits)
             let header = try decoder.readHeader()
             sink.send(.header(header))
             var done = readShare
             let pixels = Double(header.pixelCount)
-            if header.format == .jpeg, header.pixelCount >= options.previewThreshold {
+            if detail == .screen {
+                // DCT scaling or halving as rows arrive: about a third of a full decode.
+                let picture = try withEstimatedProgress(
+                    from: done, to: 1, seconds: pixels / assumedPixelsPerSecond / 3, sink: sink
+                ) { () throws(PictureError) in
+                    try decoder.decode(detail: .screen, acceptsDamage: options.acceptsDamage, isCancelled: { task.isCancelled })
+                }
+                sink.send(.loaded(picture))
+                return
+            }
+            if preview, header.format == .jpeg, header.pixelCount >= options.previewThreshold {
                 guard !task.isCancelled else { return }
                 // DCT-scaled decoding still entropy-decodes every block: about a third of
                 // a full decode.
@@ -187,7 +210,10 @@ public final class PictureLoader: Sendable {
             guard !task.isCancelled else { return }
             let picture = try withEstimatedProgress(
                 from: done, to: 1, seconds: pixels / assumedPixelsPerSecond, sink: sink
-            ) { () throws(PictureError) in try decoder.decode(storage: options.storage, acceptsDamage: options.acceptsDamage) }
+            ) { () throws(PictureError) in
+                try decoder.decode(storage: options.storage, detail: detail, acceptsDamage: options.acceptsDamage,
+                                   isCancelled: { task.isCancelled })
+            }
             sink.send(.loaded(picture))
         } catch {
             if error.kind != .cancelled { sink.send(.failed(error)) }

@@ -269,12 +269,16 @@ enum PixelStorage: Sendable {
     case planar(PlanarPixels)
     /// Shapes rendered per tile at the scale drawn (SVG); width and height are nominal.
     case vector(SVGDocument)
+    /// Levels of a picture too large to keep whole, or kept with its screen-size level (see
+    /// PixelLevels.swift); width and height are those of its finest level kept.
+    case pyramid(PixelPyramid)
 
     var width: Int {
         switch self {
         case .argb(let p): return p.width
         case .planar(let p): return p.width
         case .vector(let d): return d.width
+        case .pyramid(let p): return p.top.width
         }
     }
 
@@ -283,6 +287,7 @@ enum PixelStorage: Sendable {
         case .argb(let p): return p.height
         case .planar(let p): return p.height
         case .vector(let d): return d.height
+        case .pyramid(let p): return p.top.height
         }
     }
 
@@ -292,6 +297,7 @@ enum PixelStorage: Sendable {
         case .argb(let p): return p.byteCount
         case .planar(let p): return p.byteCount
         case .vector: return 0
+        case .pyramid(let p): return p.byteCount
         }
     }
 
@@ -314,6 +320,8 @@ enum PixelStorage: Sendable {
             // Vector pictures are always upright: the row at scale 1.
             d.draw(PixelRect(x: dx, y: dy, width: count, height: 1), scaleX: 1, scaleY: 1,
                    into: Framebuffer(base: out, width: count, height: 1, stride: count))
+        case .pyramid(let p):
+            p.readRow(map, dx: dx, dy: dy, count: count, into: out)
         }
     }
 }
@@ -333,6 +341,10 @@ enum TileRenderer {
     ) {
         if case .vector(let document) = storage {
             document.draw(rect, scaleX: scaleX, scaleY: scaleY, into: target)
+            return
+        }
+        if case .pyramid(let pyramid) = storage {
+            pyramid.draw(rect: rect, scaleX: scaleX, scaleY: scaleY, into: target)
             return
         }
         let outW = min(rect.width, target.width), outH = min(rect.height, target.height)

@@ -1,6 +1,7 @@
 // Seeded mutation fuzzing: every mutant ends in an error or a sane, validly premultiplied picture.
 import Foundation
 import Raster
+import SafeOutput
 import Testing
 @testable import Pictures
 
@@ -71,6 +72,13 @@ struct FuzzTests {
     /// 4 megapixels: mutants may claim any size up to this, bounding each allocation.
     static let fuzzLimits = DecodeLimits(maxPixels: 1 << 22, availableMemory: { nil })
 
+    /// The same, within a 64 KiB memory budget on a 16×12 screen: mutants decode into levels,
+    /// the finer ones in a level file in `folder`.
+    static func budgetLimits(folder: String?) -> DecodeLimits {
+        DecodeLimits(maxPixels: 1 << 22, availableMemory: { nil }, memoryBudget: 64 << 10, levelFolder: { folder },
+                     screenWidth: 16, screenHeight: 12)
+    }
+
     /// Seconds of mutation per run: 3 by default, PICTURES_FUZZ_SECONDS for long runs.
     static var seconds: Double {
         ProcessInfo.processInfo.environment["PICTURES_FUZZ_SECONDS"].flatMap(Double.init) ?? 3
@@ -100,10 +108,17 @@ struct FuzzTests {
     }
 
     /// Decodes `input` every way the viewer can (header, preview, a random page, the
-    /// animation's first frames), checking the outcome; returns whether a strict decode
-    /// (or, with `acceptsDamage`, a decode keeping damaged parts) gave a picture.
+    /// animation's first frames, a random detail within a budget whose finer levels go to
+    /// `levels`), checking the outcome; returns whether a strict decode (or, with
+    /// `acceptsDamage`, a decode keeping damaged parts) gave a picture.
     @discardableResult
-    static func exercise(_ input: [UInt8], rng: inout SplitMix64, acceptsDamage: Bool = false) -> Bool {
+    static func exercise(_ input: [UInt8], rng: inout SplitMix64, acceptsDamage: Bool = false, levels: String? = nil) -> Bool {
+        let budgeted = ImageDecoder(data: input, file: "fuzz", limits: budgetLimits(folder: levels))
+        let detail = [PictureDetail.screen, .memory, .full].randomElement(using: &rng)!
+        if let picture = try? budgeted.decode(detail: detail, acceptsDamage: acceptsDamage) {
+            check(picture, rng: &rng)
+            if let reduction = picture.screenReduction { check(reduction, rng: &rng) }
+        }
         let decoder = ImageDecoder(data: input, file: "fuzz", limits: fuzzLimits)
         let header = try? decoder.readHeader()
         _ = try? decoder.decodePreview(maxPixels: Int.random(in: 1...4096, using: &rng))
@@ -146,7 +161,8 @@ struct FuzzTests {
         let seed = ProcessInfo.processInfo.environment["PICTURES_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0x5C20_11C1
         let currentPath = ProcessInfo.processInfo.environment["PICTURES_FUZZ_CURRENT"]
         var rng = SplitMix64(state: seed)
-        for file in seeds { #expect(Self.exercise(file, rng: &rng), "seed file does not decode") }
+        let levels = try PrivateFolder(prefix: "fuzz-levels")
+        for file in seeds { #expect(Self.exercise(file, rng: &rng, levels: levels.path), "seed file does not decode") }
         let deadline = Date().addingTimeInterval(Self.seconds)
         var runs = 0, decoded = 0
         while Date() < deadline {
@@ -158,7 +174,7 @@ struct FuzzTests {
                 }
                 // Saved before decoding so the input survives a crash of this process.
                 if let currentPath { _ = FileManager.default.createFile(atPath: currentPath, contents: Data(mutant)) }
-                if Self.exercise(mutant, rng: &rng, acceptsDamage: Bool.random(using: &rng)) { decoded += 1 }
+                if Self.exercise(mutant, rng: &rng, acceptsDamage: Bool.random(using: &rng), levels: levels.path) { decoded += 1 }
                 runs += 1
             }
         }

@@ -1,0 +1,152 @@
+// Decoding within a memory budget (issue 12.8): pictures kept as levels, the finer ones in an
+// unlinked private file, drawing the same pixels at every scale as a picture held whole; JPEG
+// reduced by DCT scaling; formats decoded whole refused past the budget.
+import Foundation
+import Raster
+import SafeOutput
+import Testing
+@testable import Pictures
+
+@Suite("Memory budget")
+struct MemoryBudgetTests {
+    /// The colour of the 8×8 block holding (x, y): every level down to 1/8 is made of whole
+    /// blocks, so each level's pixels are known exactly.
+    static func block(_ x: Int, _ y: Int) -> [Int] {
+        let bx = x / 8, by = y / 8
+        return [(bx * 37 + 11) & 0xFF, (by * 53 + 7) & 0xFF, ((bx + by) * 11) & 0xFF]
+    }
+
+    /// 512×384 RGB of 8×8 blocks: levels 512×384 (786 432 bytes), 256×192, 128×96 and 64×48,
+    /// the level a 64×48 screen shows it from.
+    static let blocks = PNGWriter(width: 512, height: 384, colorType: 2).encode { x, y in block(x, y) }
+
+    /// Limits for a 64×48 screen and a budget of 100 000 bytes beside the file's own (stored
+    /// deflate, so about as large as the pixels): the two coarsest levels (61 440 bytes) fit,
+    /// the two finest go to a file in `folder` when there is one.
+    static func limits(folder: String?, budget: Int = blocks.count + 100_000) -> DecodeLimits {
+        DecodeLimits(availableMemory: { nil }, memoryBudget: budget, levelFolder: { folder }, screenWidth: 64, screenHeight: 48)
+    }
+
+    /// The picture drawn at `scale` over `rect`.
+    static func tile(_ picture: Picture, _ rect: PixelRect, scale: Double) -> [UInt32] {
+        let out = OwnedFramebuffer(width: rect.width, height: rect.height)!
+        picture.drawTile(rect, scale: scale, into: out.framebuffer)
+        return out.pixels
+    }
+
+    @Test("A PNG over the budget keeps its coarse levels in memory and its fine ones in an unlinked private file, and draws its own pixels at every scale")
+    func fileLevels() throws {
+        let folder = try PrivateFolder(prefix: "budget-levels")
+        let picture = try ImageDecoder(data: Self.blocks, file: "blocks.png", limits: Self.limits(folder: folder.path)).decode()
+        #expect(!picture.isPreview && picture.width == 512 && picture.height == 384)
+        #expect(picture.byteCount == (128 * 96 + 64 * 48) * 4, "memory holds the two coarsest levels: \(picture.byteCount)")
+        // The level file was unlinked as soon as it was made: nothing is left to find.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        for (x, y) in [(0, 0), (511, 383), (100, 200), (257, 129)] {
+            let c = Self.block(x, y)
+            #expect(picture.pixel(x: x, y: y) == argb(c[0], c[1], c[2]), "pixel (\(x), \(y))")
+        }
+        // At 1/2ᵏ each drawn pixel is one block's colour (blocks are 8/2ᵏ pixels wide there).
+        for scale in [1.0, 0.5, 0.25, 0.125] {
+            let rect = PixelRect(x: Int(96 * scale), y: Int(40 * scale), width: 24, height: 16)
+            let drawn = Self.tile(picture, rect, scale: scale)
+            for dy in 0..<rect.height {
+                for dx in 0..<rect.width {
+                    let c = Self.block(Int(Double(rect.x + dx) / scale), Int(Double(rect.y + dy) / scale))
+                    guard drawn[dy * rect.width + dx] == argb(c[0], c[1], c[2]) else {
+                        Issue.record("scale \(scale): (\(rect.x + dx), \(rect.y + dy)) is \(String(drawn[dy * rect.width + dx], radix: 16))")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("Without a level folder a PNG over the budget is kept reduced, at the finest level memory holds")
+    func reducedWithoutFolder() throws {
+        let picture = try ImageDecoder(data: Self.blocks, file: "blocks.png", limits: Self.limits(folder: nil)).decode()
+        #expect(picture.isPreview && picture.width == 128 && picture.height == 96 && picture.fullWidth == 512)
+        #expect(picture.byteCount <= 100_000, "\(picture.byteCount)")
+        let c = Self.block(200, 100)
+        #expect(picture.pixel(x: 50, y: 25) == argb(c[0], c[1], c[2]))
+    }
+
+    @Test("Screen detail keeps the level that fits the screen alone, and a picture's screen reduction shares its pixels")
+    func screenDetail() throws {
+        let decoder = ImageDecoder(data: Self.blocks, file: "blocks.png", limits: Self.limits(folder: nil, budget: .max))
+        let screen = try decoder.decode(detail: .screen)
+        #expect(screen.width == 64 && screen.height == 48 && screen.byteCount == 64 * 48 * 4)
+        let full = try decoder.decode()
+        #expect(!full.isPreview && full.byteCount == (512 * 384 + 256 * 192 + 128 * 96 + 64 * 48) * 4)
+        let reduction = try #require(full.screenReduction)
+        #expect(reduction.width == 64 && reduction.byteCount == 64 * 48 * 4 && reduction.fullWidth == 512)
+        let rect = PixelRect(x: 0, y: 0, width: 64, height: 48)
+        #expect(Self.tile(reduction, rect, scale: 1) == Self.tile(screen, rect, scale: 1), "the screen level, shared")
+        #expect(Self.tile(full, rect, scale: 0.125) == Self.tile(screen, rect, scale: 1), "the full picture at 1/8 draws its screen level")
+    }
+
+    @Test("Levels in a file draw exactly what levels in memory draw: odd sizes, alpha, a turned picture, any scale",
+          arguments: [1, 6])
+    func fileMatchesMemory(orientation: Int) throws {
+        var writer = PNGWriter(width: 301, height: 203, colorType: 6)
+        if orientation != 1 { writer.exif = tiffOrientation(orientation) }
+        let png = writer.encode { x, y in [(x * 7) & 0xFF, (y * 5) & 0xFF, (x ^ y) & 0xFF, (x + 2 * y) % 256] }
+        let folder = try PrivateFolder(prefix: "budget-levels")
+        let whole = try ImageDecoder(data: png, file: "a.png", limits: Self.limits(folder: nil, budget: .max)).decode()
+        let filed = try ImageDecoder(data: png, file: "a.png", limits: Self.limits(folder: folder.path, budget: png.count + 20_000))
+            .decode()
+        #expect(filed.byteCount <= 20_000 && whole.byteCount > 300_000, "\(filed.byteCount), \(whole.byteCount)")
+        #expect(filed.width == whole.width && filed.height == whole.height && !filed.isPreview)
+        for scale in [2, 1, 0.7, 0.5, 0.3, 0.25, 0.12] {
+            for rect in [PixelRect(x: 0, y: 0, width: 40, height: 30), PixelRect(x: Int(150 * scale), y: Int(90 * scale), width: 33, height: 17)] {
+                #expect(Self.tile(filed, rect, scale: scale) == Self.tile(whole, rect, scale: scale), "scale \(scale), \(rect)")
+                #expect(Self.tile(filed, rect, scale: scale).contains { $0 != 0 }, "scale \(scale), \(rect) is drawn")
+            }
+        }
+    }
+
+    @Test("A PNG cut half-way keeps its decoded rows in every level, memory and file, and the rest is transparent")
+    func damagedLevels() throws {
+        let cut = Array(Self.blocks.prefix(Self.blocks.count / 2))
+        let folder = try PrivateFolder(prefix: "budget-levels")
+        let picture = try ImageDecoder(data: cut, file: "cut.png", limits: Self.limits(folder: folder.path))
+            .decode(acceptsDamage: true)
+        let damage = try #require(picture.damage)
+        #expect(damage.error.kind == .truncated)
+        let c = Self.block(10, 10)
+        #expect(picture.pixel(x: 10, y: 10) == argb(c[0], c[1], c[2]))
+        #expect(picture.pixel(x: 10, y: 380) == 0)
+        // At 1/8, pixel (2, 2) is the block at (16, 16); the last row is rows 376…383, never decoded.
+        let coarse = Self.tile(picture, PixelRect(x: 0, y: 0, width: 64, height: 48), scale: 0.125)
+        let b = Self.block(16, 16)
+        #expect(coarse[2 * 64 + 2] == argb(b[0], b[1], b[2]) && coarse[47 * 64 + 2] == 0)
+    }
+
+    @Test("A JPEG over the budget decodes at the largest DCT scale that fits it; a progressive one whose coefficients pass the budget is refused")
+    func jpegWithinBudget() throws {
+        let pixels = blockPattern(width: 640, height: 480)
+        let baseline = try JPEGEncoder.encode(argb: pixels, width: 640, height: 480, quality: 90)
+        // 640×480×4 = 1.2 MB whole; a budget of 400 000 bytes beside the file holds 320×240.
+        let limits = DecodeLimits(availableMemory: { nil }, memoryBudget: 400_000 + baseline.count)
+        let picture = try ImageDecoder(data: baseline, file: "b.jpg", limits: limits).decode(storage: .argb)
+        #expect(picture.isPreview && picture.width == 320 && picture.height == 240 && picture.fullWidth == 640)
+        #expect(channelDistance(picture.pixel(x: 40, y: 40), argb(220, 30, 30)) < 8)
+        let progressive = try JPEGEncoder.encode(argb: pixels, width: 640, height: 480, quality: 90, subsampling: .s444, progressive: true)
+        let tight = DecodeLimits(availableMemory: { nil }, memoryBudget: 1_000_000)
+        let error = decodeError(progressive, file: "p.jpg", limits: tight)
+        #expect(error?.kind == .overBudget(width: 640, height: 480, needed: 2 * 640 * 480 * 3 + 80 * 60 * 4 + progressive.count,
+                                            budget: 1_000_000), "\(String(describing: error))")
+    }
+
+    @Test("A format decoded whole is refused past the budget, with both figures")
+    func wholeFormatsRefused() throws {
+        let bmp = FuzzSeeds.files.first { $0.starts(with: [0x42, 0x4D]) }
+        let file = try #require(bmp, "a BMP seed")
+        let header = try ImageDecoder(data: file, file: "s.bmp").readHeader()
+        let limits = DecodeLimits(availableMemory: { nil }, memoryBudget: 64)
+        let error = decodeError(file, file: "s.bmp", limits: limits)
+        #expect(error?.description.hasPrefix("s.bmp: image too large for the memory budget: \(header.width)×\(header.height) needs ") == true,
+                "\(String(describing: error))")
+        #expect(error?.description.hasSuffix("the budget is 64 bytes") == true)
+    }
+}
