@@ -25,8 +25,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         public var slideshowInterval: Double?
         /// Seconds without input before returning to the first image at fit, nil for never.
         public var idleResetDelay: Double?
-        /// Tile cache budget in bytes.
-        public var cacheBudget = Renderer.defaultBudget
+        /// Memory for the pictures and their tiles together, in bytes: the tile cache's
+        /// `cacheBudget`, and the rest for decoded pictures (see `pictureBudget`).
+        public var memoryBudget = GalleryScene.defaultMemoryBudget
+        /// Tile cache budget in bytes, part of `memoryBudget`.
+        public var cacheBudget = GalleryScene.defaultMemoryBudget / 8 * 3
         /// Points between pages while swiping: 20 pt, Apple's PhotoScroller sample's padding.
         public var pageGap: CGFloat = 20
         /// How pictures load.
@@ -186,7 +189,10 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         self.options = options
         slots = PageSlots(fileCount: files.count, wraps: options.wraps)
         startIndex = start
-        loader = PageLoader(options: options.pictures, mode: options.loading)
+        var pictures = options.pictures
+        pictures.limits.memoryBudget = min(pictures.limits.memoryBudget, options.pictureBudget)
+        pictures.limits.levelFolder = { LevelFolder.shared.path() }
+        loader = PageLoader(options: pictures, mode: options.loading)
         schedule = KioskSchedule(slideInterval: options.slideshowInterval.map { $0 * 1000 },
                                  idleDelay: options.idleResetDelay.map { $0 * 1000 })
         let root = View()
@@ -234,6 +240,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         if !actions.isEmpty { pager.advance(to: now) }
         for action in actions { perform(action) }
         var request = viewScene.advance(to: now)
+        // A zoom past what the page in the middle holds asks for more of its picture.
+        if let page = currentPage, page.wantedLoad(isCurrent: true) != nil { startLoads() }
         // After the step: it may have brought the pager to rest.
         applyFolderChanges()
         // Events that arrived during this tick (a synchronous loader) are shown next tick.
@@ -377,16 +385,24 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
             page.pictureView.orientation = orientations[page.path] ?? .up
             if let failure = failures[page.path] {
                 page.showFailure(failure)
-            } else if let twin = pages.values.first(where: { $0.index == index && $0.loadState == .loaded }),
-                      let picture = twin.pictureView.picture {
-                _ = page.apply(.loaded(picture))
+            } else if let twin = pages.values.first(where: { $0.index == index && $0.loadState == .loaded }) {
+                page.show(as: twin)
             }
             pages[slot] = page
         }
         for page in leaving.values { drop(page) }
         // (A zoomed page the pager scrolls out of sight returns to its fit by itself.)
+        let current = currentSlot
+        if current != middleSlot {
+            // Only the page in the middle holds more than a screen's worth of its picture.
+            if let previous = middleSlot { pages[previous]?.keepScreenDetail() }
+            middleSlot = current
+        }
         startLoads()
     }
+
+    /// The page last counted as in the middle, which may hold more than a screen-size picture.
+    private var middleSlot: Int?
 
     /// Removes a page, cancelling its load.
     func drop(_ page: PageView) {
@@ -395,22 +411,22 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         page.removeFromSuperview()
     }
 
-    /// Starts the loads pages need: the current page first (the loader runs them in order),
-    /// then its neighbours; a large neighbour waits until it is on screen.
-    private func startLoads() {
-        let visible = pager.bounds
+    /// Starts the loads pages need (see `PageView.wantedLoad`): the current page first (the
+    /// loader runs them in order), then its neighbours at screen size.
+    func startLoads() {
         let current = currentSlot
         let order = pages.keys.sorted { abs($0 - current) < abs($1 - current) }
+        let screen = (width: Int((windowSize.width * outputScale).rounded(.up)),
+                      height: Int((windowSize.height * outputScale).rounded(.up)))
         for slot in order {
-            guard let page = pages[slot], page.needsLoad else { continue }
-            let onScreen = pageFrame(slot).intersects(visible)
-            if page.loadState == .deferred && !onScreen { continue }
+            guard let page = pages[slot], let detail = page.wantedLoad(isCurrent: slot == current) else { continue }
             let token = nextToken
             nextToken += 1
             loadsInFlight[token] = page
-            page.beginLoad(token: token, task: nil)
+            let preview = page.pictureView.picture == nil
+            page.beginLoad(token: token, task: nil, detail: detail)
             loadsStarted += 1
-            let task = loader.load(path: page.path, token: token)
+            let task = loader.load(path: page.path, token: token, detail: detail, preview: preview, screen: screen)
             if page.loadToken == token { page.loadTask = task }
         }
     }
@@ -432,13 +448,6 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
             }
             if page.imageSize != before || (page.failure != nil && knownSizes[page.path] != .zero) {
                 reportLayout(of: page)
-            }
-            if case .header = delivery.event, page.isLarge, loader.mode == .background,
-               !page.frame.intersects(pager.bounds) {
-                // Only the page on screen may hold a huge decode. (A waiting loader has
-                // finished already: nothing is saved by stopping it.)
-                loadsInFlight[delivery.token] = nil
-                page.deferLoad()
             }
         }
     }

@@ -18,12 +18,10 @@ public final class PageView: ZoomingScrollView {
         case waiting
         /// The file is being read or decoded; nothing to show yet.
         case loading
-        /// A large neighbour waits until its page is on screen, so only one huge decode is
-        /// held in memory at a time.
-        case deferred
-        /// A reduced preview is shown while the full image decodes.
+        /// A reduced picture is shown while more of it decodes (a JPEG's preview, or a
+        /// screen-size picture while the page in the middle loads what memory holds).
         case preview
-        /// The full image is shown.
+        /// The load finished: the picture is shown with `shownDetail`.
         case loaded
         /// The file cannot be shown; `failure` says why.
         case failed
@@ -57,7 +55,7 @@ public final class PageView: ZoomingScrollView {
     public private(set) var uprightSize: CGSize?
     /// The user's turn or flip of the picture (see `setOrientation`).
     public var orientation: Orientation { pictureView.orientation }
-    /// Whether the file is large enough to show the progress bar and be loaded only on screen.
+    /// Whether the file is large enough to show the progress bar.
     public private(set) var isLarge = false
     /// The error card, while one is shown.
     public private(set) var card: CardView?
@@ -68,6 +66,11 @@ public final class PageView: ZoomingScrollView {
     var loadToken: UInt64?
     /// The running load, to cancel when the page goes away.
     var loadTask: PictureLoadTask?
+    /// The detail the running load asked for.
+    private(set) var loadingDetail: PictureDetail?
+    /// The detail of the picture shown: what the last load that finished asked for, or
+    /// `.screen` once the page went back to its screen-size reduction.
+    public private(set) var shownDetail: PictureDetail?
 
     private let progressTrack = View()
     private let progressFill = View()
@@ -146,8 +149,49 @@ public final class PageView: ZoomingScrollView {
 
     // MARK: Loading
 
-    /// Whether a load should be started for this page now.
-    var needsLoad: Bool { loadState == .waiting || loadState == .deferred }
+    /// The load this page should start now, if any: a screen-size picture first, for every
+    /// page; for the page in the middle (`isCurrent`) zoomed in closer than the picture it
+    /// shows, full resolution (what memory holds, the rest in a private file).
+    func wantedLoad(isCurrent: Bool) -> PictureDetail? {
+        switch loadState {
+        case .waiting:
+            return .screen
+        case .loaded:
+            guard isCurrent, shownDetail != .full, let picture = pictureView.picture, picture.isPreview,
+                  needsFinerPixels(than: picture) else { return nil }
+            return .full
+        case .loading, .preview, .failed:
+            return nil
+        }
+    }
+
+    /// Whether the zoom asks for more pixels than `picture` has: the renderer draws from the
+    /// power of two nearest the zoom, so past √2 times the picture's own scale.
+    private func needsFinerPixels(than picture: Picture) -> Bool {
+        guard picture.fullWidth > 0 else { return false }
+        let own = Double(picture.width) / Double(picture.fullWidth)
+        return Double(zoomScale * outputScale) > own * 2.0.squareRoot()
+    }
+
+    /// The page is no longer the one in the middle: it keeps a screen-size picture only. A
+    /// load of more detail stops (the page reloads what it needs when it is back), and a
+    /// picture shown with more detail gives way to its screen-size reduction (its own coarsest
+    /// level, or the preview it was shown before).
+    func keepScreenDetail() {
+        if isLoading, loadingDetail != .screen {
+            loadTask?.cancel()
+            loadTask = nil
+            loadToken = nil
+            loadingDetail = nil
+            progress = 0
+            loadState = pictureView.picture == nil ? .waiting : .loaded
+            updateProgressBar()
+        }
+        guard loadState == .loaded, shownDetail != .screen, let picture = pictureView.picture,
+              let reduction = picture.screenReduction ?? pictureView.preview else { return }
+        pictureView.show(reduction)
+        shownDetail = .screen
+    }
 
     /// Whether a load is running.
     public var isLoading: Bool { loadState == .loading || loadState == .preview }
@@ -155,23 +199,14 @@ public final class PageView: ZoomingScrollView {
     /// Whether the page shows something final or partial: a picture, a preview or an error card.
     public var showsContent: Bool { pictureView.picture != nil || card != nil }
 
-    /// Marks a load as started with `token`.
-    func beginLoad(token: UInt64, task: PictureLoadTask?) {
+    /// Marks a load of `detail` as started with `token`. A page showing a reduction goes on
+    /// showing it meanwhile.
+    func beginLoad(token: UInt64, task: PictureLoadTask?, detail: PictureDetail = .full) {
         loadToken = token
         loadTask = task
-        loadState = .loading
+        loadingDetail = detail
+        loadState = pictureView.picture == nil ? .loading : .preview
         progress = 0
-    }
-
-    /// Stops the running load; the page will load again when `needsLoad` is acted on.
-    func deferLoad() {
-        loadTask?.cancel()
-        loadTask = nil
-        loadToken = nil
-        loadState = .deferred
-        pictureView.show(nil)
-        progress = 0
-        updateProgressBar()
     }
 
     /// Applies one event of the page's load. Returns the failure when the load just failed.
@@ -191,6 +226,8 @@ public final class PageView: ZoomingScrollView {
             loadState = .loaded
             loadToken = nil
             loadTask = nil
+            shownDetail = loadingDetail
+            loadingDetail = nil
             if uprightSize == nil { setUprightSize(CGSize(width: picture.fullWidth, height: picture.fullHeight)) }
             pictureView.show(picture)
             progress = 1
@@ -227,6 +264,9 @@ public final class PageView: ZoomingScrollView {
         loadTask?.cancel()
         loadTask = nil
         loadToken = nil
+        loadingDetail = nil
+        shownDetail = nil
+        pictureView.replaceContent()
         loadState = .waiting
         failure = nil
         progress = 0
@@ -240,6 +280,13 @@ public final class PageView: ZoomingScrollView {
             zoomedContentSize = nil
         }
         updateProgressBar()
+    }
+
+    /// Shows what `twin` (a page of the same file: a wrap's copy) shows, without loading.
+    func show(as twin: PageView) {
+        guard let picture = twin.pictureView.picture else { return }
+        _ = apply(.loaded(picture))
+        shownDetail = twin.shownDetail
     }
 
     /// Shows the error card for `error` instead of any picture (also for a page re-made after

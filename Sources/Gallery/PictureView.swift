@@ -33,30 +33,40 @@ public final class PictureView: View, TiledContent {
         super.init(frame: .zero)
     }
 
-    /// Shows `picture` (a preview or the full image of the same file, which keeps the preview)
-    /// and drops the cached tiles of the old one; nil shows nothing and forgets the preview.
-    /// The full image after its preview is a refinement: tiles at scales the preview still
-    /// draws stay, the others are redrawn a few per frame while the old ones go on showing.
+    /// Shows `picture` and drops the cached tiles of the old one; nil shows nothing and forgets
+    /// the preview. Another rendition of the file shown (a preview and its full image, a
+    /// reduction kept within the memory budget, a view scrolled away going back to its
+    /// screen-size reduction) is a refinement: both draw the same pixels up to the coarser
+    /// one's scale, so those tiles stay, and the others are redrawn a few per frame while the
+    /// old ones go on showing. The coarsest reduction shown is kept as `preview`.
     public func show(_ picture: Picture?) {
         guard picture !== self.picture else { return }
         let old = self.picture
-        if let picture, picture.isPreview {
-            preview = picture
-        } else if picture == nil {
-            preview = nil
-        }
         self.picture = picture
-        if let old, old.isPreview, old === preview, let picture, !picture.isPreview,
-           picture.fullWidth == old.fullWidth, picture.fullHeight == old.fullHeight, old.fullWidth > 0 {
-            // `source(forScale:)` keeps drawing from the preview up to its own scale.
-            let kept = Double(old.width) / Double(old.fullWidth)
-            refinement = min(refinement ?? kept, kept)
-            setNeedsComposite()
-        } else {
+        let sameFile = !replacing && old.map { old in
+            picture.map { $0.fullWidth == old.fullWidth && $0.fullHeight == old.fullHeight && $0.fullWidth > 0 } ?? false
+        } ?? false
+        replacing = false
+        guard let picture, let old, sameFile else {
+            preview = picture.flatMap { $0.isPreview ? $0 : nil }
             refinement = nil
             setNeedsDisplay()
+            return
         }
+        if picture.isPreview, picture.width < preview?.width ?? .max { preview = picture }
+        // `source(forScale:)` draws from the preview up to its own scale, and every rendition
+        // halves the same decoded rows: up to the coarser picture's scale nothing changes.
+        let kept = Double(min(old.width, picture.width)) / Double(picture.fullWidth)
+        refinement = min(refinement ?? kept, kept)
+        setNeedsComposite()
     }
+
+    /// Set by `replaceContent`: the next picture is new content, not another rendition.
+    private var replacing = false
+
+    /// The file was rewritten: the next picture shown replaces every tile, whatever its size
+    /// (until then the old one stays).
+    public func replaceContent() { replacing = true }
 
     /// The scale up to which the last refinement left the pixels unchanged, until the
     /// renderer takes it.

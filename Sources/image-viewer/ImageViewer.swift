@@ -90,7 +90,14 @@ struct ImageViewer: ParsableCommand {
                                valueName: "seconds"))
     var idleReset: Double?
 
-    @Option(name: .customLong("cache-mb"), help: ArgumentHelp("Tile cache budget in MiB (default 192).", valueName: "n"))
+    @Option(name: .customLong("memory-mb"), help: ArgumentHelp(
+        "Memory for pictures and their tiles in MiB (default \(GalleryScene.defaultMemoryBudget >> 20)): the tile cache takes 3/8, the picture shown up to 2/5 of the rest; larger pictures keep reduced levels in memory and their finer ones in a private file in $TMPDIR or /var/tmp.",
+        valueName: "n"))
+    var memoryMB: Int?
+
+    @Option(name: .customLong("cache-mb"), help: ArgumentHelp(
+        "Tile cache budget in MiB, part of --memory-mb for pictures (default 3/8 of it; \(Renderer.defaultBudget >> 20) for --test-card and --demo).",
+        valueName: "n"))
     var cacheMB: Int?
 
     @Option(help: ArgumentHelp(
@@ -126,6 +133,9 @@ struct ImageViewer: ParsableCommand {
     static let longestDelay = 86_400.0
     /// 65 536 MiB: larger tile caches are a typo on any machine this runs on (decision).
     static let largestCacheMB = 65_536
+    /// 32 MiB: the least memory budget, and the least the tile cache must leave of it for
+    /// pictures (a screen-size picture of a 4K screen, decision).
+    static let smallestMemoryMB = 32
 
     static func main() { safeMain() }
 
@@ -171,6 +181,12 @@ struct ImageViewer: ParsableCommand {
         if let cacheMB, !(1...Self.largestCacheMB).contains(cacheMB) {
             throw ValidationError("--cache-mb must be between 1 and \(Self.largestCacheMB) (MiB), not \(cacheMB)")
         }
+        if let memoryMB, !(Self.smallestMemoryMB...Self.largestCacheMB).contains(memoryMB) {
+            throw ValidationError("--memory-mb must be between \(Self.smallestMemoryMB) and \(Self.largestCacheMB) (MiB), not \(memoryMB)")
+        }
+        if let cacheMB, testCard == false, demo == nil, memoryBudget - (cacheMB << 20) < Self.smallestMemoryMB << 20 {
+            throw ValidationError("--cache-mb \(cacheMB) leaves less than \(Self.smallestMemoryMB) MiB of --memory-mb \(memoryBudget >> 20) for pictures")
+        }
     }
 
     mutating func run() throws {
@@ -185,8 +201,11 @@ struct ImageViewer: ParsableCommand {
         try runLive(launch: launch)
     }
 
-    /// The tile cache budget in bytes.
+    /// The tile cache budget in bytes of the test card and the list demo, which hold no pictures.
     var cacheBudget: Int { cacheMB.map { $0 << 20 } ?? Renderer.defaultBudget }
+
+    /// The gallery's memory budget in bytes (pictures and tiles).
+    var memoryBudget: Int { memoryMB.map { $0 << 20 } ?? GalleryScene.defaultMemoryBudget }
 
     /// The gallery's options from the command line.
     func galleryOptions(loading: PageLoader.Mode) -> GalleryScene.Options {
@@ -195,7 +214,8 @@ struct ImageViewer: ParsableCommand {
         options.showsInformation = showInfo ? true : nil
         options.slideshowInterval = slideshow
         options.idleResetDelay = idleReset
-        options.cacheBudget = cacheBudget
+        options.memoryBudget = memoryBudget
+        options.cacheBudget = cacheMB.map { $0 << 20 } ?? memoryBudget / 8 * 3
         options.loading = loading
         options.wraps = wrap
         return options

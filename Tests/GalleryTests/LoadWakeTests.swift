@@ -52,7 +52,9 @@ struct LoadWakeTests {
         }
         let page = try #require(scene.currentPage)
         #expect(page.loadState == .loaded)
-        #expect(page.pictureView.picture.map { !$0.isPreview } == true)
+        // Kept at the size shown: at least a picture pixel per screen pixel of the fit.
+        let shown = try #require(page.pictureView.picture)
+        #expect(Double(shown.width) >= Double(shown.fullWidth) * Double(page.zoomScale * page.outputScale), "\(shown.width) of \(shown.fullWidth)")
         let timers = requests.filter { if case .at = $0 { return true } else { return false } }
         #expect(timers.isEmpty, "polling ticks requested: \(timers)")
         #expect(idleWaits >= 1, "the scene never went idle while loading")

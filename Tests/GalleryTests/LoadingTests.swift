@@ -60,7 +60,9 @@ struct LoadingTests {
         _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
         let corner = buffer.framebuffer[2, 32]  // the image fills the window at fit 0.1
         #expect(corner >> 24 == 0xFF && (corner >> 16 & 0xFF) < 20, "\(String(corner, radix: 16))")
-        #expect(page.pictureView.picture.map { !$0.isPreview } == true)
+        // Kept at the size shown: at least a picture pixel per screen pixel of the fit.
+        let shown = try #require(page.pictureView.picture)
+        #expect(Double(shown.width) >= Double(shown.fullWidth) * Double(page.zoomScale * page.outputScale), "\(shown.width) of \(shown.fullWidth)")
     }
 
     @Test("At output scale 2 the fit and 1:1 are in device pixels, and a double tap zooms to image pixels")

@@ -1,0 +1,68 @@
+// The gallery within its memory budget (issue 12.8): every page loads a screen-size picture, the
+// page in the middle loads full resolution once zoomed in past it, and a page scrolled away goes
+// back to its screen-size picture.
+import Foundation
+import Gallery
+import Pictures
+import Raster
+import ScrollKit
+import Testing
+import TestSupport
+
+@Suite("Gallery detail within the memory budget")
+struct DetailLoadingTests {
+    /// The colour of file `file`'s 8×8 block at (x, y): each level of a 512×384 picture down
+    /// to 1/8 is made of whole blocks.
+    static func block(_ file: Int, _ x: Int, _ y: Int) -> (Int, Int, Int) {
+        let bx = x / 8, by = y / 8
+        return ((bx * 37 + 11 + 80 * file) & 0xFF, (by * 53 + 7) & 0xFF, ((bx + by) * 11) & 0xFF)
+    }
+
+    /// Three 512×384 pictures of blocks (stored deflate: 590 000 bytes each).
+    static func files(in folder: TemporaryFolder) throws -> [String] {
+        try (0..<3).map { file in
+            let png = pngData(width: 512, height: 384) { x, y in
+                let c = block(file, x, y)
+                return UInt32(c.0) << 16 | UInt32(c.1) << 8 | UInt32(c.2)
+            }
+            return try folder.write("blocks-\(file).png", Array(png))
+        }
+    }
+
+    /// A 64×48 window (the screen level of 512×384 is 64×48) and a budget whose picture share
+    /// (1.3 MB less the tile cache's 4 MiB, two fifths of it) holds the file and the coarse
+    /// levels, not the full picture: full resolution goes to a level file.
+    static var options: GalleryScene.Options {
+        var options = GalleryScene.Options.synchronous
+        options.cacheBudget = 4 << 20
+        options.memoryBudget = options.cacheBudget + 1_750_000
+        return options
+    }
+
+    @Test("Pages load a screen-size picture; the page zoomed to 1:1 loads full resolution and shows it, and gives it up when scrolled away")
+    func detailFollowsTheMiddlePage() throws {
+        let folder = try TemporaryFolder()
+        let h = Harness(files: try Self.files(in: folder), width: 64, height: 48, options: Self.options)
+        h.run([])
+        let first = try #require(h.scene.page(at: 0)), second = try #require(h.scene.page(at: 1))
+        for page in [first, second] {
+            let picture = try #require(page.pictureView.picture)
+            #expect(picture.width == 64 && picture.height == 48 && picture.fullWidth == 512 && picture.byteCount == 64 * 48 * 4)
+        }
+        // The fit shows each block at 1/8: window pixel (x, y) is block (8x, 8y).
+        #expect(h.problems([(5, 5, Self.block(0, 40, 40)), (60, 40, Self.block(0, 480, 320))]).isEmpty)
+
+        h.run(Step.key(100, "1"))
+        let full = try #require(first.pictureView.picture)
+        #expect(!full.isPreview && full.width == 512, "\(full.width) of \(full.fullWidth)")
+        #expect(full.byteCount < Self.options.pictureBudget, "\(full.byteCount)")
+        // 1:1 around the middle: window (32, 24) shows picture pixel (256, 192).
+        let checks = [(3, 3), (20, 30), (45, 10), (60, 44)].map { x, y in (x, y, Self.block(0, 224 + x, 168 + y)) }
+        #expect(h.problems(checks).isEmpty, "\(h.problems(checks))")
+
+        h.run(Step.key(3000, "Next"))
+        #expect(h.scene.currentIndex == 1)
+        let kept = try #require(first.pictureView.picture)
+        #expect(kept.width == 64 && kept.byteCount == 64 * 48 * 4, "the page scrolled away keeps its screen-size picture")
+    }
+}
