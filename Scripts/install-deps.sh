@@ -28,6 +28,8 @@ headless=(sway grim kwin-wayland)
 tests=(plasma-wayland-protocols cage weston swayimg)
 # The kiosk unit's check (systemd-analyze verify, which runs without systemd as init).
 tests+=(systemd)
+# zlib's headers: the tests deflate the rows of the huge PNG files they write.
+tests+=(zlib1g-dev)
 # The picture corpus (Scripts/make-corpus.py): Pillow, and each format library's own tools for
 # encoding and for the reference decodes.
 tests+=(python3-pil webp libtiff-tools libheif-examples libjxl-tools librsvg2-bin)

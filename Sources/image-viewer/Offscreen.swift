@@ -64,6 +64,11 @@ extension ImageViewer {
             let gallery = makeGallery(listFiles().listing, loading: .waitForEach)
             scene = gallery
             renderer = gallery.renderer
+            // The simulated display ticks without waiting, so a background worker would only
+            // run between frames that wait for it (stale tiles left to it after a picture is
+            // refined at 1:1 kept hundreds of frames asking for one more): drawn within the
+            // frames, every run draws the same frames.
+            renderer.prefetchesInBackground = false
         }
         let width = Int(trace.setup.viewport.width.rounded()), height = Int(trace.setup.viewport.height.rounded())
         guard width <= OffscreenLimits.side, height <= OffscreenLimits.side else {

@@ -1,0 +1,114 @@
+// The viewer's peak memory against its budget (issue 12.8), offscreen: pictures at the pixel
+// limit paged through and zoomed to 1:1, and crafted files, raise the peak by less than 300 MB
+// over the viewer idle on a small picture, and what is shown is right.
+import Foundation
+import SafeOutput
+import Testing
+import TestSupport
+
+@Suite("Viewer memory budget", .serialized, .timeLimit(.minutes(5)))
+struct MemoryBudgetViewerTests {
+    /// 300 MB (10⁶ bytes, as the issue counts them) in KiB: what no file or set of files may
+    /// add to the viewer's idle peak.
+    static let allowanceKiB = 300_000_000 / 1024
+
+    /// Key presses 1 s apart on a 1280×800 window, as an offscreen trace.
+    static func keyTrace(_ keys: [String], in folder: PrivateFolder) throws -> String {
+        var lines = [#"{"kind":"setup","viewport":{"width":1280,"height":800},"content":{"width":1280,"height":800}}"#]
+        for (i, key) in keys.enumerated() {
+            lines.append(#"{"t":\#(100 + 1000 * i),"kind":"key","key":"\#(key)","state":"pressed"}"#)
+            lines.append(#"{"t":\#(150 + 1000 * i),"kind":"key","key":"\#(key)","state":"released"}"#)
+        }
+        let path = folder.appending("keys.jsonl")
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Runs the viewer offscreen with `--stats` on `paths`, driven by `trace`; returns its peak
+    /// memory (KiB, from its summary) and its stderr lines.
+    static func peak(_ trace: String, _ paths: [String], screenshot: String? = nil) throws -> (kib: Int, stderr: [String]) {
+        let shot = screenshot.map { ["--screenshot", $0] } ?? []
+        let viewer = try ClientProcess("image-viewer", ["--offscreen", trace, "--stats"] + shot + paths, environment: [:])
+        let status = viewer.waitForExit(timeout: 240)
+        #expect(status == 0, "image-viewer ended with \(String(describing: status)): \(viewer.stderr.lines.suffix(5))")
+        let summary = try #require(viewer.stderr.lines.last { $0.contains(#""event":"summary""#) }, "\(viewer.stderr.lines.suffix(5))")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any])
+        return (try #require(object["peakMemoryKiB"] as? Int), viewer.stderr.lines)
+    }
+
+    /// The viewer's peak showing one small picture (the bundled sunset, 1200×800).
+    static func idlePeak(in folder: PrivateFolder) throws -> Int {
+        try peak(try keyTrace([], in: folder), [DecodedImage.assetPath("01-sunset.png")]).kib
+    }
+
+    /// Picture `index` of the checkerboards: 16384² 1-bit, squares of 512 pixels, shifted
+    /// right by 128 × `index` pixels so each picture is told apart at 1:1. Black is 0.
+    static func isWhite(_ index: Int, _ x: Int, _ y: Int) -> Bool {
+        ((x - 128 * index + 512 * 64) / 512 + y / 512) % 2 == 0
+    }
+
+    /// Writes the four checkerboards (about 50 KB each, zlib level 9) into `folder`.
+    static func checkerboards(in folder: PrivateFolder) throws -> [String] {
+        try (0..<4).map { index in
+            // A row is one of two, by the band of 512 rows it is in: bits MSB first.
+            let bands = (0..<2).map { band in
+                (0..<2048).map { byte -> UInt8 in isWhite(index, byte * 8, band * 512) ? 0xFF : 0 }
+            }
+            let path = folder.appending("board-\(index).png")
+            try writeDeflatedPNG(to: path, width: 16384, height: 16384, bitDepth: 1, colorType: 0) { y in bands[(y / 512) % 2] }
+            return path
+        }
+    }
+
+    @Test("Four 16384² PNGs paged through and the last zoomed to 1:1: the peak stays within 300 MB of idle, and 1:1 shows the picture's own pixels")
+    func fourPixelLimitPictures() throws {
+        let folder = try PrivateFolder(prefix: "budget-boards")
+        let boards = try Self.checkerboards(in: folder)
+        let idle = try Self.idlePeak(in: folder)
+        let shot = folder.appending("shot.ppm")
+        let trace = try Self.keyTrace(["Right", "Right", "Right", "Left", "1"], in: folder)
+        let (peak, stderr) = try Self.peak(trace, boards, screenshot: shot)
+        #expect(peak - idle <= Self.allowanceKiB, "peak \(peak) KiB, idle \(idle) KiB: \(peak - idle) KiB over")
+        #expect(!stderr.contains { $0.hasPrefix("image-viewer:") }, "\(stderr.filter { $0.hasPrefix("image-viewer:") })")
+        // The third picture at 1:1 around its middle: window (x, y) shows (7552 + x, 7792 + y).
+        let picture = try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: shot)))
+        var wrong: [String] = []
+        for y in stride(from: 7, to: 800, by: 41) {
+            for x in stride(from: 5, to: 1280, by: 37) {
+                let (px, py) = (7552 + x, 7792 + y)
+                // Not within 2 pixels of a square's edge, where the 1:1 offset may round either way.
+                let edgeX = (px - 256) % 512, edgeY = py % 512
+                guard edgeX > 2, edgeX < 510, edgeY > 2, edgeY < 510 else { continue }
+                let expected: UInt32 = Self.isWhite(2, px, py) ? 0xFFFF_FFFF : 0xFF00_0000
+                if picture.pixel(x, y) != expected { wrong.append("(\(x), \(y)) \(hex(picture.pixel(x, y)))") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) pixels differ from the third checkerboard at 1:1: \(wrong.prefix(6))")
+    }
+
+    @Test("Crafted files paged through, a link to /dev/zero, a sparse 1023 MB PNG, a 1 MB padded PNG declaring 16384² RGBA, and pictures at the pixel limit: within 300 MB of idle")
+    func craftedFiles() throws {
+        let folder = try PrivateFolder(prefix: "budget-crafted")
+        let files = try PrivateFolder(prefix: "budget-crafted-files")
+        #expect(symlink("/dev/zero", files.appending("a-zero.png")) == 0)
+        let ihdr = pngSignatureAndHeader(width: 16384, height: 16384, bitDepth: 8, colorType: 6)
+        try Data(ihdr).write(to: URL(fileURLWithPath: files.appending("b-sparse.png")))
+        #expect(truncate(files.appending("b-sparse.png"), 1023 << 20) == 0)
+        // A 1 MB chunk of padding after the header: no image data to make the rows from.
+        let padding = pngChunk("zzZz", [UInt8](repeating: 0, count: 1 << 20))
+        try Data(ihdr + padding).write(to: URL(fileURLWithPath: files.appending("c-padded.png")))
+        for (name, colorType, sample) in [("d-gray", UInt8(0), [UInt8(0x80)]), ("e-rgba", 6, [0x20, 0x40, 0x60, 0x80]), ("f-gray", 0, [0x30])] {
+            let row = [UInt8]((0..<16384).flatMap { _ in sample })
+            try writeDeflatedPNG(to: files.appending(name + ".png"), width: 16384, height: 16384, bitDepth: 8,
+                                 colorType: colorType) { _ in row }
+        }
+        let idle = try Self.idlePeak(in: folder)
+        let trace = try Self.keyTrace(Array(repeating: "Right", count: 5) + ["1"], in: folder)
+        // The link is left out of the folder's listing, and refused when named.
+        let (peak, stderr) = try Self.peak(trace, [files.path, files.appending("a-zero.png")])
+        #expect(peak - idle <= Self.allowanceKiB, "peak \(peak) KiB, idle \(idle) KiB: \(peak - idle) KiB over")
+        #expect(stderr.contains { $0.contains("a-zero.png") && $0.contains("not a regular file") }, "\(stderr.filter { !$0.hasPrefix("{") })")
+        #expect(stderr.contains { $0.hasPrefix("image-viewer: b-sparse.png: ") }, "\(stderr.filter { !$0.hasPrefix("{") })")
+        #expect(stderr.contains { $0 == "image-viewer: c-padded.png: truncated file" }, "\(stderr.filter { !$0.hasPrefix("{") })")
+    }
+}
