@@ -70,7 +70,9 @@ public final class AnimationDecoder: Sendable {
         let inspection = try decoder.inspect()
         let header = inspection.header
         // The canvas, the frame handed out, and the one the viewer still shows.
-        try decoder.checkMemory(header.pixelCount * 4 * 3 + (inspection.codec?.workingTotal ?? 0), header)
+        let needed = header.pixelCount * 4 * 3 + (inspection.codec?.workingTotal ?? 0)
+        try decoder.checkBudget(needed, header)
+        try decoder.checkMemory(needed, header)
         let source: any AnimationSource
         switch header.format {
         case .gif:

@@ -138,7 +138,7 @@ struct MemoryBudgetTests {
                                             budget: 1_000_000), "\(String(describing: error))")
     }
 
-    @Test("A format decoded whole is refused past the budget, with both figures")
+    @Test("A format decoded whole, and an animation, is refused past the budget, with both figures")
     func wholeFormatsRefused() throws {
         let bmp = FuzzSeeds.files.first { $0.starts(with: [0x42, 0x4D]) }
         let file = try #require(bmp, "a BMP seed")
@@ -148,5 +148,8 @@ struct MemoryBudgetTests {
         #expect(error?.description.hasPrefix("s.bmp: image too large for the memory budget: \(header.width)×\(header.height) needs ") == true,
                 "\(String(describing: error))")
         #expect(error?.description.hasSuffix("the budget is 64 bytes") == true)
+        // An animation holds three canvases: refused the same way.
+        let gif = try #require(FuzzSeeds.files.first { $0.starts(with: Array("GIF8".utf8)) }, "a GIF seed")
+        #expect(throws: PictureError.self) { try AnimationDecoder(decoder: ImageDecoder(data: gif, file: "a.gif", limits: limits)) }
     }
 }
