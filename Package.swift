@@ -30,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // libjpeg-turbo's libjpeg API: scanline decoding of JPEGs too large to decode whole.
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         // The text layer: fonts found by fontconfig, rasterised by FreeType, shaped by HarfBuzz,
         // ordered by FriBiDi (UAX #9) and broken into lines by libunibreak (UAX #14).
@@ -74,7 +76,7 @@ let package = Package(
             "SafeOutput", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "Pictures", dependencies: [
-            "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CExif", "CPixman", "Raster",
+            "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CExif", "CPixman", "CJPEG", "Raster",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The image viewer's scenes (gallery, picture pages, error cards), apart from Wayland so

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 # Build: headers and pkg-config files for the C libraries; wayland-scanner for the glue check.
-build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng-dev libturbojpeg0-dev libpixman-1-dev
+build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng-dev libturbojpeg0-dev libjpeg62-turbo-dev libpixman-1-dev
        libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libunibreak-dev
        libwebp-dev libgif-dev libtiff-dev libheif-dev libjxl-dev librsvg2-dev liblcms2-dev libexif-dev)
 # Client-side decorations where the compositor draws none (GNOME, weston): libdecor, and its

@@ -9,12 +9,17 @@
 #include <png.h>
 #include <setjmp.h>
 #include <string.h>
+#include <unistd.h>
+#include <errno.h>
 
-/// One read: the bytes libpng reads from, and the first error message.
+/// One read: the bytes libpng reads from (in memory, or with `from_file` the first `size` bytes
+/// of the file `fd`, read in place), and the first error message.
 typedef struct {
     const unsigned char *data;
     size_t size;
     size_t position;
+    int from_file;
+    int fd;
     char message[256];
 } scrollkit_png_state;
 
@@ -32,12 +37,23 @@ static void scrollkit_png_warning(png_structp png, png_const_charp message) {
     (void)message;
 }
 
-/// Reads from the state's memory; running out is an error libpng's own memory reader words
-/// the same way ("read beyond end of data").
+/// Reads from the state's memory or file; running out is an error libpng's own memory reader
+/// words the same way ("read beyond end of data"), and so is a file that cannot be read.
 static void scrollkit_png_read(png_structp png, png_bytep out, size_t length) {
     scrollkit_png_state *state = (scrollkit_png_state *)png_get_io_ptr(png);
     if (length > state->size - state->position) png_error(png, "read beyond end of data");
-    memcpy(out, state->data + state->position, length);
+    if (!state->from_file) {
+        memcpy(out, state->data + state->position, length);
+        state->position += length;
+        return;
+    }
+    size_t done = 0;
+    while (done < length) {
+        ssize_t got = pread(state->fd, out + done, length - done, (off_t)(state->position + done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) png_error(png, "read beyond end of data");
+        done += (size_t)got;
+    }
     state->position += length;
 }
 

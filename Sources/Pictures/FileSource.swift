@@ -28,30 +28,24 @@ enum FileSource {
         path: String, maxBytes: Int, maxHeldBytes: Int = .max,
         progress: (Double) -> Void = { _ in }, isCancelled: () -> Bool = { false }
     ) throws(PictureError) -> [UInt8] {
-        let name = displayName(path)
+        try read(PictureFile.open(path: path), maxBytes: maxBytes, maxHeldBytes: maxHeldBytes,
+                 progress: progress, isCancelled: isCancelled)
+    }
+
+    /// Reads `file` completely (see `read(path:…)`).
+    static func read(
+        _ file: PictureFile, maxBytes: Int, maxHeldBytes: Int = .max,
+        progress: (Double) -> Void = { _ in }, isCancelled: () -> Bool = { false }
+    ) throws(PictureError) -> [UInt8] {
+        let name = file.name, fd = file.fd
         func systemError() -> PictureError {
             PictureError(file: name, kind: .unreadable(String(cString: strerror(errno))))
         }
-        // O_NONBLOCK: opening a FIFO nobody writes to would otherwise wait for a writer
-        // forever. Symlinks are followed: a link to a picture is a picture the user named.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw systemError() }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw systemError() }
-        // The type of what was opened, not of the name: nothing can swap it in between.
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw PictureError(file: name, kind: .unreadable(String(cString: strerror(EISDIR))))
-        case let type: throw PictureError(file: name, kind: .notRegularFile(fileTypeName(type)))
-        }
-        let declared = Int(info.st_size)
+        let declared = file.declaredSize
         guard declared <= maxBytes else {
             throw PictureError(file: name, kind: .fileTooLarge(bytes: declared, limit: maxBytes))
         }
-        // A PNG is read only as far as its chunk structure goes, found by reading the chunk
-        // headers alone: a PNG header on a gigabyte of holes or padding costs a few bytes.
-        let usable = pngExtent(fd, size: declared) ?? declared
+        let usable = file.size
         guard usable <= maxHeldBytes else {
             throw PictureError(file: name, kind: .fileTooLarge(bytes: usable, limit: maxHeldBytes))
         }
@@ -127,6 +121,62 @@ extension FileSource {
         out.removeSubrange(filled...)
         return out
     }
+}
+
+/// An open picture file: what decoders that stream read in place (rows of PNG and JPEG), so a
+/// file too large for memory is never held whole. Closed with this object.
+final class PictureFile: Sendable {
+    /// The last path component, for messages.
+    let name: String
+    /// The descriptor, for reads at offsets (pread), which leave no shared position.
+    let fd: Int32
+    /// The size fstat gave, in bytes.
+    let declaredSize: Int
+    /// The bytes worth reading: the size, or a PNG's up to where its chunk structure ends (a
+    /// PNG header on a gigabyte of holes or padding is a few bytes).
+    let size: Int
+
+    private init(name: String, fd: Int32, declaredSize: Int, size: Int) {
+        self.name = name
+        self.fd = fd
+        self.declaredSize = declaredSize
+        self.size = size
+    }
+
+    deinit { close(fd) }
+
+    /// Opens `path`, a regular file (checked on what was opened, not on the name).
+    static func open(path: String) throws(PictureError) -> PictureFile {
+        let name = FileSource.displayName(path)
+        func systemError() -> PictureError {
+            PictureError(file: name, kind: .unreadable(String(cString: strerror(errno))))
+        }
+        // O_NONBLOCK: opening a FIFO nobody writes to would otherwise wait for a writer
+        // forever. Symlinks are followed: a link to a picture is a picture the user named.
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw systemError() }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = systemError()
+            close(fd)
+            throw error
+        }
+        // The type of what was opened, not of the name: nothing can swap it in between.
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR:
+            close(fd)
+            throw PictureError(file: name, kind: .unreadable(String(cString: strerror(EISDIR))))
+        case let type:
+            close(fd)
+            throw PictureError(file: name, kind: .notRegularFile(fileTypeName(type)))
+        }
+        let declared = Int(info.st_size)
+        return PictureFile(name: name, fd: fd, declaredSize: declared, size: FileSource.pngExtent(fd, size: declared) ?? declared)
+    }
+
+    /// `count` bytes at `offset`, or nil when they cannot all be read.
+    func bytes(at offset: Int, count: Int) -> [UInt8]? { FileSource.bytes(fd, at: offset, count: count) }
 }
 
 /// "FIFO", "character device"…: what `stat` says a non-regular file is, for messages.

@@ -33,13 +33,12 @@ extension ImageDecoder {
     /// The levels `detail` keeps of a picture stored as `width`×`height` down to `last`, with
     /// the level folder made only when the plan writes to it; without one, the finer levels
     /// are left out.
-    private func plan(width: Int, height: Int, last: Int, detail: PictureDetail) -> (LevelPlan, folder: String?) {
-        let plan = LevelPlan.make(width: width, height: height, last: last, detail: detail,
-                                  memoryBudget: pixelBudget, canUseFile: true)
+    private func plan(width: Int, height: Int, last: Int, detail: PictureDetail, beside: Int = 0) -> (LevelPlan, folder: String?) {
+        let budget = max(0, pixelBudget - beside)
+        let plan = LevelPlan.make(width: width, height: height, last: last, detail: detail, memoryBudget: budget, canUseFile: true)
         guard plan.fileBytes > 0 else { return (plan, nil) }
         if let folder = limits.levelFolder() { return (plan, folder) }
-        return (LevelPlan.make(width: width, height: height, last: last, detail: detail,
-                               memoryBudget: pixelBudget, canUseFile: false), nil)
+        return (LevelPlan.make(width: width, height: height, last: last, detail: detail, memoryBudget: budget, canUseFile: false), nil)
     }
 
     /// Decodes a raster format other than JPEG with `detail`, its levels down to `floor`.
@@ -59,13 +58,27 @@ extension ImageDecoder {
         if header.format == .png, !header.isProgressive {
             let (plan, folder) = plan(width: w, height: h, last: last, detail: detail)
             try checkMemory(plan.memoryBytes + codec.workingTotal, header)
-            let (pyramid, damage) = try PNGCodec.decodeLevels(data, file: file, header: codec, plan: plan,
+            let (pyramid, damage) = try PNGCodec.decodeLevels(data, file: file, stream: stream, header: codec, plan: plan,
                                                               folder: folder, isCancelled: isCancelled)
             if let damage, !acceptsDamage { throw damage.error }
             return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
         }
+        if header.format == .tiff {
+            // A band of rows beside the levels: the plan has the budget less the band.
+            let band = try TIFFCodec.bandBytes(data, file: file, stream: stream, page: header.page)
+            let (plan, folder) = plan(width: w, height: h, last: last, detail: detail, beside: band)
+            try checkBudget(plan.memoryBytes + band + codec.workingTotal, header)
+            try checkMemory(plan.memoryBytes + band + codec.workingTotal, header)
+            let (pyramid, damage) = try TIFFCodec.decodeLevels(data, file: file, stream: stream, page: header.page, header: codec,
+                                                               plan: plan, folder: folder, isCancelled: isCancelled)
+            if let damage, !acceptsDamage { throw damage.error }
+            return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
+        }
         // The whole picture, and beside it the coarser levels kept (the whole one is level 0).
+        // A file read in place is a PNG, JPEG or TIFF: an interlaced PNG needs its bytes in memory.
         let whole = header.pixelCount * 4 + codec.workingTotal
+        if stream != nil { throw PictureError(file: file, kind: .overBudget(width: header.width, height: header.height,
+                                                                             needed: whole + encodedSize, budget: limits.memoryBudget)) }
         let coarser = LevelPlan.make(width: w, height: h, last: last, detail: detail, memoryBudget: .max, canUseFile: false)
         let levels = (1..<coarser.places.count).filter { coarser.places[$0] == .memory }.reduce(0) { $0 + coarser.bytes($1) }
         try checkBudget(whole + levels, header)
@@ -92,24 +105,36 @@ extension ImageDecoder {
         return Picture(storage: .pyramid(builder.finish(complete: true)), header: header, isOpaque: opaque, damage: damage)
     }
 
-    /// A JPEG for a view of the whole picture: DCT-scaled to the smallest factor (n/8) that
-    /// still covers the screen level, then halved down to it.
-    func decodeJPEGForScreen(_ i: Inspection, acceptsDamage: Bool) throws(PictureError) -> Picture {
+    /// A JPEG decoded row by row into levels (see `JPEGRows`): for `.screen` DCT-scaled to the
+    /// smallest factor (n/8) that still covers the screen level, then halved down to it; else
+    /// at full size, kept as `detail` says. For `decodePreview`, `maxPixels` stops the levels at
+    /// the first of at most that many pixels instead.
+    func decodeJPEGLevels(_ i: Inspection, detail: PictureDetail, maxPixels: Int? = nil, acceptsDamage: Bool,
+                          isCancelled: () -> Bool = { false }) throws(PictureError) -> Picture {
         guard let jpeg = i.jpeg else { preconditionFailure("JPEG inspection without its header") }
-        let level = screenLevel(width: jpeg.width, height: jpeg.height)
+        let level = maxPixels.map { LevelPlan.level(width: jpeg.width, height: jpeg.height, maxPixels: $0) }
+            ?? screenLevel(width: jpeg.width, height: jpeg.height)
         let wanted = 1 / Double(1 << min(level, 30))
-        let scale = JPEGCodec.scale(atLeast: wanted)
+        let scale = detail == .screen ? JPEGCodec.scale(atLeast: wanted) : (num: 1, denom: 1)
         let w = JPEGCodec.scaled(jpeg.width, scale), h = JPEGCodec.scaled(jpeg.height, scale)
-        let needed = w * h * 4 + coefficientBytes(i)
-        try checkBudget(needed, i.header)
-        try checkMemory(needed, i.header)
-        let (pixels, damage) = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, scale: scale,
-                                                        transform: JPEGCodec.transform(i.icc, header: jpeg))
-        if let damage, !acceptsDamage { throw damage.error }
-        // Halvings of the scaled pixels that keep at least the screen level's scale.
+        // Halvings of the scaled pixels that keep at least the wanted level's scale.
         let factor = Double(scale.num) / Double(scale.denom)
         let halvings = max(0, Int((log2(factor / wanted) + 1e-9).rounded(.down)))
-        return levelPicture(pixels, header: i.header, detail: .screen, last: halvings, damage: damage)
+        // A progressive file's coefficients are held beside the levels, whatever the scale.
+        let (plan, folder) = plan(width: w, height: h, last: halvings, detail: detail, beside: coefficientBytes(i))
+        let needed = plan.memoryBytes + coefficientBytes(i)
+        if needed > pixelBudget, stream == nil, detail != .screen {
+            // Not even the screen level fits (a budget smaller than a screen): the whole
+            // picture DCT-scaled to what does.
+            return try decodeJPEGWithinBudget(i, acceptsDamage: acceptsDamage)
+        }
+        try checkBudget(needed, i.header)
+        try checkMemory(needed, i.header)
+        let (pyramid, damage) = try JPEGRows.decodeLevels(
+            data, stream: stream, file: file, scale: scale, plan: plan, folder: folder, orientation: i.header.orientation,
+            transform: JPEGCodec.transform(i.icc, header: jpeg), isCancelled: isCancelled)
+        if let damage, !acceptsDamage { throw damage.error }
+        return Picture(storage: .pyramid(pyramid), header: i.header, isOpaque: true, damage: damage)
     }
 
     /// A JPEG whose full decode would pass the budget, at the largest DCT scale (n/8) that
@@ -128,6 +153,35 @@ extension ImageDecoder {
                                                         transform: JPEGCodec.transform(i.icc, header: jpeg))
         if let damage, !acceptsDamage { throw damage.error }
         return Picture(storage: .argb(pixels), header: i.header, isOpaque: true, damage: damage)
+    }
+}
+
+extension ImageDecoder {
+    /// 16 MiB: the most of a JPEG's headers (EXIF, ICC profile) read to find its first scan.
+    static let streamedHeaderBytes = 16 << 20
+
+    /// A decoder reading `file` in place, when it is a PNG, JPEG or TIFF larger than a quarter of
+    /// `limits.memoryBudget` (what the bytes would take of the budget), or than `threshold`
+    /// bytes when given; nil otherwise, and the
+    /// caller reads the file into memory. Its headers are read now: a PNG's or TIFF's signature
+    /// (libpng and libtiff read the rest from the file), a JPEG's markers up to its first scan.
+    static func streaming(_ file: PictureFile, limits: DecodeLimits, above threshold: Int? = nil) -> ImageDecoder? {
+        guard limits.memoryBudget != .max, file.size > threshold ?? limits.memoryBudget / 4,
+              let signature = file.bytes(at: 0, count: 8) else { return nil }
+        // PNG and TIFF: their libraries read the rest of the headers from the file.
+        let tiff = signature.starts(with: [0x49, 0x49]) || signature.starts(with: [0x4D, 0x4D])
+        if signature == ImageFormat.pngSignature || (tiff && (try? ImageFormat.sniff(signature, file: file.name)) == .tiff) {
+            return ImageDecoder(streaming: file, headerBytes: signature, limits: limits)
+        }
+        guard signature.starts(with: [0xFF, 0xD8, 0xFF]) else { return nil }
+        var count = 1 << 16
+        while true {
+            let prefix = file.bytes(at: 0, count: min(count, file.size)) ?? signature
+            if Metadata.jpeg(prefix).reachedScan || count >= min(file.size, streamedHeaderBytes) {
+                return ImageDecoder(streaming: file, headerBytes: prefix, limits: limits)
+            }
+            count *= 2
+        }
     }
 }
 

@@ -111,13 +111,28 @@ public struct ImageDecoder: Sendable {
     public let data: [UInt8]
     /// The size and memory ceilings in force.
     public let limits: DecodeLimits
+    /// The file read in place, when `data` holds only its headers (see `init(streaming:)`).
+    let stream: PictureFile?
 
     /// Wraps bytes already in memory; `file` names them in errors.
     public init(data: [UInt8], file: String, limits: DecodeLimits = .standard) {
         self.data = data
         self.file = file
         self.limits = limits
+        stream = nil
     }
+
+    /// Decodes `stream` in place: `data` holds its headers (`headerBytes`), and PNG and JPEG
+    /// rows are read from the file as they are decoded, so the file is never held whole.
+    init(streaming stream: PictureFile, headerBytes: [UInt8], limits: DecodeLimits) {
+        data = headerBytes
+        file = stream.name
+        self.limits = limits
+        self.stream = stream
+    }
+
+    /// The encoded size: the file's when it is read in place.
+    var encodedSize: Int { stream?.size ?? data.count }
 
     /// Reads the file at `path` (refusing files over `limits.maxFileBytes` before
     /// allocating), naming errors by its last path component.
@@ -157,7 +172,7 @@ public struct ImageDecoder: Sendable {
             // Huffman coding spends at least one bit per 8×8 block on the first scan's DC
             // code (T.81 §F.1.2.1); arithmetic coding can go lower, so it is not checked.
             let blocks = ((jpeg.width + 7) / 8) * ((jpeg.height + 7) / 8)
-            if !info.arithmetic, blocks > data.count * 8 { throw PictureError(file: file, kind: .truncated) }
+            if !info.arithmetic, blocks > encodedSize * 8 { throw PictureError(file: file, kind: .truncated) }
             let header = PictureHeader(format: .jpeg, storedWidth: jpeg.width, storedHeight: jpeg.height,
                                        orientation: info.orientation, hasAlpha: false,
                                        isProgressive: info.progressive)
@@ -181,10 +196,10 @@ public struct ImageDecoder: Sendable {
         switch format {
         case .png:
             try checkSinglePage(page)
-            return try PNGCodec.header(data, file: file) { (w, h) throws(PictureError) in try checkPixelLimit(w, h) }
+            return try PNGCodec.header(data, file: file, stream: stream) { (w, h) throws(PictureError) in try checkPixelLimit(w, h) }
         case .webp: try checkSinglePage(page); return try WebPCodec.header(data, file: file)
         case .gif: try checkSinglePage(page); return try GIFCodec.header(data, file: file)
-        case .tiff: return try TIFFCodec.header(data, file: file, page: page)
+        case .tiff: return try TIFFCodec.header(data, file: file, stream: stream, page: page)
         case .heif, .avif: return try HEIFCodec.header(data, file: file, format: format, page: page)
         case .jxl: try checkSinglePage(page); return try JXLCodec.header(data, file: file)
         case .svg: try checkSinglePage(page); return try SVGCodec.header(data, file: file)
@@ -258,8 +273,8 @@ public struct ImageDecoder: Sendable {
         let inspection = try inspect(page: page)
         let header = inspection.header
         switch header.format {
-        case .jpeg where detail == .screen:
-            return try decodeJPEGForScreen(inspection, acceptsDamage: acceptsDamage)
+        case .jpeg where (detail == .screen || stream != nil) && JPEGRows.supports(inspection.jpeg!):
+            return try decodeJPEGLevels(inspection, detail: detail, acceptsDamage: acceptsDamage, isCancelled: isCancelled)
         case .jpeg:
             guard let jpeg = inspection.jpeg else { preconditionFailure("JPEG inspection without its header") }
             let planar: Bool
@@ -269,7 +284,10 @@ public struct ImageDecoder: Sendable {
             case .automatic: planar = JPEGCodec.supportsPlanar(jpeg) && header.pixelCount >= limits.planarThreshold
             }
             let output = planar ? JPEGCodec.planarBytes(jpeg) : header.pixelCount * 4
-            if limits.memoryBudget != .max, output + coefficientBytes(inspection) + data.count > limits.memoryBudget {
+            if limits.memoryBudget != .max, output + coefficientBytes(inspection) + encodedSize > limits.memoryBudget {
+                if JPEGRows.supports(jpeg) {
+                    return try decodeJPEGLevels(inspection, detail: detail, acceptsDamage: acceptsDamage, isCancelled: isCancelled)
+                }
                 return try decodeJPEGWithinBudget(inspection, acceptsDamage: acceptsDamage)
             }
             try checkMemory(output + coefficientBytes(inspection), header)
@@ -314,6 +332,8 @@ public struct ImageDecoder: Sendable {
         let header = inspection.header
         let budget = max(1, maxPixels)
         switch header.format {
+        case .jpeg where stream != nil:
+            return try decodeJPEGLevels(inspection, detail: .screen, maxPixels: budget, acceptsDamage: false)
         case .jpeg:
             guard let jpeg = inspection.jpeg else { preconditionFailure("JPEG inspection without its header") }
             let scale = JPEGCodec.previewScale(width: jpeg.width, height: jpeg.height, maxPixels: budget)

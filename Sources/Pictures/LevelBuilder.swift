@@ -144,6 +144,18 @@ final class LevelBuilder {
         }
     }
 
+    /// Copies `count` pixels from `source` to `target` with red and blue swapped (R, G, B, A
+    /// bytes, as libtiff delivers them, to B, G, R, A), by pixman: a conversion between its
+    /// a8b8g8r8 and a8r8g8b8 formats.
+    static func copySwappingRedBlue(_ source: UnsafeMutablePointer<UInt32>, to target: UnsafeMutablePointer<UInt32>, count: Int) {
+        guard count > 0,
+              let from = pixman_image_create_bits(PIXMAN_a8b8g8r8, Int32(count), 1, source, Int32(count * 4)),
+              let to = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(count), 1, target, Int32(count * 4)) else { return }
+        pixman_image_composite32(PIXMAN_OP_SRC, from, nil, to, 0, 0, 0, 0, 0, 0, Int32(count), 1)
+        pixman_image_unref(from)
+        pixman_image_unref(to)
+    }
+
     private func commit(_ k: Int) {
         let level = levels[k]
         let row = level.slot, y = level.rows

@@ -155,30 +155,44 @@ enum Metadata {
     /// of image data present, cICP, and orientation from eXIf (PNG 3rd edition /
     /// Extensions 1.5: the chunk body is a TIFF structure).
     static func png(_ b: [UInt8]) -> ContainerInfo {
+        png(size: b.count, exifLimit: b.count) { offset, count in Array(b[offset..<(offset + count)]) }
+    }
+
+    /// 64 KiB: the largest eXIf body read from a file read in place (an EXIF APP1 segment's
+    /// limit, JPEG's; the orientation is in its first IFD).
+    static let streamedExifBytes = 1 << 16
+
+    /// The same over a file of `size` bytes read through `read(offset, count)` (nil when the
+    /// bytes cannot be read), as a file too large for memory is, reading at most `exifLimit`
+    /// bytes of an eXIf chunk.
+    static func png(size: Int, exifLimit: Int = streamedExifBytes, read: (Int, Int) -> [UInt8]?) -> ContainerInfo {
         var info = ContainerInfo()
-        walkPNGChunks(size: b.count, read: { offset, count in Array(b[offset..<(offset + count)]) }) { type, body, length in
-            guard length <= b.count - body else {
+        walkPNGChunks(size: size, read: read) { type, body, length in
+            guard length <= size - body else {
                 // A cut file: the image data that is there still decodes to rows.
                 if type == 0x4944_4154 {
-                    info.imageDataBytes += max(0, b.count - body)
-                    if info.imageDataIsZlib == nil, b.count - body >= 2 { info.imageDataIsZlib = isZlibHeader(b[body], b[body + 1]) }
+                    info.imageDataBytes += max(0, size - body)
+                    if info.imageDataIsZlib == nil, size - body >= 2, let z = read(body, 2) { info.imageDataIsZlib = isZlibHeader(z[0], z[1]) }
                 }
                 return false
             }
             switch type {
             case 0x4948_4452 where length >= 13:  // "IHDR"
-                info.width = uint(b, body, 4)
-                info.height = uint(b, body + 4, 4)
-                info.bitDepth = Int(b[body + 8])
-                info.colorType = Int(b[body + 9])
-                info.interlaced = b[body + 12] == 1
+                guard let h = read(body, 13) else { return false }
+                info.width = uint(h, 0, 4)
+                info.height = uint(h, 4, 4)
+                info.bitDepth = Int(h[8])
+                info.colorType = Int(h[9])
+                info.interlaced = h[12] == 1
             case 0x6558_4966:  // "eXIf"
-                info.orientation = exifOrientation(b, start: body, end: body + length) ?? .up
-                info.exif = body..<(body + length)
+                if let e = read(body, min(length, exifLimit)) {
+                    info.orientation = exifOrientation(e, start: 0, end: e.count) ?? .up
+                    if e.count == length { info.exif = body..<(body + length) }
+                }
             case 0x6349_4350 where length == 4:  // "cICP": primaries, transfer, matrix, range
-                info.cicp = (Int(b[body]), Int(b[body + 1]))
+                if let c = read(body, 2) { info.cicp = (Int(c[0]), Int(c[1])) }
             case 0x4944_4154:  // "IDAT"
-                if info.imageDataIsZlib == nil, length >= 2 { info.imageDataIsZlib = isZlibHeader(b[body], b[body + 1]) }
+                if info.imageDataIsZlib == nil, length >= 2, let z = read(body, 2) { info.imageDataIsZlib = isZlibHeader(z[0], z[1]) }
                 info.imageDataBytes += min(length, Int.max - info.imageDataBytes)
             case 0x4945_4E44:  // "IEND"
                 return false

@@ -15,6 +15,15 @@ enum PNGCodec {
 
     /// 1 KiB: how much image data libpng reads at a time (see Reader.init).
     static let imageDataReadBytes = 1024
+    /// 64 KiB: the same from a file read in place (decision: a system call per 64 KiB costs
+    /// little beside inflating it).
+    static let streamReadBytes = 1 << 16
+
+    /// The chunk walk of `data`, or of `stream` when the file is read in place.
+    static func chunks(_ data: [UInt8], stream: PictureFile?) -> ContainerInfo {
+        guard let stream else { return Metadata.png(data) }
+        return Metadata.png(size: stream.size) { offset, count in stream.bytes(at: offset, count: count) }
+    }
 
     /// A libpng read over bytes in memory; read and info structs freed with this object.
     private final class Reader {
@@ -23,12 +32,18 @@ enum PNGCodec {
         let state: UnsafeMutablePointer<scrollkit_png_state>
         let file: String
 
-        init(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(PictureError) {
+        /// A read over `bytes`, or over `stream` (the file read in place) when there is one.
+        init(_ bytes: UnsafeBufferPointer<UInt8>, file: String, stream: PictureFile? = nil) throws(PictureError) {
             self.file = file
             state = .allocate(capacity: 1)
             state.initialize(to: scrollkit_png_state())
             state.pointee.data = bytes.baseAddress
             state.pointee.size = bytes.count
+            if let stream {
+                state.pointee.from_file = 1
+                state.pointee.fd = stream.fd
+                state.pointee.size = stream.size
+            }
             guard let png = scrollkit_png_create(state), let info = png_create_info_struct(png) else {
                 throw PictureError(file: file, kind: .corrupt(.png, "out of memory"))
             }
@@ -39,8 +54,9 @@ enum PNGCodec {
             png_set_benign_errors(png, 1)
             // libpng reads image data in blocks of this size (8 KiB by default) and cannot
             // use a block it could not read whole: small blocks let a cut file keep the
-            // rows of all but its last kilobyte.
-            png_set_compression_buffer_size(png, PNGCodec.imageDataReadBytes)
+            // rows of all but its last kilobyte. A file read in place takes larger blocks,
+            // each one a system call.
+            png_set_compression_buffer_size(png, stream == nil ? PNGCodec.imageDataReadBytes : PNGCodec.streamReadBytes)
             guard scrollkit_png_read_info(png, info) != 0 else { throw error() }
         }
 
@@ -59,12 +75,13 @@ enum PNGCodec {
         }
     }
 
-    static func header(_ data: [UInt8], file: String, checkSize: (Int, Int) throws(PictureError) -> Void) throws(PictureError) -> CodecHeader {
-        let chunks = Metadata.png(data)
+    static func header(_ data: [UInt8], file: String, stream: PictureFile? = nil,
+                       checkSize: (Int, Int) throws(PictureError) -> Void) throws(PictureError) -> CodecHeader {
+        let chunks = chunks(data, stream: stream)
         // Our own IHDR read comes first so absurd sizes are refused before libpng runs.
         if let w = chunks.width, let h = chunks.height { try checkSize(w, h) }
         return try data.withBytes { (buffer) throws(PictureError) -> CodecHeader in
-            let reader = try Reader(buffer, file: file)
+            let reader = try Reader(buffer, file: file, stream: stream)
             let png = reader.png, info = reader.info
             let w = Int(png_get_image_width(png, info)), h = Int(png_get_image_height(png, info))
             try checkSize(w, h)
@@ -165,11 +182,11 @@ enum PNGCodec {
     /// converted to sRGB and premultiplied as it arrives, so the full picture is never held
     /// unless the plan keeps it. Rows after a cut or corrupt stretch stay transparent, with
     /// the damage reported. `isCancelled` is polled every few rows.
-    static func decodeLevels(_ data: [UInt8], file: String, header: CodecHeader, plan: LevelPlan, folder: String?,
-                             isCancelled: () -> Bool) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) {
-        let chunks = Metadata.png(data)
+    static func decodeLevels(_ data: [UInt8], file: String, stream: PictureFile?, header: CodecHeader, plan: LevelPlan,
+                             folder: String?, isCancelled: () -> Bool) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) {
+        let chunks = chunks(data, stream: stream)
         return try data.withBytes { (buffer) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) in
-            let reader = try Reader(buffer, file: file)
+            let reader = try Reader(buffer, file: file, stream: stream)
             let png = reader.png
             let (passes, gray) = try prepareARGBRows(reader, header: header)
             precondition(passes == 1, "interlaced PNGs are decoded whole")

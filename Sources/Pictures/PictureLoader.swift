@@ -178,11 +178,18 @@ public final class PictureLoader: Sendable {
         do throws(PictureError) {
             // Reading is real progress; decoding is estimated from the pixel count. The bytes
             // are held while the picture decodes: the memory budget holds them too.
+            // A PNG or JPEG too large to hold is read in place as it decodes.
             let limits = options.limits
-            let bytes = try FileSource.read(path: path, maxBytes: limits.maxFileBytes, maxHeldBytes: limits.memoryBudget,
-                                            progress: { sink.send(.progress(readShare * $0)) },
-                                            isCancelled: { task.isCancelled })
-            let decoder = ImageDecoder(data: bytes, file: FileSource.displayName(path), limits: limits)
+            let file = try PictureFile.open(path: path)
+            let decoder: ImageDecoder
+            if let streaming = ImageDecoder.streaming(file, limits: limits) {
+                decoder = streaming
+            } else {
+                let bytes = try FileSource.read(file, maxBytes: limits.maxFileBytes, maxHeldBytes: limits.memoryBudget,
+                                                progress: { sink.send(.progress(readShare * $0)) },
+                                                isCancelled: { task.isCancelled })
+                decoder = ImageDecoder(data: bytes, file: file.name, limits: limits)
+            }
             let header = try decoder.readHeader()
             sink.send(.header(header))
             var done = readShare
@@ -197,7 +204,7 @@ public final class PictureLoader: Sendable {
                 sink.send(.loaded(picture))
                 return
             }
-            if preview, header.format == .jpeg, header.pixelCount >= options.previewThreshold {
+            if preview, header.format == .jpeg, header.pixelCount >= options.previewThreshold, decoder.stream == nil {
                 guard !task.isCancelled else { return }
                 // DCT-scaled decoding still entropy-decodes every block: about a third of
                 // a full decode.

@@ -82,13 +82,16 @@ final class ARGBPixels: @unchecked Sendable {
     /// Lowers any colour channel above its pixel's alpha to the alpha: files that declare
     /// premultiplied (associated) alpha can still hold colours that exceed it, which would
     /// blend as light out of nothing.
-    func clampToAlpha() {
-        for i in 0..<(width * height) {
-            let p = base[i]
+    func clampToAlpha() { Self.clampToAlpha(base, count: width * height) }
+
+    /// The same for `count` pixels at `pixels` (a decoder's row).
+    static func clampToAlpha(_ pixels: UnsafeMutablePointer<UInt32>, count: Int) {
+        for i in 0..<count {
+            let p = pixels[i]
             let a = p >> 24
             if a == 255 { continue }
             let r = min(p >> 16 & 0xFF, a), g = min(p >> 8 & 0xFF, a), b = min(p & 0xFF, a)
-            base[i] = a << 24 | r << 16 | g << 8 | b
+            pixels[i] = a << 24 | r << 16 | g << 8 | b
         }
     }
 
@@ -100,10 +103,13 @@ final class ARGBPixels: @unchecked Sendable {
 
     /// Swaps the first and third byte of each pixel in the first `rows` rows: R, G, B, A as
     /// libtiff, libjxl and libheif deliver them, to B, G, R, A (little-endian ARGB).
-    func swapRedBlue(rows: Int) {
-        for i in 0..<(min(rows, height) * width) {
-            let p = base[i]
-            base[i] = p & 0xFF00_FF00 | (p & 0xFF) << 16 | (p >> 16) & 0xFF
+    func swapRedBlue(rows: Int) { Self.swapRedBlue(base, count: min(rows, height) * width) }
+
+    /// The same for `count` pixels at `pixels`.
+    static func swapRedBlue(_ pixels: UnsafeMutablePointer<UInt32>, count: Int) {
+        for i in 0..<count {
+            let p = pixels[i]
+            pixels[i] = p & 0xFF00_FF00 | (p & 0xFF) << 16 | (p >> 16) & 0xFF
         }
     }
 

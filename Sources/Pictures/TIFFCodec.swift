@@ -25,15 +25,22 @@ enum TIFFCodec {
             var firstError: String?
         }
 
-        /// The memory libtiff reads, with its read position.
+        /// The memory libtiff reads, or the file read in place (`stream`), with its read
+        /// position.
         final class MemorySource {
             let bytes: UnsafeBufferPointer<UInt8>
+            let stream: PictureFile?
             var position = 0
-            init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+            init(_ bytes: UnsafeBufferPointer<UInt8>, stream: PictureFile?) {
+                self.bytes = bytes
+                self.stream = stream
+            }
+            /// Bytes there are to read.
+            var size: Int { stream?.size ?? bytes.count }
         }
 
-        init(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(PictureError) {
-            source = MemorySource(bytes)
+        init(_ bytes: UnsafeBufferPointer<UInt8>, file: String, stream: PictureFile? = nil) throws(PictureError) {
+            source = MemorySource(bytes, stream: stream)
             messages = Messages()
             guard let options = TIFFOpenOptionsAlloc() else {
                 throw PictureError(file: file, kind: .corrupt(.tiff, "out of memory"))
@@ -106,8 +113,9 @@ enum TIFFCodec {
     }
 
     /// Opens `page` and checks libtiff can convert its samples; the handle is left on it.
-    private static func open(_ bytes: UnsafeBufferPointer<UInt8>, file: String, page: Int) throws(PictureError) -> (Handle, CodecHeader) {
-        let h = try Handle(bytes, file: file)
+    private static func open(_ bytes: UnsafeBufferPointer<UInt8>, file: String, stream: PictureFile? = nil,
+                             page: Int) throws(PictureError) -> (Handle, CodecHeader) {
+        let h = try Handle(bytes, file: file, stream: stream)
         let pages = pages(h)
         guard page >= 0, page < max(pages.count, 1) else {
             throw PictureError(file: file, kind: .noSuchPage(page: page, count: pages.count))
@@ -143,72 +151,177 @@ enum TIFFCodec {
         return (h, header)
     }
 
-    static func header(_ data: [UInt8], file: String, page: Int) throws(PictureError) -> CodecHeader {
-        try data.withBytes { (buffer) throws(PictureError) -> CodecHeader in try open(buffer, file: file, page: page).1 }
+    static func header(_ data: [UInt8], file: String, stream: PictureFile? = nil, page: Int) throws(PictureError) -> CodecHeader {
+        try data.withBytes { (buffer) throws(PictureError) -> CodecHeader in try open(buffer, file: file, stream: stream, page: page).1 }
+    }
+
+    /// What a decode of bands learned.
+    private struct Bands {
+        /// Rows decoded, from the top.
+        var rows: Int
+        /// Why decoding stopped before the last row, if it did.
+        var problem: PictureError?
+        /// Whether the rows are premultiplied (libtiff premultiplies unassociated colour alpha).
+        var premultiplied: Bool
+        /// The embedded ICC profile, as a colour description.
+        var color: ColorDescription?
+        var gray: Bool
     }
 
     /// Decodes `page` through TIFFRGBAImage a band of rows at a time (a strip's or a tile
-    /// row's height), so a damaged band ends the decode with the bands before it kept.
+    /// row's height), each band into `target(row)` (a buffer of `width`-pixel rows) and handed
+    /// to `take(row, rows)`, with red and blue in ARGB's places when `swaps` (else as libtiff
+    /// packs them, R, G, B, A from the low byte); a damaged band ends the decode with the
+    /// bands before it kept.
+    private static func decodeBands(_ h: Handle, file: String, header: CodecHeader, swaps: Bool = true,
+                                    target: (Int) -> UnsafeMutablePointer<UInt32>, take: (Int, Int) -> Void) throws(PictureError) -> Bands {
+        var image = TIFFRGBAImage()
+        var message = [CChar](repeating: 0, count: 1024)
+        guard TIFFRGBAImageBegin(&image, h.tif, 1, &message) != 0 else {
+            throw failure(h.takeError() ?? text(message), file: file)
+        }
+        defer { TIFFRGBAImageEnd(&image) }
+        // Stored order: asking for the file's own orientation turns off libtiff's flips;
+        // the Orientation tag is applied when drawing, as EXIF orientation is.
+        image.req_orientation = image.orientation
+        let width = header.width, height = header.height
+        let bandRows = bandHeight(h, height: height)
+        var row = 0
+        var problem: PictureError?
+        while row < height {
+            let rows = min(bandRows, height - row)
+            let band = target(row)
+            image.row_offset = Int32(row)
+            image.col_offset = 0
+            guard TIFFRGBAImageGet(&image, band, UInt32(width), UInt32(rows)) != 0 else {
+                problem = failure(h.takeError(), file: file)
+                break
+            }
+            // libtiff packs R, G, B, A from the low byte up; ARGB wants B, G, R, A.
+            if swaps { ARGBPixels.swapRedBlue(band, count: rows * width) }
+            take(row, rows)
+            row += rows
+        }
+        // The RGBA interface premultiplies unassociated colour alpha, but passes gray
+        // with unassociated alpha through straight (tif_getimage.c putagreytile).
+        let gray = image.photometric == PHOTOMETRIC_MINISBLACK || image.photometric == PHOTOMETRIC_MINISWHITE
+        var iccCount: UInt32 = 0
+        var iccData: UnsafeMutableRawPointer?
+        var color: ColorDescription?
+        if h.field(TIFFTAG_ICCPROFILE, &iccCount, &iccData), let iccData, iccCount > 0 {
+            color = .icc(Array(UnsafeRawBufferPointer(start: iccData, count: Int(iccCount))))
+        }
+        return Bands(rows: row, problem: problem, premultiplied: !(image.alpha == EXTRASAMPLE_UNASSALPHA && gray),
+                     color: color, gray: gray)
+    }
+
+    /// Rows libtiff decodes at a time: a strip's, or a row of tiles'.
+    private static func bandHeight(_ h: Handle, height: Int) -> Int {
+        var band: UInt32 = 0
+        if TIFFIsTiled(h.tif) != 0 {
+            _ = h.field(TIFFTAG_TILELENGTH, &band)
+        } else {
+            _ = h.field(TIFFTAG_ROWSPERSTRIP, &band)
+        }
+        return max(1, min(Int(band == 0 ? UInt32(height) : band), height))
+    }
+
+    /// Decodes `page` whole, band by band.
     static func decode(_ data: [UInt8], file: String, page: Int, header: CodecHeader) throws(PictureError) -> CodecOutput {
         try data.withBytes { (buffer) throws(PictureError) -> CodecOutput in
             let (h, checked) = try open(buffer, file: file, page: page)
-            var image = TIFFRGBAImage()
-            var message = [CChar](repeating: 0, count: 1024)
-            guard TIFFRGBAImageBegin(&image, h.tif, 1, &message) != 0 else {
-                throw failure(h.takeError() ?? text(message),
-                              file: file)
-            }
-            defer { TIFFRGBAImageEnd(&image) }
-            // Stored order: asking for the file's own orientation turns off libtiff's flips;
-            // the Orientation tag is applied when drawing, as EXIF orientation is.
-            image.req_orientation = image.orientation
-            let width = checked.width, height = checked.height
-            var band: UInt32 = 0
-            if TIFFIsTiled(h.tif) != 0 {
-                _ = h.field(TIFFTAG_TILELENGTH, &band)
-            } else {
-                _ = h.field(TIFFTAG_ROWSPERSTRIP, &band)
-            }
-            let bandRows = max(1, min(Int(band == 0 ? UInt32(height) : band), height))
-            let pixels = try ARGBPixels.make(width: width, height: height, file: file)
-            var row = 0
-            var problem: PictureError?
-            while row < height {
-                let rows = min(bandRows, height - row)
-                image.row_offset = Int32(row)
-                image.col_offset = 0
-                let ok = TIFFRGBAImageGet(&image, pixels.base + row * width, UInt32(width), UInt32(rows))
-                if ok == 0 {
-                    problem = failure(h.takeError(), file: file)
-                    (pixels.base + row * width).update(repeating: 0, count: rows * width)
-                    break
-                }
-                row += rows
-            }
-            // libtiff packs R, G, B, A from the low byte up; ARGB wants B, G, R, A.
-            pixels.swapRedBlue(rows: row)
-            // The RGBA interface premultiplies unassociated colour alpha, but passes gray
-            // with unassociated alpha through straight (tif_getimage.c putagreytile).
-            var premultiplied = true
-            if image.alpha == EXTRASAMPLE_UNASSALPHA, image.photometric == PHOTOMETRIC_MINISBLACK || image.photometric == PHOTOMETRIC_MINISWHITE {
-                premultiplied = false
-            }
-            var iccCount: UInt32 = 0
-            var iccData: UnsafeMutableRawPointer?
-            var color: ColorDescription?
-            if h.field(TIFFTAG_ICCPROFILE, &iccCount, &iccData),
-               let iccData, iccCount > 0 {
-                color = .icc(Array(UnsafeRawBufferPointer(start: iccData, count: Int(iccCount))))
-            }
-            let gray = image.photometric == PHOTOMETRIC_MINISBLACK || image.photometric == PHOTOMETRIC_MINISWHITE
-            var output = CodecOutput(pixels: pixels, premultiplied: premultiplied, color: color,
-                                     colorInput: gray ? .grayInBGRA : nil)
-            if let problem {
-                guard row > 0 else { throw problem }
-                output.damage = PictureDamage(error: problem, decodedFraction: Double(row) / Double(height))
+            let pixels = try ARGBPixels.make(width: checked.width, height: checked.height, file: file)
+            let bands = try decodeBands(h, file: file, header: checked, target: { pixels.base + $0 * checked.width }, take: { _, _ in })
+            pixels.clearRows(from: bands.rows)
+            var output = CodecOutput(pixels: pixels, premultiplied: bands.premultiplied, color: bands.color,
+                                     colorInput: bands.gray ? .grayInBGRA : nil)
+            if let problem = bands.problem {
+                guard bands.rows > 0 else { throw problem }
+                output.damage = PictureDamage(error: problem, decodedFraction: Double(bands.rows) / Double(checked.height))
             }
             return output
         }
+    }
+
+    /// Bytes of the band buffer a decode into levels holds beside them.
+    static func bandBytes(_ data: [UInt8], file: String, stream: PictureFile?, page: Int) throws(PictureError) -> Int {
+        try data.withBytes { (buffer) throws(PictureError) -> Int in
+            let (h, checked) = try open(buffer, file: file, stream: stream, page: page)
+            return bandHeight(h, height: checked.height) * checked.width * 4
+        }
+    }
+
+    /// Decodes `page` a band at a time into `plan`'s levels: each band's rows are converted to
+    /// sRGB and premultiplied as they come, so only one band is held beside the levels kept
+    /// (a tiled picture of any size decodes in bands of its tile height). The file may be
+    /// read in place (`stream`).
+    static func decodeLevels(_ data: [UInt8], file: String, stream: PictureFile?, page: Int, header: CodecHeader,
+                             plan: LevelPlan, folder: String?,
+                             isCancelled: () -> Bool) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) {
+        try data.withBytes { (buffer) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) in
+            let (h, checked) = try open(buffer, file: file, stream: stream, page: page)
+            let width = checked.width
+            let band = try ARGBPixels.make(width: width, height: bandHeight(h, height: checked.height), file: file)
+            guard let builder = LevelBuilder(plan: plan, orientation: checked.orientation, folder: folder) else {
+                throw PictureError(file: file, kind: .insufficientMemory(width: width, height: checked.height,
+                                                                         needed: plan.memoryBytes, available: SystemMemory.available() ?? 0))
+            }
+            // What the band's rows need: known once libtiff has begun (the first band).
+            var transform: ColorTransform?
+            var straight = false
+            var cancelled = false
+            // Red and blue change places as pixman copies each row into the levels.
+            let bands = try decodeBands(h, file: file, header: checked, swaps: false, target: { _ in band.base }, take: { row, rows in
+                if row == 0 {
+                    let premultiplied = TIFFCodec.premultiplies(h)
+                    straight = checked.hasAlpha && !premultiplied
+                    transform = TIFFCodec.iccProfile(h).flatMap {
+                        ColorTransform(.icc($0), input: TIFFCodec.isGray(h) ? .grayInBGRA : .bgra(premultiplied: premultiplied))
+                    }
+                }
+                guard !cancelled else { return }
+                if isCancelled() { cancelled = true; return }
+                for y in 0..<rows {
+                    let target = straight ? builder.nextStraightRow : builder.nextRow
+                    LevelBuilder.copySwappingRedBlue(band.base + y * width, to: target, count: width)
+                    transform?.apply(row: UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt8.self), count: width)
+                    if straight {
+                        builder.commitStraightRow()
+                    } else {
+                        if checked.hasAlpha { ARGBPixels.clampToAlpha(target, count: width) }
+                        builder.commitRow()
+                    }
+                }
+            })
+            if cancelled { throw PictureError(file: file, kind: .cancelled) }
+            guard let problem = bands.problem else { return (builder.finish(complete: true), nil) }
+            guard bands.rows > 0 else { throw problem }
+            return (builder.finish(complete: false), PictureDamage(error: problem, decodedFraction: Double(bands.rows) / Double(checked.height)))
+        }
+    }
+
+    /// Whether the RGBA interface premultiplies `h`'s current page (all but gray with
+    /// unassociated alpha, see `decodeBands`).
+    static func premultiplies(_ h: Handle) -> Bool {
+        var extra: UInt16 = 0
+        var types: UnsafeMutablePointer<UInt16>?
+        let unassociated = h.field(TIFFTAG_EXTRASAMPLES, &extra, &types) && extra > 0 && types?[0] == UInt16(EXTRASAMPLE_UNASSALPHA)
+        return !(unassociated && isGray(h))
+    }
+
+    /// Whether `h`'s current page is gray (PhotometricInterpretation 0 or 1).
+    static func isGray(_ h: Handle) -> Bool {
+        var photometric: UInt16 = 0
+        guard h.field(TIFFTAG_PHOTOMETRIC, &photometric) else { return false }
+        return photometric == PHOTOMETRIC_MINISBLACK || photometric == PHOTOMETRIC_MINISWHITE
+    }
+
+    /// `h`'s embedded ICC profile.
+    static func iccProfile(_ h: Handle) -> [UInt8]? {
+        var count: UInt32 = 0
+        var data: UnsafeMutableRawPointer?
+        guard h.field(TIFFTAG_ICCPROFILE, &count, &data), let data, count > 0 else { return nil }
+        return Array(UnsafeRawBufferPointer(start: data, count: Int(count)))
     }
 }
 
@@ -220,6 +333,14 @@ private func memorySource(_ handle: thandle_t?) -> TIFFCodec.Handle.MemorySource
 
 private let tiffRead: TIFFReadWriteProc = { handle, buffer, size in
     let source = memorySource(handle)
+    if let stream = source.stream {
+        let wanted = max(0, min(Int(size), stream.size - source.position))
+        guard let buffer, wanted > 0 else { return 0 }
+        let n = pread(stream.fd, buffer, wanted, off_t(source.position))
+        guard n > 0 else { return n < 0 ? -1 : 0 }
+        source.position += n
+        return tmsize_t(n)
+    }
     let n = max(0, min(Int(size), source.bytes.count - source.position))
     if n > 0, let buffer { buffer.copyMemory(from: source.bytes.baseAddress! + source.position, byteCount: n) }
     source.position += n
@@ -233,7 +354,7 @@ private let tiffSeek: TIFFSeekProc = { handle, offset, whence in
     let base: Int
     switch whence {
     case SEEK_CUR: base = source.position
-    case SEEK_END: base = source.bytes.count
+    case SEEK_END: base = source.size
     default: base = 0
     }
     // toff_t is unsigned: an offset past Int.max is a lie, refused as a failed seek.
@@ -244,10 +365,12 @@ private let tiffSeek: TIFFSeekProc = { handle, offset, whence in
 
 private let tiffClose: TIFFCloseProc = { _ in 0 }
 
-private let tiffSize: TIFFSizeProc = { handle in toff_t(memorySource(handle).bytes.count) }
+private let tiffSize: TIFFSizeProc = { handle in toff_t(memorySource(handle).size) }
 
 private let tiffMap: TIFFMapFileProc = { handle, base, size in
     let source = memorySource(handle)
+    // A file read in place is not mapped: libtiff reads each strip or tile it decodes.
+    guard source.stream == nil else { return 0 }
     base?.pointee = UnsafeMutableRawPointer(mutating: source.bytes.baseAddress)
     size?.pointee = toff_t(source.bytes.count)
     return 1

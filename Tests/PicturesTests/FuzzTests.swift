@@ -109,16 +109,26 @@ struct FuzzTests {
 
     /// Decodes `input` every way the viewer can (header, preview, a random page, the
     /// animation's first frames, a random detail within a budget whose finer levels go to
-    /// `levels`), checking the outcome; returns whether a strict decode (or, with
+    /// `levels`, from memory or read in place from a file there), checking the outcome;
+    /// returns whether a strict decode (or, with
     /// `acceptsDamage`, a decode keeping damaged parts) gave a picture.
     @discardableResult
     static func exercise(_ input: [UInt8], rng: inout SplitMix64, acceptsDamage: Bool = false, levels: String? = nil) -> Bool {
-        let budgeted = ImageDecoder(data: input, file: "fuzz", limits: budgetLimits(folder: levels))
+        var budgeted = ImageDecoder(data: input, file: "fuzz", limits: budgetLimits(folder: levels))
+        // Half the time read in place from a file, as a PNG, JPEG or TIFF too large to hold is.
+        if let levels, Bool.random(using: &rng) {
+            let path = levels + "/input"
+            if FileManager.default.createFile(atPath: path, contents: Data(input)), let file = try? PictureFile.open(path: path),
+               let streaming = ImageDecoder.streaming(file, limits: budgetLimits(folder: levels), above: 0) {
+                budgeted = streaming
+            }
+        }
         let detail = [PictureDetail.screen, .memory, .full].randomElement(using: &rng)!
         if let picture = try? budgeted.decode(detail: detail, acceptsDamage: acceptsDamage) {
             check(picture, rng: &rng)
             if let reduction = picture.screenReduction { check(reduction, rng: &rng) }
         }
+        _ = try? budgeted.decodePreview(maxPixels: Int.random(in: 1...4096, using: &rng))
         let decoder = ImageDecoder(data: input, file: "fuzz", limits: fuzzLimits)
         let header = try? decoder.readHeader()
         _ = try? decoder.decodePreview(maxPixels: Int.random(in: 1...4096, using: &rng))

@@ -122,11 +122,27 @@ struct MemoryBudgetTests {
         #expect(coarse[2 * 64 + 2] == argb(b[0], b[1], b[2]) && coarse[47 * 64 + 2] == 0)
     }
 
-    @Test("A JPEG over the budget decodes at the largest DCT scale that fits it; a progressive one whose coefficients pass the budget is refused")
+    @Test("A JPEG over the budget decodes row by row into levels, or, when not even a screen's fit, at the DCT scale that fits; a progressive one whose coefficients pass the budget is refused")
     func jpegWithinBudget() throws {
         let pixels = blockPattern(width: 640, height: 480)
         let baseline = try JPEGEncoder.encode(argb: pixels, width: 640, height: 480, quality: 90)
-        // 640×480×4 = 1.2 MB whole; a budget of 400 000 bytes beside the file holds 320×240.
+        // 640×480×4 = 1.2 MB whole; a budget of 400 000 bytes beside the file holds the levels
+        // 160×120 and 80×60 (the level of a 64×48 screen), not 320×240 with them.
+        let folder = try PrivateFolder(prefix: "budget-levels")
+        let small = DecodeLimits(availableMemory: { nil }, memoryBudget: 400_000 + baseline.count, screenWidth: 64, screenHeight: 48)
+        let reduced = try ImageDecoder(data: baseline, file: "b.jpg", limits: small).decode()
+        #expect(reduced.isPreview && reduced.width == 160 && reduced.height == 120 && reduced.byteCount == (160 * 120 + 80 * 60) * 4)
+        var filed = small
+        let path = folder.path
+        filed.levelFolder = { path }
+        let full = try ImageDecoder(data: baseline, file: "b.jpg", limits: filed).decode()
+        #expect(!full.isPreview && full.width == 640 && full.byteCount == (160 * 120 + 80 * 60) * 4)
+        let whole = try ImageDecoder(data: baseline, file: "b.jpg", limits: DecodeLimits(availableMemory: { nil })).decode(storage: .argb)
+        for (x, y) in [(40, 40), (600, 30), (20, 470), (630, 470)] {
+            #expect(channelDistance(full.pixel(x: x, y: y), whole.pixel(x: x, y: y)) <= 2, "(\(x), \(y))")
+        }
+        // 400 000 bytes beside the file on a 1080p screen: the picture is its own screen level,
+        // which does not fit; DCT scaling to 320×240 does.
         let limits = DecodeLimits(availableMemory: { nil }, memoryBudget: 400_000 + baseline.count)
         let picture = try ImageDecoder(data: baseline, file: "b.jpg", limits: limits).decode(storage: .argb)
         #expect(picture.isPreview && picture.width == 320 && picture.height == 240 && picture.fullWidth == 640)
@@ -151,5 +167,68 @@ struct MemoryBudgetTests {
         // An animation holds three canvases: refused the same way.
         let gif = try #require(FuzzSeeds.files.first { $0.starts(with: Array("GIF8".utf8)) }, "a GIF seed")
         #expect(throws: PictureError.self) { try AnimationDecoder(decoder: ImageDecoder(data: gif, file: "a.gif", limits: limits)) }
+    }
+
+    /// Writes `bytes` to `name` in `folder` and opens it as the loader does.
+    static func opened(_ bytes: [UInt8], _ name: String, in folder: PrivateFolder) throws -> PictureFile {
+        try Data(bytes).write(to: URL(fileURLWithPath: folder.appending(name)))
+        return try PictureFile.open(path: folder.appending(name))
+    }
+
+    @Test("PNG, JPEG and TIFF files read in place are never held whole and decode to the pixels a decode from memory gives",
+          arguments: ["png", "jpeg", "progressive", "tiff"])
+    func streamed(kind: String) throws {
+        let folder = try PrivateFolder(prefix: "budget-streamed")
+        let bytes: [UInt8]
+        switch kind {
+        case "png": bytes = Self.blocks
+        case "jpeg", "progressive":
+            bytes = try JPEGEncoder.encode(argb: blockPattern(width: 640, height: 480), width: 640, height: 480, quality: 90,
+                                           subsampling: .s420, progressive: kind == "progressive")
+        default:
+            bytes = try #require(FuzzSeeds.files.first { $0.starts(with: [0x49, 0x49, 0x2A, 0x00]) }, "a TIFF seed")
+        }
+        // Room for the coarse levels beside the file (and a progressive JPEG's 921 600 bytes of
+        // coefficients); read in place whatever its size.
+        var limits = Self.limits(folder: folder.path, budget: bytes.count + 100_000 + (kind == "progressive" ? 921_600 : 0))
+        let file = try Self.opened(bytes, "picture", in: folder)
+        let streaming = try #require(ImageDecoder.streaming(file, limits: limits, above: 0), "read in place")
+        #expect(streaming.data.count < 70_000, "only the headers are held: \(streaming.data.count) bytes")
+        let inMemory = ImageDecoder(data: bytes, file: "picture", limits: limits)
+        for detail in [PictureDetail.screen, .full] {
+            let a = try streaming.decode(detail: detail), b = try inMemory.decode(detail: detail)
+            #expect(a.width == b.width && a.height == b.height, "\(detail): \(a.width)×\(a.height), \(b.width)×\(b.height)")
+            for scale in [1, 0.5, 0.125] {
+                let rect = PixelRect(x: 0, y: 0, width: 40, height: 30)
+                #expect(Self.tile(a, rect, scale: scale) == Self.tile(b, rect, scale: scale), "\(detail) at \(scale)")
+            }
+        }
+        // What libjpeg decodes row by row is what TurboJPEG decodes whole, within rounding.
+        if kind != "png", kind != "tiff" {
+            limits.memoryBudget = .max
+            let whole = try ImageDecoder(data: bytes, file: "picture", limits: limits).decode(storage: .argb)
+            let rows = try streaming.decode()
+            for (x, y) in [(5, 5), (320, 240), (639, 479), (100, 400)] {
+                #expect(channelDistance(rows.pixel(x: x, y: y), whole.pixel(x: x, y: y)) <= 2, "(\(x), \(y))")
+            }
+        }
+    }
+
+    @Test("A PNG and a JPEG cut half-way, read in place, keep their top rows and say they are truncated")
+    func streamedDamage() throws {
+        let folder = try PrivateFolder(prefix: "budget-streamed")
+        let jpeg = try JPEGEncoder.encode(argb: blockPattern(width: 640, height: 480), width: 640, height: 480, quality: 90)
+        let files: [(String, [UInt8])] = [("cut.png", Self.blocks), ("cut.jpg", jpeg)]
+        for (name, whole) in files {
+            let cut = Array(whole.prefix(whole.count / 2))
+            let limits = Self.limits(folder: folder.path)
+            let file = try Self.opened(cut, name, in: folder)
+            let decoder = try #require(ImageDecoder.streaming(file, limits: limits, above: 0))
+            #expect(throws: PictureError(file: name, kind: .truncated)) { try decoder.decode() }
+            let picture = try decoder.decode(acceptsDamage: true)
+            let damage = try #require(picture.damage, "\(name)")
+            #expect(damage.error.kind == .truncated && (damage.decodedFraction ?? 0) > 0.2, "\(name): \(damage)")
+            #expect(picture.pixel(x: 5, y: 5) >> 24 == 0xFF && picture.pixel(x: 5, y: picture.height - 2) == 0, "\(name)")
+        }
     }
 }
