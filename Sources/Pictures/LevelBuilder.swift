@@ -12,14 +12,36 @@ import Glibc
 /// pixel work is pixman's (SIMD C), so building the levels of 268 megapixels costs about as
 /// much as decoding them, in debug builds too; Swift only moves whole rows.
 final class LevelBuilder {
+    /// 16384 pixels: pixman works on images whose extents fit 16-bit coordinates (it skips a
+    /// composite that reaches 32768, analyze_extent in pixman.c), so rows are handled in
+    /// pieces this wide. Even, so a halved piece starts where its source piece's half does.
+    static let piece = 16384
+
+    /// `count` pixels from `start` as pixman images of at most `piece` pixels, each `rows` high
+    /// over rows `stride` pixels apart.
+    private static func pieces(_ format: pixman_format_code_t, _ start: UnsafeMutablePointer<UInt32>, count: Int,
+                               rows: Int, stride rowPixels: Int) -> [OpaquePointer]? {
+        var images: [OpaquePointer] = []
+        for x in stride(from: 0, to: count, by: piece) {
+            guard let image = pixman_image_create_bits(format, Int32(min(piece, count - x)), Int32(rows), start + x,
+                                                       Int32(rowPixels * 4)) else {
+                images.forEach { pixman_image_unref($0) }
+                return nil
+            }
+            images.append(image)
+        }
+        return images
+    }
+
     private final class Level {
         let width: Int
         let height: Int
         var place: LevelPlace
         /// Two rows: the pair being filled.
         let pair: UnsafeMutablePointer<UInt32>
-        /// The pair as a pixman image, which as a source halves (transform and filter below).
-        let image: OpaquePointer
+        /// The pair in pieces as pixman images, which as sources halve (transform and filter
+        /// below); as destinations those are ignored.
+        let pieces: [OpaquePointer]
         var memory: ARGBPixels?
         var fileOffset = 0
         var rows = 0
@@ -30,20 +52,22 @@ final class LevelBuilder {
             self.place = place
             pair = .allocate(capacity: 2 * width)
             pair.initialize(repeating: 0, count: 2 * width)
-            guard let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), 2, pair, Int32(width * 4)) else {
+            guard let pieces = LevelBuilder.pieces(PIXMAN_a8r8g8b8, pair, count: width, rows: 2, stride: width) else {
                 pair.deallocate()
                 return nil
             }
-            self.image = image
+            self.pieces = pieces
             var halving = pixman_transform()
             pixman_transform_init_scale(&halving, pixman_fixed_t(2 << 16), pixman_fixed_t(2 << 16))
-            pixman_image_set_transform(image, &halving)
-            pixman_image_set_filter(image, PIXMAN_FILTER_BILINEAR, nil, 0)
-            pixman_image_set_repeat(image, PIXMAN_REPEAT_PAD)
+            for image in pieces {
+                pixman_image_set_transform(image, &halving)
+                pixman_image_set_filter(image, PIXMAN_FILTER_BILINEAR, nil, 0)
+                pixman_image_set_repeat(image, PIXMAN_REPEAT_PAD)
+            }
         }
 
         deinit {
-            pixman_image_unref(image)
+            pieces.forEach { pixman_image_unref($0) }
             pair.deallocate()
         }
 
@@ -55,8 +79,8 @@ final class LevelBuilder {
     private let file: LevelFile?
     private let orientation: Orientation
     /// The straight-alpha row a decoder writes when its rows need premultiplying, as pixman
-    /// images: its colour (alpha ignored) and its alpha.
-    private var straight: (row: UnsafeMutablePointer<UInt32>, color: OpaquePointer, alpha: OpaquePointer)?
+    /// images in pieces: its colour (alpha ignored) and its alpha.
+    private var straight: (row: UnsafeMutablePointer<UInt32>, color: [OpaquePointer], alpha: [OpaquePointer])?
 
     /// A builder for `plan`, whose memory levels are allocated now (the caller checked them
     /// against the budget) and whose file levels go to a new file in `folder`. Levels meant
@@ -96,8 +120,7 @@ final class LevelBuilder {
 
     deinit {
         if let straight {
-            pixman_image_unref(straight.color)
-            pixman_image_unref(straight.alpha)
+            (straight.color + straight.alpha).forEach { pixman_image_unref($0) }
             straight.row.deallocate()
         }
     }
@@ -112,11 +135,11 @@ final class LevelBuilder {
         let width = levels[0].width
         let row = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
         row.initialize(repeating: 0, count: width)
-        // Width × 1 images over the same row: as x8r8g8b8 its colour with alpha 1, as
-        // a8r8g8b8 the mask that multiplies it (pixman rounds c·a/255 to nearest, as
-        // ARGBPixels.premultiply does).
-        let color = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(width), 1, row, Int32(width * 4))!
-        let alpha = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), 1, row, Int32(width * 4))!
+        // Images over the same row: as x8r8g8b8 its colour with alpha 1, as a8r8g8b8 the mask
+        // that multiplies it (pixman rounds c·a/255 to nearest, as ARGBPixels.premultiply does).
+        // Only a small allocation can fail here, which means no memory at all.
+        let color = Self.pieces(PIXMAN_x8r8g8b8, row, count: width, rows: 1, stride: width)!
+        let alpha = Self.pieces(PIXMAN_a8r8g8b8, row, count: width, rows: 1, stride: width)!
         straight = (row, color, alpha)
         return row
     }
@@ -131,8 +154,10 @@ final class LevelBuilder {
     func commitStraightRow() {
         guard let straight else { preconditionFailure("commitStraightRow before nextStraightRow") }
         let level = levels[0]
-        pixman_image_composite32(PIXMAN_OP_SRC, straight.color, straight.alpha, level.image, 0, 0, 0, 0,
-                                 0, Int32(level.rows & 1), Int32(level.width), 1)
+        for (i, target) in level.pieces.enumerated() {
+            pixman_image_composite32(PIXMAN_OP_SRC, straight.color[i], straight.alpha[i], target, 0, 0, 0, 0,
+                                     0, Int32(level.rows & 1), Int32(min(Self.piece, level.width - i * Self.piece)), 1)
+        }
         commit(0)
     }
 
@@ -148,12 +173,14 @@ final class LevelBuilder {
     /// bytes, as libtiff delivers them, to B, G, R, A), by pixman: a conversion between its
     /// a8b8g8r8 and a8r8g8b8 formats.
     static func copySwappingRedBlue(_ source: UnsafeMutablePointer<UInt32>, to target: UnsafeMutablePointer<UInt32>, count: Int) {
-        guard count > 0,
-              let from = pixman_image_create_bits(PIXMAN_a8b8g8r8, Int32(count), 1, source, Int32(count * 4)),
-              let to = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(count), 1, target, Int32(count * 4)) else { return }
-        pixman_image_composite32(PIXMAN_OP_SRC, from, nil, to, 0, 0, 0, 0, 0, 0, Int32(count), 1)
-        pixman_image_unref(from)
-        pixman_image_unref(to)
+        for x in stride(from: 0, to: count, by: piece) {
+            let n = min(piece, count - x)
+            guard let from = pixman_image_create_bits(PIXMAN_a8b8g8r8, Int32(n), 1, source + x, Int32(n * 4)),
+                  let to = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(n), 1, target + x, Int32(n * 4)) else { return }
+            pixman_image_composite32(PIXMAN_OP_SRC, from, nil, to, 0, 0, 0, 0, 0, 0, Int32(n), 1)
+            pixman_image_unref(from)
+            pixman_image_unref(to)
+        }
     }
 
     private func commit(_ k: Int) {
@@ -174,11 +201,18 @@ final class LevelBuilder {
         if level.rows & 1 == 0, k + 1 < levels.count { halve(k) }
     }
 
-    /// The next level's row from level `k`'s pair.
+    /// The next level's row from level `k`'s pair, piece by piece: source piece i (pixels
+    /// from i·piece) halves into the target's pixels from i·piece/2, which lie in its piece
+    /// i/2. A piece's pixels pair up within it (it starts at an even pixel), so no halving
+    /// reaches across pieces; the last piece pads an odd width with its own last pixel.
     private func halve(_ k: Int) {
         let source = levels[k], target = levels[k + 1]
-        pixman_image_composite32(PIXMAN_OP_SRC, source.image, nil, target.image, 0, 0, 0, 0,
-                                 0, Int32(target.rows & 1), Int32(target.width), 1)
+        for (i, piece) in source.pieces.enumerated() {
+            let from = i * Self.piece
+            let count = (min(Self.piece, source.width - from) + 1) / 2
+            pixman_image_composite32(PIXMAN_OP_SRC, piece, nil, target.pieces[i / 2], 0, 0, 0, 0,
+                                     Int32(from / 2 - (i / 2) * Self.piece), Int32(target.rows & 1), Int32(count), 1)
+        }
         commit(k + 1)
     }
 

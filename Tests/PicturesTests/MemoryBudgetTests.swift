@@ -5,6 +5,7 @@ import Foundation
 import Raster
 import SafeOutput
 import Testing
+import TestSupport
 @testable import Pictures
 
 @Suite("Memory budget")
@@ -229,6 +230,42 @@ struct MemoryBudgetTests {
             let damage = try #require(picture.damage, "\(name)")
             #expect(damage.error.kind == .truncated && (damage.decodedFraction ?? 0) > 0.2, "\(name): \(damage)")
             #expect(picture.pixel(x: 5, y: 5) >> 24 == 0xFF && picture.pixel(x: 5, y: picture.height - 2) == 0, "\(name)")
+        }
+    }
+
+    @Test("Rows wider than pixman's 16-bit coordinates (40 000 pixels) are halved, premultiplied and swapped piece by piece")
+    func wideRows() throws {
+        let width = 40_000, height = 6
+        // Translucent RGBA whose colour changes every 1000 pixels, so every piece is checked.
+        let sample = { (x: Int, y: Int) -> [Int] in [(x / 1000 * 37) & 0xFF, (y * 40) & 0xFF, 200, x < 20_000 ? 255 : 128] }
+        let png = PNGWriter(width: width, height: height, colorType: 6).encode(sample)
+        let picture = try ImageDecoder(data: png, file: "wide.png", limits: DecodeLimits(availableMemory: { nil })).decode()
+        func expected(_ x: Int, _ y: Int) -> UInt32 {
+            let c = sample(x, y), a = c[3]
+            func pm(_ v: Int) -> UInt32 { UInt32((v * a + 127) / 255) }
+            return UInt32(a) << 24 | pm(c[0]) << 16 | pm(c[1]) << 8 | pm(c[2])
+        }
+        for x in [0, 16_383, 16_384, 32_767, 32_768, 39_999] {
+            #expect(picture.pixel(x: x, y: 3) == expected(x, 3), "x = \(x)")
+        }
+        // At 1/2, each pixel averages two rows of two equal pixels (x pairs stay within a
+        // thousand): within one of the rounding.
+        let half = Self.tile(picture, PixelRect(x: 17_000, y: 0, width: 8, height: 3), scale: 0.5)
+        let (upper, lower) = (channels(expected(34_004, 2)), channels(expected(34_004, 3)))
+        let average = zip(upper, lower).map { UInt32(($0 + $1) / 2) }
+        let averaged = average[0] << 24 | average[1] << 16 | average[2] << 8 | average[3]
+        #expect(channelDistance(half[1 * 8 + 2], averaged) <= 1, "\(String(half[10], radix: 16)), \(String(averaged, radix: 16))")
+        // A tiled gray TIFF as wide: libtiff's R, G, B, A rows swapped by pixman, piece by piece.
+        let folder = try PrivateFolder(prefix: "budget-wide")
+        let path = folder.appending("wide.tif")
+        try writeTiledTIFF(to: path, width: width, height: 16, bitsPerSample: 8, tile: 16) { column, _ in
+            [UInt8](repeating: UInt8((column * 16 / 1000 * 53) & 0xFF), count: 256)
+        }
+        let tiff = try ImageDecoder(data: Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: "wide.tif",
+                                    limits: DecodeLimits(availableMemory: { nil })).decode()
+        for x in [5, 16_400, 33_000, 39_990] {
+            let v = UInt32((x / 16 * 16 / 1000 * 53) & 0xFF)
+            #expect(tiff.pixel(x: x, y: 7) == 0xFF00_0000 | v << 16 | v << 8 | v, "TIFF x = \(x)")
         }
     }
 }
