@@ -30,6 +30,9 @@ tests=(plasma-wayland-protocols cage weston swayimg)
 tests+=(systemd)
 # zlib's headers: the tests deflate the rows of the huge PNG files they write.
 tests+=(zlib1g-dev)
+# cjpeg: the tests and the gigapixel benchmark feed it a picture's rows through a pipe, never
+# the whole picture.
+tests+=(libjpeg-turbo-progs)
 # The picture corpus (Scripts/make-corpus.py): Pillow, and each format library's own tools for
 # encoding and for the reference decodes.
 tests+=(python3-pil webp libtiff-tools libheif-examples libjxl-tools librsvg2-bin)

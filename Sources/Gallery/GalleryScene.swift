@@ -191,6 +191,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         startIndex = start
         var pictures = options.pictures
         pictures.limits.memoryBudget = min(pictures.limits.memoryBudget, options.pictureBudget)
+        pictures.limits.maxPixels = max(pictures.limits.maxPixels, Self.maxPixels)
         pictures.limits.levelFolder = { LevelFolder.shared.path() }
         loader = PageLoader(options: pictures, mode: options.loading)
         schedule = KioskSchedule(slideInterval: options.slideshowInterval.map { $0 * 1000 },

@@ -14,6 +14,12 @@ extension GalleryScene {
     public static let defaultMemoryBudget = 256 << 20
 }
 
+extension GalleryScene {
+    /// 2³² pixels (65536², 4.3 gigapixels, about the largest JPEG can declare): the gallery's
+    /// pixel limit. Within it the memory budget decides what is kept of a picture, not its size.
+    public static let maxPixels = 1 << 32
+}
+
 extension GalleryScene.Options {
     /// What one picture may hold in memory (`DecodeLimits.memoryBudget`), in bytes: two fifths
     /// of what the tile cache leaves. The picture in the middle holds its share, and when the

@@ -111,4 +111,73 @@ struct MemoryBudgetViewerTests {
         #expect(stderr.contains { $0.hasPrefix("image-viewer: b-sparse.png: ") }, "\(stderr.filter { !$0.hasPrefix("{") })")
         #expect(stderr.contains { $0 == "image-viewer: c-padded.png: truncated file" }, "\(stderr.filter { !$0.hasPrefix("{") })")
     }
+
+    /// 400 MB (10⁶ bytes) in KiB: issue 18's ceiling for gigapixel pictures, panned and zoomed.
+    static let gigapixelCeilingKiB = 400_000_000 / 1024
+
+    /// 20480×16384 (335 megapixels, past the old limit of 268): squares of 512 pixels, white
+    /// where (x / 512 + y / 512) is even.
+    static let (bigWidth, bigHeight) = (20480, 16384)
+    static func bigIsWhite(_ x: Int, _ y: Int) -> Bool { (x / 512 + y / 512) % 2 == 0 }
+
+    /// Writes the big checkerboard as `kind` into `folder`: a 1-bit PNG, a gray JPEG (cjpeg,
+    /// fed the rows of a PGM through a pipe), or a tiled 1-bit TIFF (uncompressed: 42 MB, more
+    /// than a quarter of the budget, so the viewer reads it in place).
+    static func bigCheckerboard(_ kind: String, in folder: PrivateFolder) throws -> String {
+        let bands = (0..<2).map { band in (0..<(bigWidth / 8)).map { byte -> UInt8 in bigIsWhite(byte * 8, band * 512) ? 0xFF : 0 } }
+        switch kind {
+        case "png":
+            let path = folder.appending("big.png")
+            try writeDeflatedPNG(to: path, width: bigWidth, height: bigHeight, bitDepth: 1, colorType: 0) { bands[($0 / 512) % 2] }
+            return path
+        case "tiff":
+            let path = folder.appending("big.tif")
+            // 256-pixel tiles are each half a square: all white or all black.
+            let white = [UInt8](repeating: 0xFF, count: 256 * 32), black = [UInt8](repeating: 0, count: 256 * 32)
+            try writeTiledTIFF(to: path, width: bigWidth, height: bigHeight, bitsPerSample: 1, tile: 256) { column, row in
+                bigIsWhite(column * 256, row * 256) ? white : black
+            }
+            return path
+        default:
+            let path = folder.appending("big.jpg")
+            let cjpeg = Process()
+            cjpeg.executableURL = URL(fileURLWithPath: "/usr/bin/cjpeg")
+            cjpeg.arguments = ["-quality", "90", "-outfile", path]
+            let input = Pipe()
+            cjpeg.standardInput = input
+            try cjpeg.run()
+            let rows = (0..<2).map { band in Data((0..<bigWidth).map { x -> UInt8 in bigIsWhite(x, band * 512) ? 0xFF : 0 }) }
+            input.fileHandleForWriting.write(Data("P5\n\(bigWidth) \(bigHeight)\n255\n".utf8))
+            for y in 0..<bigHeight { input.fileHandleForWriting.write(rows[(y / 512) % 2]) }
+            try input.fileHandleForWriting.close()
+            cjpeg.waitUntilExit()
+            #expect(cjpeg.terminationStatus == 0, "cjpeg (libjpeg-turbo-progs) failed")
+            return path
+        }
+    }
+
+    @Test("Pictures past the old 268-megapixel limit, PNG, JPEG and tiled TIFF, open and zoom to 1:1 within 400 MB, showing their own pixels",
+          arguments: ["png", "jpeg", "tiff"])
+    func pastTheOldLimit(kind: String) throws {
+        let folder = try PrivateFolder(prefix: "budget-big")
+        let picture = try Self.bigCheckerboard(kind, in: folder)
+        let shot = folder.appending("shot.ppm")
+        let (peak, stderr) = try Self.peak(try Self.keyTrace(["1"], in: folder), [picture], screenshot: shot)
+        #expect(peak <= Self.gigapixelCeilingKiB, "peak \(peak) KiB")
+        #expect(!stderr.contains { $0.hasPrefix("image-viewer:") }, "\(stderr.filter { $0.hasPrefix("image-viewer:") })")
+        // 1:1 around the middle: window (x, y) shows (9600 + x, 7792 + y).
+        let screenshot = try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: shot)))
+        var wrong: [String] = []
+        for y in stride(from: 7, to: 800, by: 41) {
+            for x in stride(from: 5, to: 1280, by: 37) {
+                let (px, py) = (9600 + x, 7792 + y)
+                // Away from the squares' edges, where the offset may round and JPEG rings.
+                guard px % 512 > 8, px % 512 < 504, py % 512 > 8, py % 512 < 504 else { continue }
+                let expected: UInt32 = Self.bigIsWhite(px, py) ? 0xFF : 0
+                let level = screenshot.pixel(x, y) & 0xFF
+                if abs(Int(level) - Int(expected)) > 8 { wrong.append("(\(x), \(y)) \(hex(screenshot.pixel(x, y)))") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) pixels differ from the checkerboard at 1:1: \(wrong.prefix(6))")
+    }
 }
