@@ -151,26 +151,29 @@ public final class PageView: ZoomingScrollView {
 
     /// The load this page should start now, if any: a screen-size picture first, for every
     /// page; for the page in the middle (`isCurrent`) zoomed in closer than the picture it
-    /// shows, full resolution (what memory holds, the rest in a private file).
+    /// shows, a screen-size picture again when that is enough (the window grew since), else
+    /// full resolution (what memory holds, the rest in a private file).
     func wantedLoad(isCurrent: Bool) -> PictureDetail? {
         switch loadState {
         case .waiting:
             return .screen
         case .loaded:
             guard isCurrent, shownDetail != .full, let picture = pictureView.picture, picture.isPreview,
-                  needsFinerPixels(than: picture) else { return nil }
-            return .full
+                  needsFinerPixels(than: Double(picture.width) / Double(max(picture.fullWidth, 1))) else { return nil }
+            let screen = PictureDetail.screenScale(width: picture.fullWidth, height: picture.fullHeight,
+                                                   screenWidth: Int((bounds.width * outputScale).rounded(.up)),
+                                                   screenHeight: Int((bounds.height * outputScale).rounded(.up)))
+            return needsFinerPixels(than: screen) ? .full : .screen
         case .loading, .preview, .failed:
             return nil
         }
     }
 
-    /// Whether the zoom asks for more pixels than `picture` has: the renderer draws from the
-    /// power of two nearest the zoom, so past √2 times the picture's own scale.
-    private func needsFinerPixels(than picture: Picture) -> Bool {
-        guard picture.fullWidth > 0 else { return false }
-        let own = Double(picture.width) / Double(picture.fullWidth)
-        return Double(zoomScale * outputScale) > own * 2.0.squareRoot()
+    /// Whether the zoom asks for more pixels than a picture of `scale` picture pixels per
+    /// image pixel has: the renderer draws from the power of two nearest the zoom, so past √2
+    /// times that scale.
+    private func needsFinerPixels(than scale: Double) -> Bool {
+        Double(zoomScale * outputScale) > scale * 2.0.squareRoot() * (1 + 1e-9)
     }
 
     /// The page is no longer the one in the middle: it keeps a screen-size picture only. A

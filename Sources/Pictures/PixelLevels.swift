@@ -19,6 +19,15 @@ public enum PictureDetail: Sendable, Equatable {
     case full
 }
 
+extension PictureDetail {
+    /// The scale of the screen level of a `width`×`height` picture on a `screenWidth`×
+    /// `screenHeight` screen (device pixels): the pixels per picture pixel a `.screen` decode
+    /// keeps (1 for a picture the screen shows enlarged).
+    public static func screenScale(width: Int, height: Int, screenWidth: Int, screenHeight: Int) -> Double {
+        1 / Double(1 << LevelPlan.screenLevel(width: width, height: height, screenWidth: screenWidth, screenHeight: screenHeight))
+    }
+}
+
 /// Where a decode keeps one level of a picture.
 enum LevelPlace: Equatable {
     /// In memory, as ARGB.

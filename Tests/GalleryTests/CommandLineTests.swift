@@ -73,6 +73,8 @@ struct CommandLineTests {
     @Test("Bad options are refused with a line naming them", arguments: [
         (["--slideshow", "0"], "--slideshow must be"), (["--idle-reset", "nan"], "--idle-reset must be"),
         (["--cache-mb", "100000"], "--cache-mb must be between 1 and 65536"), (["--test-card", "x.png"], "--test-card shows"),
+        (["--memory-mb", "16"], "--memory-mb must be between 32 and 65536"),
+        (["--memory-mb", "64", "--cache-mb", "40"], "--cache-mb 40 leaves less than 32 MiB of --memory-mb 64 for pictures"),
         (["--screenshot", "x.ppm"], "--screenshot needs --offscreen"),
         (["--demo", "list", "x.png"], "--demo list shows generated content"),
         (["--demo", "list", "--test-card"], "--demo list and --test-card are two different scenes"),
@@ -89,7 +91,7 @@ struct CommandLineTests {
     func versionAndHelp() throws {
         #expect(try runProcess(try viewer(), ["--version"]).stdout == "0.2.0\n")
         let help = try runProcess(try viewer(), ["--help"]).stdout
-        for option in ["--fullscreen", "--kiosk", "--slideshow", "--idle-reset", "--cache-mb", "--stats", "--demo", "--show-info",
+        for option in ["--fullscreen", "--kiosk", "--slideshow", "--idle-reset", "--memory-mb", "--cache-mb", "--stats", "--demo", "--show-info",
                        "<path>"] {
             #expect(help.contains(option), "\(option) missing from --help")
         }

@@ -65,4 +65,19 @@ struct DetailLoadingTests {
         let kept = try #require(first.pictureView.picture)
         #expect(kept.width == 64 && kept.byteCount == 64 * 48 * 4, "the page scrolled away keeps its screen-size picture")
     }
+
+    @Test("A window that grows has the page in the middle load a screen-size picture again, not full resolution")
+    func windowGrows() throws {
+        let folder = try TemporaryFolder()
+        let scene = GalleryScene(files: [try Self.files(in: folder)[0]], options: Self.options)
+        // 32×24 shows 512×384 at 1/16: its screen level is 32×24.
+        scene.resize(width: 32, height: 24, scale: 1)
+        _ = scene.advance(to: 0)
+        let page = try #require(scene.currentPage)
+        #expect(page.pictureView.picture?.width == 32)
+        scene.resize(width: 64, height: 48, scale: 1)
+        for frame in 1...3 { _ = scene.advance(to: Double(frame) * 16) }
+        #expect(page.pictureView.picture?.width == 64 && page.shownDetail == .screen,
+                "\(String(describing: page.pictureView.picture?.width)), \(String(describing: page.shownDetail))")
+    }
 }
