@@ -60,6 +60,27 @@ struct MemoryBudgetViewerTests {
         }
     }
 
+    /// The points of a grid over the 1280×800 screenshot `shot`, a picture at 1:1 with window
+    /// (0, 0) on picture pixel `origin`, whose gray level differs by more than `tolerance` from
+    /// a checkerboard of 512-pixel squares shifted right by `shift` (white where the squares'
+    /// column and row add up to an even number); points within `margin` pixels of an edge, where
+    /// the 1:1 offset may round either way, are left out.
+    static func checkerboardProblems(_ shot: String, origin: (x: Int, y: Int), shift: Int, margin: Int,
+                                     tolerance: Int) throws -> [String] {
+        let screenshot = try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: shot)))
+        var wrong: [String] = []
+        for y in stride(from: 7, to: 800, by: 41) {
+            for x in stride(from: 5, to: 1280, by: 37) {
+                let (px, py) = (origin.x + x - shift, origin.y + y)
+                guard px % 512 >= margin, px % 512 < 512 - margin, py % 512 >= margin, py % 512 < 512 - margin else { continue }
+                let expected = (px / 512 + py / 512) % 2 == 0 ? 255 : 0
+                let pixel = screenshot.pixel(x, y)
+                if abs(Int(pixel & 0xFF) - expected) > tolerance { wrong.append("(\(x), \(y)) \(hex(pixel))") }
+            }
+        }
+        return wrong
+    }
+
     @Test("Four 16384² PNGs paged through and the last zoomed to 1:1: the peak stays within 300 MB of idle, and 1:1 shows the picture's own pixels")
     func fourPixelLimitPictures() throws {
         let folder = try PrivateFolder(prefix: "budget-boards")
@@ -71,18 +92,7 @@ struct MemoryBudgetViewerTests {
         #expect(peak - idle <= Self.allowanceKiB, "peak \(peak) KiB, idle \(idle) KiB: \(peak - idle) KiB over")
         #expect(!stderr.contains { $0.hasPrefix("image-viewer:") }, "\(stderr.filter { $0.hasPrefix("image-viewer:") })")
         // The third picture at 1:1 around its middle: window (x, y) shows (7552 + x, 7792 + y).
-        let picture = try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: shot)))
-        var wrong: [String] = []
-        for y in stride(from: 7, to: 800, by: 41) {
-            for x in stride(from: 5, to: 1280, by: 37) {
-                let (px, py) = (7552 + x, 7792 + y)
-                // Not within 2 pixels of a square's edge, where the 1:1 offset may round either way.
-                let edgeX = (px - 256) % 512, edgeY = py % 512
-                guard edgeX > 2, edgeX < 510, edgeY > 2, edgeY < 510 else { continue }
-                let expected: UInt32 = Self.isWhite(2, px, py) ? 0xFFFF_FFFF : 0xFF00_0000
-                if picture.pixel(x, y) != expected { wrong.append("(\(x), \(y)) \(hex(picture.pixel(x, y)))") }
-            }
-        }
+        let wrong = try Self.checkerboardProblems(shot, origin: (7552, 7792), shift: 256, margin: 2, tolerance: 0)
         #expect(wrong.isEmpty, "\(wrong.count) pixels differ from the third checkerboard at 1:1: \(wrong.prefix(6))")
     }
 
@@ -165,19 +175,8 @@ struct MemoryBudgetViewerTests {
         let (peak, stderr) = try Self.peak(try Self.keyTrace(["1"], in: folder), [picture], screenshot: shot)
         #expect(peak <= Self.gigapixelCeilingKiB, "peak \(peak) KiB")
         #expect(!stderr.contains { $0.hasPrefix("image-viewer:") }, "\(stderr.filter { $0.hasPrefix("image-viewer:") })")
-        // 1:1 around the middle: window (x, y) shows (9600 + x, 7792 + y).
-        let screenshot = try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: shot)))
-        var wrong: [String] = []
-        for y in stride(from: 7, to: 800, by: 41) {
-            for x in stride(from: 5, to: 1280, by: 37) {
-                let (px, py) = (9600 + x, 7792 + y)
-                // Away from the squares' edges, where the offset may round and JPEG rings.
-                guard px % 512 > 8, px % 512 < 504, py % 512 > 8, py % 512 < 504 else { continue }
-                let expected: UInt32 = Self.bigIsWhite(px, py) ? 0xFF : 0
-                let level = screenshot.pixel(x, y) & 0xFF
-                if abs(Int(level) - Int(expected)) > 8 { wrong.append("(\(x), \(y)) \(hex(screenshot.pixel(x, y)))") }
-            }
-        }
+        // 1:1 around the middle: window (x, y) shows (9600 + x, 7792 + y); JPEG rings at edges.
+        let wrong = try Self.checkerboardProblems(shot, origin: (9600, 7792), shift: 0, margin: 8, tolerance: 8)
         #expect(wrong.isEmpty, "\(wrong.count) pixels differ from the checkerboard at 1:1: \(wrong.prefix(6))")
     }
 }
