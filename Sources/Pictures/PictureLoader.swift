@@ -4,8 +4,10 @@ import Foundation
 import Synchronization
 
 /// What a load reports, in order: `progress` values (non-decreasing, 0…1) interleaved
-/// with `header`, then `preview` (large JPEGs only), and finally exactly one of `loaded`
-/// or `failed`. Nothing follows the final event, and nothing is delivered after `cancel()`.
+/// with `header`, then `preview` (large JPEGs only) or `animation` (animated GIF and WebP,
+/// when `PictureLoader.Options.opensAnimations` asks for it), and finally exactly one of
+/// `loaded` or `failed`. Nothing follows the final event, and nothing is delivered after
+/// `cancel()`.
 public enum PictureLoadEvent: Sendable {
     /// Fraction of the work done, 0…1 (an estimate while the decoder runs).
     case progress(Double)
@@ -13,6 +15,10 @@ public enum PictureLoadEvent: Sendable {
     case header(PictureHeader)
     /// A reduced picture to show while the full one decodes.
     case preview(Picture)
+    /// The player of an animated file, positioned after its first frame, which the `loaded`
+    /// that follows carries; `firstFrameDelayMs` is how long that frame shows (already
+    /// `AnimationDecoder.displayDelay`). Only sent when `Options.opensAnimations` is set.
+    case animation(AnimationDecoder, firstFrameDelayMs: Int)
     /// The full-resolution picture.
     case loaded(Picture)
     /// The load failed; the error's `description` is the line for stderr and the error card.
@@ -56,6 +62,10 @@ public final class PictureLoader: Sendable {
         /// `Picture.damage` set (for a viewer that shows them with a banner) instead of
         /// `failed`. Off by default: the caller must be ready to say what is missing.
         public var acceptsDamage = false
+        /// Animated GIF and WebP files arrive as their first frame (`loaded`) with the
+        /// `AnimationDecoder` that plays the rest (`animation`), made from the bytes already
+        /// read. Off by default: `loaded` then carries the first frame alone.
+        public var opensAnimations = false
 
         /// Default options.
         public init() {}
@@ -82,13 +92,14 @@ public final class PictureLoader: Sendable {
         self.options = options
     }
 
-    /// Starts loading `path`; `handler` receives the events (see `PictureLoadEvent`).
+    /// Starts loading page `page` (0-based: a TIFF directory, a HEIF image; see
+    /// `PictureHeader.pageCount`) of `path`; `handler` receives the events (see `PictureLoadEvent`).
     @discardableResult
-    public func load(path: String, handler: @escaping @Sendable (PictureLoadEvent) -> Void) -> PictureLoadTask {
+    public func load(path: String, page: Int = 0, handler: @escaping @Sendable (PictureLoadEvent) -> Void) -> PictureLoadTask {
         let task = PictureLoadTask()
         let sink = EventSink(task: task, handler: handler)
         let options = self.options
-        queue.async { Self.run(path: path, options: options, sink: sink) }
+        queue.async { Self.run(path: path, page: page, options: options, sink: sink) }
         return task
     }
 
@@ -137,6 +148,15 @@ public final class PictureLoader: Sendable {
         }
     }
 
+    /// The animation of `decoder`'s file and its first frame; nil when either cannot be had
+    /// (too little memory for the canvases, a first frame that is damaged when damage is not
+    /// accepted): the still decode that follows then reports the file's problem, or shows it.
+    private static func openAnimation(_ decoder: ImageDecoder, acceptsDamage: Bool) -> (AnimationDecoder, AnimationFrame)? {
+        guard let animation = try? AnimationDecoder(decoder: decoder), let first = try? animation.next(),
+              acceptsDamage || first.picture.damage == nil else { return nil }
+        return (animation, first)
+    }
+
     /// Runs `work` while a timer reports estimated progress from `from` toward `to`,
     /// expecting it to take `seconds`; the estimate stops short of `to` until work returns.
     private static func withEstimatedProgress<T>(
@@ -161,7 +181,7 @@ public final class PictureLoader: Sendable {
         return result
     }
 
-    private static func run(path: String, options: Options, sink: EventSink) {
+    private static func run(path: String, page: Int, options: Options, sink: EventSink) {
         let task = sink.task
         guard !task.isCancelled else { return }
         do throws(PictureError) {
@@ -170,7 +190,7 @@ public final class PictureLoader: Sendable {
                                             progress: { sink.send(.progress(readShare * $0)) },
                                             isCancelled: { task.isCancelled })
             let decoder = ImageDecoder(data: bytes, file: FileSource.displayName(path), limits: options.limits)
-            let header = try decoder.readHeader()
+            let header = try decoder.readHeader(page: page)
             sink.send(.header(header))
             var done = readShare
             let pixels = Double(header.pixelCount)
@@ -185,9 +205,17 @@ public final class PictureLoader: Sendable {
                 done = previewDone
             }
             guard !task.isCancelled else { return }
+            if options.opensAnimations, header.frameCount > 1,
+               let (animation, first) = openAnimation(decoder, acceptsDamage: options.acceptsDamage) {
+                sink.send(.animation(animation, firstFrameDelayMs: first.delayMs))
+                sink.send(.loaded(first.picture))
+                return
+            }
             let picture = try withEstimatedProgress(
                 from: done, to: 1, seconds: pixels / assumedPixelsPerSecond, sink: sink
-            ) { () throws(PictureError) in try decoder.decode(storage: options.storage, acceptsDamage: options.acceptsDamage) }
+            ) { () throws(PictureError) in
+                try decoder.decode(page: page, storage: options.storage, acceptsDamage: options.acceptsDamage)
+            }
             sink.send(.loaded(picture))
         } catch {
             if error.kind != .cancelled { sink.send(.failed(error)) }

@@ -28,6 +28,14 @@ struct CorpusEntry: Decodable, CustomStringConvertible {
     let references: [Reference]
 
     var description: String { "\(file) (\(variant))" }
+
+    /// The reference bytes (straight RGBA) of `page` and `frame`, read from `folder`.
+    func referencePixels(in folder: URL, page: Int = 0, frame: Int = 0) throws -> [UInt8] {
+        guard let reference = references.first(where: { $0.page == page && $0.frame == frame }) else {
+            throw GeneratedCorpus.CorpusError(message: "\(file) has no reference for page \(page), frame \(frame)")
+        }
+        return [UInt8](try Data(contentsOf: folder.appendingPathComponent(reference.rgba)))
+    }
 }
 
 /// The corpus, generated once per test process into a private folder.
