@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Raster
 import Testing
+import TestSupport
 @testable import Pictures
 
 @Suite("Animations and pages")
