@@ -15,7 +15,8 @@ enum GIFCodec {
         var firstInterlaced = false
         /// The walk reached the trailer (0x3B); false for a file cut short.
         var complete = false
-        /// NETSCAPE2.0 (or ANIMEXTS1.0) loop count: 0 forever; 1, played once, without it.
+        /// Plays the file asks for: 0 forever; 1, played once, without the NETSCAPE2.0 (or
+        /// ANIMEXTS1.0) block.
         var loopCount = 1
     }
 
@@ -46,7 +47,10 @@ enum GIFCodec {
                 if b[pos + 1] == 0xFF, pos + 18 <= b.count, b[pos + 2] == 11,
                    ["NETSCAPE2.0", "ANIMEXTS1.0"].contains(where: { b[(pos + 3)..<(pos + 14)].elementsEqual($0.utf8) }),
                    b[pos + 14] >= 3, b[pos + 15] == 1 {
-                    s.loopCount = Int(b[pos + 16]) | Int(b[pos + 17]) << 8
+                    // The block counts repetitions after the first play, 0 meaning forever: browsers
+                    // play a file saying 1 twice (Chromium bug 592735, Mozilla bug 1255497).
+                    let repetitions = Int(b[pos + 16]) | Int(b[pos + 17]) << 8
+                    s.loopCount = repetitions == 0 ? 0 : repetitions + 1
                 }
                 pos += 2
                 guard skipSubBlocks() else { return s }
@@ -128,7 +132,7 @@ final class GIFAnimation: AnimationSource {
     let width: Int
     let height: Int
     let frameCount: Int
-    /// NETSCAPE2.0 loop count: 0 forever; 1 when the extension is absent (played once).
+    /// Plays: 0 forever; 1 when the NETSCAPE2.0 block is absent; its repetitions + 1 otherwise.
     let loopCount: Int
     let color: ColorDescription? = nil
     /// Set when a frame stopped part-way (cut or corrupt data); no frame follows it.
