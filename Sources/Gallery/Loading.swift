@@ -82,17 +82,17 @@ public final class PageLoader: Sendable {
         self.mode = mode
     }
 
-    /// Starts loading `path`; its events reach the mailbox tagged with `token`. Returns the
-    /// task, to cancel when the page goes away.
+    /// Starts loading page `page` of `path` (see `PictureLoader.load`); its events reach the
+    /// mailbox tagged with `token`. Returns the task, to cancel when the page goes away.
     @discardableResult
-    public func load(path: String, token: UInt64) -> PictureLoadTask {
+    public func load(path: String, page: Int = 0, token: UInt64) -> PictureLoadTask {
         let mailbox = self.mailbox
         switch mode {
         case .background:
-            return loader.load(path: path) { event in mailbox.post(event, token: token) }
+            return loader.load(path: path, page: page) { event in mailbox.post(event, token: token) }
         case .waitForEach:
             let done = DispatchSemaphore(value: 0)
-            let task = loader.load(path: path) { event in
+            let task = loader.load(path: path, page: page) { event in
                 mailbox.post(event, token: token)
                 switch event {
                 case .loaded, .failed: done.signal()
