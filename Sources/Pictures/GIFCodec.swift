@@ -98,7 +98,7 @@ enum GIFCodec {
     /// The first frame on a transparent canvas.
     static func decode(_ data: [UInt8], file: String, header: CodecHeader) throws(PictureError) -> CodecOutput {
         let animation = try GIFAnimation(data: data, file: file, width: header.width, height: header.height)
-        guard let first = try animation.next() else {
+        guard let first = try animation.next(handingOverCanvas: true) else {
             throw animation.damage?.error ?? PictureError(file: file, kind: .corrupt(.gif, "no image in the file"))
         }
         if let damage = animation.damage, damage.decodedFraction == 0 { throw damage.error }
@@ -146,6 +146,8 @@ final class GIFAnimation: AnimationSource {
     /// How the last frame wants its area treated before the next one is drawn.
     private var pendingDisposal: (mode: Int, rect: (x: Int, y: Int, w: Int, h: Int), saved: [UInt32]?)?
     private var finished = false
+    /// Whether `next(handingOverCanvas:)` gave the canvas away: nothing may draw on it again.
+    private var canvasGiven = false
 
     init(data: [UInt8], file: String, width: Int, height: Int) throws(PictureError) {
         self.file = file
@@ -186,6 +188,7 @@ final class GIFAnimation: AnimationSource {
     }
 
     func reset() {
+        guard !canvasGiven else { return }
         if let gif { DGifCloseFile(gif, nil) }
         gif = nil
         reader = GIFReader(reader.bytes)
@@ -197,7 +200,14 @@ final class GIFAnimation: AnimationSource {
     }
 
     func next() throws(PictureError) -> (pixels: ARGBPixels, delayMs: Int)? {
-        guard !finished, let gif else { return nil }
+        try next(handingOverCanvas: false)
+    }
+
+    /// The next frame, or nil after the last. `handingOverCanvas`: the frame is the canvas
+    /// itself rather than a copy, for a still decode that wants no further frame (the whole
+    /// picture once instead of twice); the animation ends there for good.
+    func next(handingOverCanvas: Bool) throws(PictureError) -> (pixels: ARGBPixels, delayMs: Int)? {
+        guard !finished, !canvasGiven, let gif else { return nil }
         var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
         while true {
             var type = UNDEFINED_RECORD_TYPE
@@ -221,6 +231,10 @@ final class GIFAnimation: AnimationSource {
                 let delay = Int(control.DelayTime) * 10  // centiseconds
                 let complete = drawFrame(gif, control: control)
                 if !complete { finished = true }
+                if handingOverCanvas {
+                    canvasGiven = true
+                    return (canvas, delay)
+                }
                 let out = ARGBPixels.small(width: width, height: height, zeroed: false)
                 out.rawBytes.update(from: canvas.rawBytes, count: canvas.byteCount)
                 return (out, delay)
