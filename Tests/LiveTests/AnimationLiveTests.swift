@@ -1,5 +1,6 @@
 // Animated GIFs in the live viewer under sway headless: frames committed at the file's delays
-// (timed by the --stats frame lines), none while paused, and no thread waking while paused.
+// (timed by the --stats frame lines), none while paused or on a workspace not shown, and no
+// thread waking meanwhile.
 import Foundation
 import Glibc
 import SafeOutput
@@ -98,6 +99,27 @@ struct AnimationLiveTests {
         try run.press("s")
         Thread.sleep(forTimeInterval: 1.5)
         #expect(run.frameTimes.count >= paused + 3, "after S again, \(run.frameTimes.count - paused) frames in 1.5 s")
+    }
+
+    @Test("On another workspace no frame is committed and no thread wakes; back on its own, it plays on")
+    func hiddenWindowRests() throws {
+        let folder = try PrivateFolder(prefix: "scrollkit-animation")
+        let run = try AnimationRun(try Self.gif(in: folder))
+        defer { run.stop() }
+        Thread.sleep(forTimeInterval: 1)
+        #expect(run.frameTimes.count >= 3, "the animation plays before its workspace is left")
+        // sway 1.7 answers no frame callback of a window on a workspace not shown (it sends no
+        // wl_surface.leave either, so the viewer learns it from the callbacks alone).
+        try run.sway.swaymsg(["workspace", "2"])
+        try awaitQuiet(run.viewer, quiet: 1, timeout: 10)
+        let hidden = run.frameTimes.count
+        let (woke, threads) = threadsWaking(in: run.viewer.process.processIdentifier, during: 5)
+        #expect(run.viewer.process.isRunning)
+        #expect(woke.isEmpty, "threads that woke during 5 s on another workspace: \(woke) (threads: \(threads))")
+        #expect(run.frameTimes.count == hidden, "frames committed on another workspace: \(run.frameTimes.suffix(run.frameTimes.count - hidden))")
+        try run.sway.swaymsg(["workspace", "1"])
+        Thread.sleep(forTimeInterval: 2)
+        #expect(run.frameTimes.count >= hidden + 3, "back on its workspace, \(run.frameTimes.count - hidden) frames in 2 s")
     }
 
     @Test("Paused, no thread of the viewer wakes for 10 s")
