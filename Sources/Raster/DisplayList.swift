@@ -36,6 +36,9 @@ struct ContentPlacement: Equatable, Sendable {
     /// last zoom frames showed, then coarser ones), each with its source extent: for sharp
     /// tiles, or in a `transient` frame for the tiles of `sourceLevel`.
     var standInLevels: [StandInLevel] = []
+    /// The coarsest level (`LevelPolicy.backstopLevel`), last of `standInLevels` too: its
+    /// tiles are kept cached while the content shows, so that some stand-in is always there.
+    var backstop: StandInLevel?
     /// The visible cells (of the tile grid at `scale`) that this frame shows scaled from a
     /// stand-in level instead of their sharp tile (or in a `transient` frame instead of
     /// `sourceLevel`'s tiles), with that level; set by the cell plan.

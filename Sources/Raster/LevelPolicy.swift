@@ -108,6 +108,25 @@ enum LevelPolicy {
         return levelScale(nearest) == scale || scale == outputScale ? nil : nearest
     }
 
+    /// Longest side of a content view at its backstop level, in pixels: 1024, so that its
+    /// tiles are at most 4×4 (4 MiB, decision: at 3840×2160 a picture's backstop is about a
+    /// quarter of the window across, blurred but recognisable for the frames it shows).
+    static let backstopSide = 1024.0
+
+    /// The level kept cached for content of `size` points as the stand-in of last resort (the
+    /// frame's budget is then never broken for want of a stand-in, wherever a zoom or scroll
+    /// leads): the finest level at which the whole content fits in `backstopSide` pixels.
+    /// Nil when it would not be drawn (an empty view), or when it would be less than a tile
+    /// across its shorter side (a long list, smeared to a few pixels: no stand-in for text).
+    static func backstopLevel(size: CGSize) -> Int? {
+        let width = Double(size.width), height = Double(size.height)
+        guard width > 0, height > 0, width.isFinite, height.isFinite else { return nil }
+        let level = min(max(Int(log2(backstopSide / max(width, height)).rounded(.down)), levelRange.lowerBound),
+                        levelRange.upperBound)
+        guard min(width, height) * levelScale(level) >= Double(TileGrid.size) else { return nil }
+        return level
+    }
+
     /// The stand-in choice: the first of `p`'s stand-in levels whose tiles covering `rect`
     /// (the visible part of a cell, content pixels at `p.scale`) are all cached, as
     /// `isCached` says (asked in order, stopping at the first tile missing).

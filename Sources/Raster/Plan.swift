@@ -81,6 +81,12 @@ struct CellPlanner {
             func middleFirst(_ keys: [TileKey]) -> [TileKey] {
                 keys.sorted { (distance($0), $0.row, $0.column) < (distance($1), $1.row, $1.column) }
             }
+            // The backstop's tiles count as used while the content shows: never evicted first.
+            if let backstop = p.backstop {
+                for key in TileGrid.cells(of: backstop.extent, view: p.view, scale: LevelPolicy.levelScale(backstop.level)) {
+                    _ = cached(key)
+                }
+            }
             if p.transient {
                 for key in middleFirst(TileGrid.cells(of: visible, view: p.view, scale: p.scale)) {
                     let cell = TileGrid.rect(of: key).intersection(visible)

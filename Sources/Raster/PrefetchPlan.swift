@@ -16,12 +16,13 @@ struct PrefetchPlanner {
     let store: TileStore
 
     /// The jobs, in order: the sharp tiles of cells shown by stand-ins (in a zoom frame, the
-    /// tiles of its level they wait for) and the visible stale tiles; during a zoom, the tiles
-    /// of the level the scale settles on and of the zoom's own level around what shows; the
-    /// missing tiles in rings beyond each settled content view's visible tiles, on the side it
-    /// last scrolled towards (all sides, one ring, before it first scrolls), as many rings as
-    /// the last frame's motion covers in `lookaheadFrames` frames; then the tiles of content
-    /// just outside `window` (a pager's next page), nearest the window first.
+    /// tiles of its level they wait for) and the visible stale tiles; the backstop tiles of
+    /// the content shown; during a zoom, the tiles of the level the scale settles on and of
+    /// the zoom's own level around what shows; the missing tiles in rings beyond each settled
+    /// content view's visible tiles, on the side it last scrolled towards (all sides, one ring,
+    /// before it first scrolls), as many rings as the last frame's motion covers in
+    /// `lookaheadFrames` frames; then the backstop and the tiles of content just outside
+    /// `window` (a pager's next page), nearest the window first.
     func plan(items: [DisplayItem], contents: [UInt64: any TiledContent], histories: [UInt64: ViewHistory],
               nearby: [NearbyContent], window: PixelRect) -> [TileJob] {
         var jobs: [TileJob] = []
@@ -31,6 +32,13 @@ struct PrefetchPlanner {
         func add(_ key: TileKey, _ p: ContentPlacement, _ content: any TiledContent, drawn: Bool = false) {
             guard store.wants(key), queued.insert(key).inserted else { return }
             jobs.append(TileJob(key: key, placement: p, content: content, resampled: !drawn && p.sourceLevel != nil))
+        }
+        func addBackstop(of p: ContentPlacement, _ content: any TiledContent) {
+            guard let backstop = p.backstop else { return }
+            let level = p.scaled(from: backstop)
+            for key in TileGrid.cells(of: backstop.extent, view: p.view, scale: level.sourceScale) {
+                add(key, level, content, drawn: true)
+            }
         }
         let t = TileGrid.size
         for item in items {
@@ -53,6 +61,11 @@ struct PrefetchPlanner {
             for key in TileGrid.cells(of: visible, view: p.view, scale: p.scale) where store.isStale(key) {
                 add(key, p, content)
             }
+        }
+        // The backstops of the content on screen (a few tiles each, drawn once).
+        for item in items {
+            guard case .content(let p) = item.kind, let content = contents[p.view] else { continue }
+            addBackstop(of: p, content)
         }
         // A zoom under way: the tiles of the level the scale will settle on (its sharp tiles'
         // sources, and what the zoom switches to once the scale has doubled or halved), then
@@ -98,6 +111,7 @@ struct PrefetchPlanner {
         }
         for n in nearby.sorted(by: { gap($0.reachable) < gap($1.reachable) }) {
             let p = n.placement
+            addBackstop(of: p, n.content)
             let area = n.reachable.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
             let cells = TileGrid.cells(of: area, view: p.view, scale: p.scale)
                 .map { (gap(TileGrid.rect(of: $0).offsetBy(dx: p.originX, dy: p.originY)), $0) }

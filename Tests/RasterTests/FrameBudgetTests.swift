@@ -196,4 +196,51 @@ struct FrameBudgetTests {
                                          width: width, height: height, under: Self.under)
         #expect(firstDifference(fb, settled) == nil, "\(firstDifference(fb, settled) ?? "")")
     }
+
+    @Test("Panning and zooming out after the cache dropped the coarser levels stay within the budget: the backstop stands in")
+    func backstopStandsIn() throws {
+        let scene = Scene1(viewport: CGSize(width: Self.width, height: Self.height), contentSize: CGSize(width: 1400, height: 1000))
+        // 32 tiles: the visible cells of one level and a ring, so that settling at 8 pushes out
+        // the other levels.
+        let renderer = Renderer(cacheBudget: 32 * 256 * 256 * 4)
+        renderer.maxTilesPerFrame = 8
+        let fb = try #require(OwnedFramebuffer(width: Self.width, height: Self.height))
+        var worst = (zoom: 0.0, tiles: 0)
+        func frame(_ zoom: Double) {
+            let made = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled
+            renderer.render(scene.root, into: fb, bufferAge: 1)
+            let madeNow = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled - made
+            if madeNow > worst.tiles { worst = (zoom, madeNow) }
+        }
+        // Frames until the scale has settled, each followed by the idle time to prefetch (the
+        // backstop among the rest).
+        func settle(_ zoom: Double) {
+            var frames = 0
+            repeat {
+                frame(zoom)
+                renderer.prefetch(maxTiles: 1000)
+                frames += 1
+            } while renderer.needsFollowUpFrame && frames < 50
+        }
+        renderer.render(scene.root, into: fb, bufferAge: 0)
+        renderer.prefetch(maxTiles: 1000)
+        scene.zoom(8)
+        settle(8)
+        // Panning at 8 fills the cache with level-3 tiles and pushes out the older levels (without
+        // the backstop, each of these frames made 10–14 tiles, and the zoom out below 19).
+        for x in [1000, 2000, 3000, 4000, 0] {
+            scene.scroller.bounds.origin = CGPoint(x: x, y: x / 2)
+            settle(8)
+        }
+        // Out to 3, then 2.5: a zoom frame scaling level 2 (scale 4), never drawn, while the
+        // other levels are gone; the backstop (level −1, the content at 700×500) is not.
+        for zoom in [3, 2.5] {
+            scene.zoom(CGFloat(zoom))
+            frame(zoom)
+        }
+        settle(2.5)
+        #expect(worst.tiles <= 10, "a frame at \(worst.zoom) made \(worst.tiles) tiles")
+        let sharp = try Self.reference(scene, zoom: 2.5, level: 2)
+        #expect(fb.pixels == sharp, "settled, the frame is sharp")
+    }
 }
