@@ -6,8 +6,6 @@ import Foundation
 final class FramePainter {
     /// Recursion depth of occlusion culling; deeper, items are simply drawn in order.
     static let occlusionDepth = 8
-    /// Output rows resampled at once (zoom frames, stand-ins), bounding the gathered source pixels.
-    static let transientBand = 64
     /// Bands a large repaint is cut into per thread: 4 (decision: enough for threads that come
     /// free at different times to share the rest; each band of a 1080p frame still spans
     /// about 135 rows).
@@ -124,16 +122,9 @@ struct Painter {
         }
     }
 
-    /// Content pixels `rect` of `p` resampled from its level's tiles, in bands that bound the
-    /// gathered source pixels.
+    /// Content pixels `rect` of `p` resampled from its level's tiles.
     private func drawScaled(_ p: ContentPlacement, _ rect: PixelRect) {
-        var y = rect.y
-        while y < rect.maxY {
-            let h = min(FramePainter.transientBand, rect.maxY - y)
-            let band = PixelRect(x: rect.x, y: y, width: rect.width, height: h)
-            TileGrid.resample(p, output: band, sources: tiles, into: target, at: (band.x + p.originX, band.y + p.originY),
-                              blend: !p.opaque, scratch: scratch)
-            y += h
-        }
+        TileGrid.resample(p, output: rect, sources: tiles, into: target, at: (rect.x + p.originX, rect.y + p.originY),
+                          blend: !p.opaque, scratch: scratch)
     }
 }

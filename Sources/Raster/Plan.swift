@@ -41,8 +41,9 @@ struct CellPlanner {
     /// the source tiles they are resampled from) are counted against `maxTiles` nearest the
     /// middle of each view first, and those over it that have a stand-in show it; stale tiles
     /// over it go on showing as they are. A zoom frame (`transient`) scales its level's tiles
-    /// afresh: those missing count against the same budget, and a cell over it shows a
-    /// stand-in level, or its level's stale tiles, until they are made. Returns the items with
+    /// afresh: those missing count against the same budget (its first cell is not made
+    /// regardless), and a cell over it shows a stand-in level, or its level's stale tiles,
+    /// until they are made. Returns the items with
     /// their stand-ins and the cached tiles the cells use (made tiles follow for the repaint
     /// only: a cell that stays sharp and undamaged is not drawn again, even if its tile was
     /// dropped).
@@ -92,7 +93,10 @@ struct CellPlanner {
                     let cell = TileGrid.rect(of: key).intersection(visible)
                     let sources = TileGrid.sourceKeys(p, for: cell).filter { !have($0) }
                     guard !sources.isEmpty else { continue }
-                    if spent > 0, sources.count > limit - spent {
+                    // No cell is made regardless here: a zoom frame is provisional anyway, and
+                    // its first cell's tiles (up to 3×3) over a 4K window's budget of 2 made the
+                    // first frames of a zoom late (17–21 ms against 8–11).
+                    if sources.count > limit - spent {
                         // Stale tiles are right where they are, only less detailed.
                         let old = sources.compactMap { key in stale.contains(key) ? store.anyTile(key, frame: frame) : nil }
                         if old.count == sources.count {
