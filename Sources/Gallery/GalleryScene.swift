@@ -239,9 +239,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// pixels per point (integer or fractional).
     public func resize(width: Int, height: Int, scale: Double) {
         viewScene.resize(width: width, height: height, scale: scale)
+        // The page shown, found with the old page width: the pager's offset is still in it.
+        let shown = currentSlot
         windowSize = CGSize(width: width, height: height)
         outputScale = CGFloat(scale.isFinite && scale > 0 ? scale : 1)
-        layoutPages()
+        layoutPages(keeping: shown)
     }
 
     /// Takes finished loads from the mailbox, runs the slideshow and idle reset, advances
@@ -322,10 +324,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
                height: windowSize.height)
     }
 
-    /// Places the pager and every page for the window's size, keeping the current page (or,
-    /// at the first layout, going to the start page).
-    func layoutPages() {
-        var keep = currentSlot
+    /// Places the pager and every page for the window's size, keeping the current page (or
+    /// `slot`, when the window's width changed since the pager was placed), or at the first
+    /// layout going to the start page.
+    func layoutPages(keeping slot: Int? = nil) {
+        var keep = slot ?? currentSlot
         if let start = startIndex, windowSize.width > 0, !files.isEmpty {
             keep = slots.slot(ofFile: min(max(start, 0), files.count - 1))
             startIndex = nil
