@@ -24,7 +24,7 @@ fonts=(fontconfig fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-co
 # touch input reaches a sway nested in it (the demo's touch tour, the touch tests).
 headless=(sway grim kwin-wayland)
 # Tests only: KWin's protocol files; cage and weston for the kiosk runs; swayimg as the
-# memory reference of the huge-image benchmark.
+# reference of the huge-image and formats benchmarks.
 tests=(plasma-wayland-protocols cage weston swayimg)
 # The kiosk unit's check (systemd-analyze verify, which runs without systemd as init).
 tests+=(systemd)
@@ -33,8 +33,8 @@ tests+=(zlib1g-dev)
 # cjpeg: the tests and the gigapixel benchmark feed it a picture's rows through a pipe, never
 # the whole picture.
 tests+=(libjpeg-turbo-progs)
-# The picture corpus (Scripts/make-corpus.py): Pillow, and each format library's own tools for
-# encoding and for the reference decodes.
+# The picture corpus and the formats benchmark's pictures (Scripts/make-corpus.py): Pillow, and
+# each format library's own tools for encoding and for the reference decodes.
 tests+=(python3-pil webp libtiff-tools libheif-examples libjxl-tools librsvg2-bin)
 # GNOME's compositor headless for the decoration tests (Tests/LiveTests/Harness/Mutter.swift):
 # mutter on its own D-Bus session bus, screenshots through its ScreenCast into PipeWire

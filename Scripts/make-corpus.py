@@ -5,6 +5,11 @@ an ICC profile...), each with reference pixels from a decoder that is not ours.
 
 Usage:
     Scripts/make-corpus.py OUTDIR        the files, their references and OUTDIR/manifest.json
+    Scripts/make-corpus.py --bench FORMAT PHOTO OUT
+                                          PHOTO (a JPEG) in FORMAT (png, jpeg, webp, gif, tiff,
+                                          heif, avif, jxl, svg, bmp) for pictures-bench --formats
+    Scripts/make-corpus.py --bench-animation OUT WIDTH HEIGHT FRAMES DELAY_MS
+                                          an animated GIF of moving gradients and grain
     Scripts/make-corpus.py --fuzz-seeds  small seed files as base64, one per line (for
                                           Tests/PicturesTests/Corpus/FuzzSeeds.swift)
     Scripts/make-corpus.py --hostile     crafted files as "name decodes base64" lines (for
@@ -855,7 +860,80 @@ def hostile_files():
     return out
 
 
+# ---------------------------------------------------------------- benchmark pictures
+
+def bench_picture(fmt, photo, out):
+    """The benchmark's photo (a JPEG pictures-bench writes) in `fmt`, through the format's own
+    encoder where Debian has one (cwebp, heif-enc, cjxl) and Pillow otherwise. SVG is drawn
+    anew: a document of the photo's size whose gradient has the photo's colours at its corners
+    and centre (PictureBenchmark.photoColour), under a few hundred translucent shapes."""
+    run = lambda *args: subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if fmt == "jpeg":
+        with open(photo, "rb") as src, open(out, "wb") as dst:
+            dst.write(src.read())
+    elif fmt == "webp":
+        run("cwebp", "-quiet", "-q", "85", photo, "-o", out)
+    elif fmt == "heif":
+        run("heif-enc", "-q", "80", photo, "-o", out)
+    elif fmt == "avif":
+        # aom at speed 6: minutes rather than hours for 24 MP; the decoder's work is the same.
+        run("heif-enc", "-A", "-q", "60", "-p", "speed=6", photo, "-o", out)
+    elif fmt == "jxl":
+        # VarDCT from the pixels (not cjxl's lossless JPEG transcoding), effort 3.
+        run("cjxl", "--quiet", "--lossless_jpeg=0", "-d", "1", "-e", "3", photo, out)
+    elif fmt == "svg":
+        w, h = Image.open(photo).size
+        shapes = []
+        for i in range(400):
+            x, y = (i * 7919) % w, (i * 104729) % h
+            # Keep the centre (where the benchmark checks the colour) clear.
+            if abs(x - w / 2) < w / 8 and abs(y - h / 2) < h / 8:
+                continue
+            shapes.append(f'<circle cx="{x}" cy="{y}" r="{w // 60}" fill="#{(i * 40503) % 0xFFFFFF:06x}" '
+                          f'fill-opacity="0.35"/>')
+        with open(out, "w") as f:
+            f.write(f"""<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+<stop offset="0" stop-color="rgb(40,60,180)"/><stop offset="1" stop-color="rgb(220,180,120)"/></linearGradient></defs>
+<rect width="{w}" height="{h}" fill="url(#g)"/>
+{chr(10).join(shapes)}
+</svg>
+""")
+    else:
+        im = Image.open(photo)
+        im.load()
+        if fmt == "png":
+            im.save(out, "PNG")
+        elif fmt == "gif":
+            im.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(out, "GIF")
+        elif fmt == "tiff":
+            im.save(out, "TIFF", compression="tiff_lzw")
+        elif fmt == "bmp":
+            im.save(out, "BMP")
+        else:
+            sys.exit(f"make-corpus: no benchmark picture for format {fmt!r}")
+
+
+def bench_animation(out, width, height, frames, delay):
+    """An animated GIF whose every frame changes everywhere (shifting gradients and grain): the
+    worst case for a player, each frame a whole new canvas."""
+    ramp = Image.linear_gradient("L")
+    across, down = ramp.rotate(90).resize((width, height)), ramp.resize((width, height))
+    shown = []
+    for i in range(frames):
+        r = across.point(lambda v, i=i: (v + i * 255 // frames) % 256)
+        b = Image.effect_noise((width, height), 30 + i * 3)
+        shown.append(Image.merge("RGB", (r, down, b)).quantize(colors=256, method=Image.Quantize.FASTOCTREE))
+    shown[0].save(out, "GIF", save_all=True, append_images=shown[1:], duration=delay, loop=0, disposal=1)
+
+
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "--bench":
+        bench_picture(sys.argv[2], sys.argv[3], sys.argv[4])
+        return
+    if len(sys.argv) == 7 and sys.argv[1] == "--bench-animation":
+        bench_animation(sys.argv[2], *(int(a) for a in sys.argv[3:]))
+        return
     if len(sys.argv) == 2 and sys.argv[1] == "--fuzz-seeds":
         for seed in fuzz_seeds():
             print(base64.b64encode(seed).decode())

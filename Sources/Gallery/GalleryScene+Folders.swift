@@ -32,6 +32,7 @@ extension GalleryScene {
         slots.fileCount = newFiles.count
         targetSlot = nil
         failures = failures.filter { newFiles.contains($0.key) && !rewritten.contains($0.key) }
+        reported = reported.filter { newFiles.contains($0.key) && !rewritten.contains($0.key) }
         // Pages of files still listed move to their new slot; the wrap's copies at the ends
         // are made again where needed.
         var kept: [Int: PageView] = [:]

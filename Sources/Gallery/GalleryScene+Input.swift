@@ -95,6 +95,9 @@ extension GalleryScene {
         case .toggleSlideshow:
             schedule.setPaused(!schedule.isPaused, at: now)
             onNeedsFrame?()  // the host learns the new deadline from the next advance
+        case .toggleAnimation: toggleAnimationPause(at: event?.time ?? now)
+        case .previousFilePage: turnFilePage(by: -1)
+        case .nextFilePage: turnFilePage(by: 1)
         case .toggleFullscreen: onWindowRequest?(.toggleFullscreen)
         case .leaveFullscreen: onWindowRequest?(.leaveFullscreen)
         case .quit: onWindowRequest?(.quit)

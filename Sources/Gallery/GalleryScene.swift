@@ -37,14 +37,23 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         /// Whether the last picture leads on to the first and back (keys, swipes, slideshow;
         /// see `PageSlots`).
         public var wraps = false
-        /// Decoder tuning and limits.
+        /// Decoder tuning and limits. The gallery's default shows what decoded of a damaged
+        /// file and plays animations.
         public var pictures = PictureLoader.Options()
         /// Whether the page overlay, information panel and help may show; nil: everywhere but
         /// in a kiosk (`--show-info` lets a kiosk show them).
         public var showsInformation: Bool?
+        /// What shows through transparent pictures (`--background`); nil: the black page.
+        public var background: PictureBackground? = .checkerboard
+        /// Whether pictures smaller than the window are enlarged to fill it (`--upscale`); by
+        /// default they show at 1:1, centred, as eog, Loupe and swayimg show them.
+        public var upscalesToFit = false
 
         /// The defaults: a desktop window, no slideshow, no idle reset.
-        public init() {}
+        public init() {
+            pictures.acceptsDamage = true
+            pictures.opensAnimations = true
+        }
     }
 
     /// What the gallery asks of its window.
@@ -85,6 +94,16 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// Called with the new `title` whenever the page shown changes (the pager passes the middle
     /// between two pages, a key or the slideshow turns one): the host's window title.
     public var onTitleChange: ((String) -> Void)?
+    /// Called once per file shown in part, with what went wrong (`error.file` names the file,
+    /// `description` says what is missing: the banner's words, for the stderr line).
+    public var onLoadDamage: ((PictureDamage) -> Void)?
+    /// Whether anyone can see the window (see `Scene.isWindowVisible`): hidden, animations
+    /// stop where they are and ask for nothing until it shows again.
+    public var isWindowVisible = true {
+        didSet { if isWindowVisible && !oldValue { onNeedsFrame?() } }
+    }
+    /// Whether animations are stopped by the user (S, F4).
+    public internal(set) var animationsPaused = false
     /// Set by the host.
     public var onNeedsFrame: (() -> Void)?
     /// Set by a host that can be woken from another thread: the loader calls it whenever a
@@ -144,6 +163,9 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// Files that failed, by path: a page made again shows the card without decoding again
     /// or printing the line twice.
     var failures: [String: PictureError] = [:]
+    /// The pages of each file (its TIFF directories, HEIF images) whose failure or damage was
+    /// reported, by path.
+    var reported: [String: Set<Int>] = [:]
     /// The page of each load in flight, by token.
     var loadsInFlight: [UInt64: PageView] = [:]
     private var nextToken: UInt64 = 1
@@ -224,9 +246,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// pixels per point (integer or fractional).
     public func resize(width: Int, height: Int, scale: Double) {
         viewScene.resize(width: width, height: height, scale: scale)
+        // The page shown, found with the old page width: the pager's offset is still in it.
+        let shown = currentSlot
         windowSize = CGSize(width: width, height: height)
         outputScale = CGFloat(scale.isFinite && scale > 0 ? scale : 1)
-        layoutPages()
+        layoutPages(keeping: shown)
     }
 
     /// Takes finished loads from the mailbox, runs the slideshow and idle reset, advances
@@ -240,6 +264,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         // stopped then, and a slide started from it would be over before its first frame.
         if !actions.isEmpty { pager.advance(to: now) }
         for action in actions { perform(action) }
+        let animations = advanceAnimations()
         var request = viewScene.advance(to: now)
         // A zoom past what the page in the middle holds asks for more of its picture.
         if let page = currentPage, page.wantedLoad(isCurrent: true) != nil { startLoads() }
@@ -250,7 +275,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         if pendingFolderChange != nil, request == .idle { request = .nextFrame }
         let poll = loadsInFlight.isEmpty || onNeedsFrameFromAnyThread != nil ? nil : now + Self.loadPollInterval
         request = request.merged(with: [poll, schedule.nextDeadline])
-        return request.merged(with: overlays.update(currentFacts, at: now))
+        return request.merged(with: overlays.update(currentFacts, at: now)).sooner(animations)
     }
 
     /// Draws the gallery into `buffer` (see `Scene.render`), noting when picture content first shows.
@@ -308,10 +333,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
                height: windowSize.height)
     }
 
-    /// Places the pager and every page for the window's size, keeping the current page (or,
-    /// at the first layout, going to the start page).
-    func layoutPages() {
-        var keep = currentSlot
+    /// Places the pager and every page for the window's size, keeping the current page (or
+    /// `slot`, when the window's width changed since the pager was placed), or at the first
+    /// layout going to the start page.
+    func layoutPages(keeping slot: Int? = nil) {
+        var keep = slot ?? currentSlot
         if let start = startIndex, windowSize.width > 0, !files.isEmpty {
             keep = slots.slot(ofFile: min(max(start, 0), files.count - 1))
             startIndex = nil
@@ -380,13 +406,14 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
                 continue
             }
             let page = PageView(index: index, path: files[index])
+            configure(page)
             page.frame = pageFrame(slot)
             pager.addSubview(page)
             page.layoutPage(outputScale: outputScale)
             page.pictureView.orientation = orientations[page.path] ?? .up
             if let failure = failures[page.path] {
                 page.showFailure(failure)
-            } else if let twin = pages.values.first(where: { $0.index == index && $0.loadState == .loaded }) {
+            } else if let twin = pages.values.first(where: { $0.index == index && $0.filePage == 0 && $0.loadState == .loaded }) {
                 page.show(as: twin)
             }
             pages[slot] = page
@@ -427,7 +454,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
             let preview = page.pictureView.picture == nil
             page.beginLoad(token: token, task: nil, detail: detail)
             loadsStarted += 1
-            let task = loader.load(path: page.path, token: token, detail: detail, preview: preview, screen: screen)
+            let task = loader.load(path: page.path, page: page.filePage, token: token, detail: detail, preview: preview,
+                                   screen: screen)
             if page.loadToken == token { page.loadTask = task }
         }
     }
@@ -443,9 +471,14 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
             default: break
             }
             let before = page.imageSize
-            if let failure = page.apply(delivery.event), failures[page.path] == nil {
-                failures[page.path] = failure
-                onLoadFailure?(failure)
+            if let failure = page.apply(delivery.event) {
+                // A re-made page starts at the file's first page: only its failure is kept.
+                if page.filePage == 0 { failures[page.path] = failure }
+                if reported[page.path, default: []].insert(page.filePage).inserted { onLoadFailure?(failure) }
+            }
+            if case .loaded(let picture) = delivery.event, let damage = picture.damage,
+               reported[page.path, default: []].insert(page.filePage).inserted {
+                onLoadDamage?(damage)
             }
             if page.imageSize != before || (page.failure != nil && knownSizes[page.path] != .zero) {
                 reportLayout(of: page)
@@ -534,7 +567,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
             if let page = pages[slot] { return TraceSetupDescription.nestedSetup(describing: page, frame: pageFrame(slot)) }
             return NestedScrollSetup(frame: pageFrame(slot), content: knownSizes[files[slots.file(atSlot: slot)]] ?? .zero,
                                      zoomable: true, fitsContent: true,
-                                     detailScale: outputScale == 1 ? nil : Double(1 / outputScale))
+                                     detailScale: outputScale == 1 ? nil : Double(1 / outputScale),
+                                     upscalesToFit: options.upscalesToFit)
         }
         return description
     }

@@ -40,6 +40,12 @@ public enum GalleryCommand: Hashable, Sendable {
     case toggleHelp
     /// Pause the slideshow, or resume it.
     case toggleSlideshow
+    /// Animations stop where they are, or play on.
+    case toggleAnimation
+    /// The previous page of a multi-page file (a TIFF's directories, a HEIF's images).
+    case previousFilePage
+    /// The next page of a multi-page file.
+    case nextFilePage
     /// Fullscreen on or off.
     case toggleFullscreen
     /// Leave fullscreen (nothing when not fullscreen).
@@ -85,6 +91,9 @@ public struct GalleryKeyBinding: Sendable {
             case .shift: name = "Shift"
             case .alt: name = "Alt"
             case .logo: name = "Super"
+            // A lone comma or full stop is lost between the help's separators: named.
+            case .character(","): name = "Comma"
+            case .character("."): name = "Period"
             // Letters as keycaps show them; f and F are the same key to a reader.
             case .character(let text): name = text.uppercased()
             case .other(let keysym): name = keysym
@@ -172,6 +181,15 @@ public enum GalleryKeyBindings {
         row([press(.function(7), .flipVertical)], "Flip top to bottom"),
         row([press(.function(8), .flipHorizontal)], "Flip left to right"),
         row([press(.character("p"), .toggleSlideshow), press(.character("P"), .toggleSlideshow)], "Pause or resume the slideshow"),
+        // swayimg's keys: S or F4 starts and stops animations, F2 and F3 step through a file's
+        // frames (here its pages). , and . (< and > with Shift) are the same pair where no
+        // function row is at hand; Page Up and Page Down already turn pictures.
+        row([press(.character("s"), .toggleAnimation), press(.character("S"), .toggleAnimation),
+             press(.function(4), .toggleAnimation)], "Pause or play animations (GIF, WebP)"),
+        row([press(.function(2), .previousFilePage), press(.character(","), .previousFilePage),
+             press(.character("<"), .previousFilePage)], "Previous page of a multi-page TIFF or HEIF"),
+        row([press(.function(3), .nextFilePage), press(.character("."), .nextFilePage),
+             press(.character(">"), .nextFilePage)], "Next page of a multi-page TIFF or HEIF"),
         row([press(.character("o"), .showPageOverlay), press(.character("O"), .showPageOverlay)],
             "Show the name, position and zoom", .information),
         row([press(.character("i"), .toggleInfo), press(.character("I"), .toggleInfo)],

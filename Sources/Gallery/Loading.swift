@@ -82,21 +82,21 @@ public final class PageLoader: Sendable {
         self.mode = mode
     }
 
-    /// Starts loading `path` with `detail` (a JPEG's preview first when `preview`) for a view
-    /// on `screen` (device pixels); its events reach the mailbox tagged with `token`. Returns
-    /// the task, to cancel when the page goes away.
+    /// Starts loading page `page` of `path` (see `PictureLoader.load`) with `detail` (a
+    /// JPEG's preview first when `preview`) for a view on `screen` (device pixels); its events
+    /// reach the mailbox tagged with `token`. Returns the task, to cancel when the page goes away.
     @discardableResult
-    public func load(path: String, token: UInt64, detail: PictureDetail = .full, preview: Bool = true,
+    public func load(path: String, page: Int = 0, token: UInt64, detail: PictureDetail = .full, preview: Bool = true,
                      screen: (width: Int, height: Int)? = nil) -> PictureLoadTask {
         let mailbox = self.mailbox
         switch mode {
         case .background:
-            return loader.load(path: path, detail: detail, preview: preview, screen: screen) { event in
+            return loader.load(path: path, page: page, detail: detail, preview: preview, screen: screen) { event in
                 mailbox.post(event, token: token)
             }
         case .waitForEach:
             let done = DispatchSemaphore(value: 0)
-            let task = loader.load(path: path, detail: detail, preview: preview, screen: screen) { event in
+            let task = loader.load(path: path, page: page, detail: detail, preview: preview, screen: screen) { event in
                 mailbox.post(event, token: token)
                 switch event {
                 case .loaded, .failed: done.signal()

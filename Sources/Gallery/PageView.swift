@@ -8,9 +8,11 @@ import ScrollKit
 /// The zooming scroll view of one image: a `ZoomingScrollView` (fitted, centred, double-tap
 /// zoom) whose content is the picture, in image pixels.
 ///
-/// The image opens at its fit (the whole image in the page, small images enlarged as Photos
-/// does). While the file loads a thin bar shows its progress (large files only); a file that
-/// cannot be shown gets a `CardView`.
+/// The image opens at its fit (the whole image in the page; small images at 1:1 unless
+/// `upscalesToFit`), over `background` where it is transparent. While the file loads a thin bar
+/// shows its progress (large files only); a file that cannot be shown gets a `CardView`, one
+/// that decoded in part shows that part with a banner naming the problem, and an animated one
+/// plays (see PageView+Pictures.swift).
 public final class PageView: ZoomingScrollView {
     /// Where a page's picture is in its life.
     public enum LoadState: Equatable, Sendable {
@@ -44,7 +46,7 @@ public final class PageView: ZoomingScrollView {
     /// The load state.
     public private(set) var loadState: LoadState = .waiting
     /// Why the file cannot be shown, once it failed.
-    public private(set) var failure: PictureError?
+    public internal(set) var failure: PictureError?
     /// Load progress, 0…1.
     public private(set) var progress: Double = 0
     /// The image's displayed size in pixels (turned as `orientation` says), once its header
@@ -58,9 +60,25 @@ public final class PageView: ZoomingScrollView {
     /// Whether the file is large enough to show the progress bar.
     public private(set) var isLarge = false
     /// The error card, while one is shown.
-    public private(set) var card: CardView?
+    public internal(set) var card: CardView?
     /// Device pixels per point of the output (the window's scale).
     public private(set) var outputScale: CGFloat = 1
+    /// What shows under the transparent parts of pictures; nil shows the black page.
+    public var background: PictureBackground? {
+        didSet { if background != oldValue { updateBackdrop(replacing: true) } }
+    }
+    /// The page of the file shown (a TIFF directory, a HEIF image), 0-based.
+    public internal(set) var filePage = 0
+    /// Pages in the file, once its header is read.
+    public internal(set) var filePageCount = 1
+    /// What went wrong in the file, when the picture shown decoded only in part.
+    public internal(set) var damage: PictureDamage?
+    /// The plate over the picture naming the damage and the page, while there is one.
+    public internal(set) var banner: Label?
+    /// Plays the picture when the file is an animation.
+    var animation: AnimationPlayer?
+    /// Where animations decode their frames ahead (the gallery's loading mode decides).
+    var animationDecoding = AnimationPlayer.Decoding.inline
 
     /// The token of the load in flight, if any (the scene matches mailbox events with it).
     var loadToken: UInt64?
@@ -118,7 +136,7 @@ public final class PageView: ZoomingScrollView {
     }
 
     /// Keeps the bar and the card where the page shows them, whatever the scroll position.
-    private func layoutOverlays() {
+    func layoutOverlays() {
         let origin = bounds.origin
         progressTrack.frame = CGRect(x: origin.x, y: origin.y, width: bounds.width, height: Self.progressBarHeight)
         progressFill.frame = CGRect(x: origin.x, y: origin.y, width: bounds.width * CGFloat(min(max(progress, 0), 1)),
@@ -130,6 +148,7 @@ public final class PageView: ZoomingScrollView {
                                 y: origin.y + ((bounds.height - size.height) / 2).rounded(),
                                 width: size.width, height: size.height)
         }
+        layoutBanner()
     }
 
     /// Keeps the bar and the card in place while the content moves.
@@ -192,7 +211,7 @@ public final class PageView: ZoomingScrollView {
         }
         guard loadState == .loaded, shownDetail != .screen, let picture = pictureView.picture,
               let reduction = picture.screenReduction ?? pictureView.preview else { return }
-        pictureView.show(reduction)
+        show(picture: reduction)
         shownDetail = .screen
     }
 
@@ -212,6 +231,17 @@ public final class PageView: ZoomingScrollView {
         progress = 0
     }
 
+    /// Back to waiting for a load, with no content size: another page of the file comes next.
+    func reopen() {
+        loadState = .waiting
+        loadingDetail = nil
+        shownDetail = nil
+        uprightSize = nil
+        zoomedContentSize = nil
+        progress = 0
+        updateProgressBar()
+    }
+
     /// Applies one event of the page's load. Returns the failure when the load just failed.
     func apply(_ event: PictureLoadEvent) -> PictureError? {
         switch event {
@@ -220,11 +250,17 @@ public final class PageView: ZoomingScrollView {
             updateProgressBar()
         case .header(let header):
             isLarge = header.pixelCount >= Self.largePixelCount
+            if filePageCount != header.pageCount {
+                filePageCount = header.pageCount
+                updateBanner()
+            }
             setUprightSize(CGSize(width: header.width, height: header.height))
             updateProgressBar()
         case .preview(let picture):
             loadState = .preview
-            pictureView.show(picture)
+            show(picture: picture)
+        case .animation(let decoder, let delay):
+            startAnimation(decoder, firstDelayMs: delay)
         case .loaded(let picture):
             loadState = .loaded
             loadToken = nil
@@ -232,7 +268,8 @@ public final class PageView: ZoomingScrollView {
             shownDetail = loadingDetail
             loadingDetail = nil
             if uprightSize == nil { setUprightSize(CGSize(width: picture.fullWidth, height: picture.fullHeight)) }
-            pictureView.show(picture)
+            show(picture: picture)
+            noteLoaded(picture)
             progress = 1
             updateProgressBar()
         case .failed(let error):
@@ -270,6 +307,8 @@ public final class PageView: ZoomingScrollView {
         loadingDetail = nil
         shownDetail = nil
         pictureView.replaceContent()
+        // The new file may be still, or another animation: the old frames stop here.
+        animation = nil
         loadState = .waiting
         failure = nil
         progress = 0
@@ -300,7 +339,8 @@ public final class PageView: ZoomingScrollView {
         loadTask = nil
         failure = error
         isZoomEnabled = false
-        pictureView.show(nil)
+        animation = nil
+        show(picture: nil)
         pictureView.isHidden = true
         // Nothing to zoom or pan any more: the card sits still in the page.
         contentInset = .zero
@@ -313,7 +353,7 @@ public final class PageView: ZoomingScrollView {
         card.isUserInteractionEnabled = false
         addSubview(card)
         self.card = card
-        layoutOverlays()
+        updateBanner()
     }
 
     private func updateProgressBar() {

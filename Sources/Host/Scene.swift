@@ -48,6 +48,11 @@ public protocol Scene: AnyObject {
     /// from any thread when it has a result, and the host ticks the scene soon after. Nil when
     /// the host cannot be woken, in which case the scene must ask to be ticked to see results.
     var onNeedsFrameFromAnyThread: (@Sendable () -> Void)? { get set }
+    /// Set by the host: false while nobody can see the window (minimised, on a hidden
+    /// workspace: xdg_toplevel's `suspended` state from xdg-shell 6), true again when it shows.
+    /// A hidden scene keeps its state but starts no work only a viewer would see (an
+    /// animation's next frame). Hosts that cannot tell leave it true.
+    var isWindowVisible: Bool { get set }
 }
 
 extension Scene {
@@ -57,6 +62,12 @@ extension Scene {
     /// Scenes without background work ignore the wake: they change only on the host's thread.
     public var onNeedsFrameFromAnyThread: (@Sendable () -> Void)? {
         get { nil }
+        set {}
+    }
+
+    /// Scenes without work that only matters while seen are the same hidden or not.
+    public var isWindowVisible: Bool {
+        get { true }
         set {}
     }
 }

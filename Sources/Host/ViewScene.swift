@@ -21,12 +21,21 @@ public final class ViewScene: Scene {
     public var onNeedsFrame: (() -> Void)?
     public private(set) var needsRender = true
 
-    /// Sharp tiles a frame makes when scaled stand-ins can show the rest (`Renderer.maxTilesPerFrame`):
-    /// 8. Measured on the 4000×3000 city picture at 1920×1080 (bench-fling's zoom): the frame
-    /// where a Ctrl+wheel zoom settled made up to 184 tiles (126 ms live on two loaded cores;
-    /// 240–420 M instructions under callgrind, against ~70 M for a zoom frame). With 8 the
-    /// settling spreads over about 20 frames of 11–16 M instructions each.
+    /// Sharp tiles a frame makes when scaled stand-ins can show the rest (`Renderer.maxTilesPerFrame`)
+    /// in a 1920×1080 window: 8. Measured on the 4000×3000 city picture at 1920×1080 (bench-fling's
+    /// zoom): the frame where a Ctrl+wheel zoom settled made up to 184 tiles (126 ms live on two
+    /// loaded cores; 240–420 M instructions under callgrind, against ~70 M for a zoom frame).
+    /// With 8 the settling spreads over about 20 frames of 11–16 M instructions each.
     public static let tilesPerFrame = 8
+
+    /// The tile budget of a window of `pixels` device pixels: `tilesPerFrame` scaled down with
+    /// the pixels a zoom frame repaints, at least 2. At 3840×2160 a zoom frame alone took
+    /// 14–17 ms of the 16.7 (bench-fling's zoom, load 2–3), and its frames that made 8 tiles
+    /// were the late ones (17–20 ms); 2 leave their share of the frame.
+    public static func tilesPerFrame(pixels: Double) -> Int {
+        let share = 1920 * 1080 / max(pixels, 1920 * 1080)
+        return max(2, Int(Double(tilesPerFrame) * share))
+    }
 
     /// A scene showing `root`, drawn with a cache of `cacheBudget` bytes.
     public init(root: View, cacheBudget: Int = Renderer.defaultBudget) {
@@ -45,6 +54,8 @@ public final class ViewScene: Scene {
     public func resize(width: Int, height: Int, scale: Double) {
         // Hosts check scales; a scene handed a scale it cannot draw at still draws at 1.
         renderer.outputScale = scale.isFinite && scale > 0 ? scale : 1
+        let side = renderer.outputScale
+        renderer.maxTilesPerFrame = Self.tilesPerFrame(pixels: Double(max(width, 0)) * side * Double(max(height, 0)) * side)
         let size = CGSize(width: width, height: height)
         root.frame = CGRect(origin: .zero, size: size)
         onLayout?(size)

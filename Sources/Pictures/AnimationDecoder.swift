@@ -63,6 +63,9 @@ public final class AnimationDecoder: Sendable {
     }
     private let state: Mutex<State>
     private let file: String
+    /// Every frame covers the whole canvas without transparency (a GIF whose blocks say so),
+    /// so its pictures are opaque and a viewer draws nothing under them.
+    private let opaque: Bool
 
     /// Opens the animation of `decoder`'s file; throws for formats without animation and
     /// for files whose header does not read.
@@ -82,12 +85,13 @@ public final class AnimationDecoder: Sendable {
         default:
             throw PictureError(file: decoder.file, kind: .unsupportedVariant(header.format, "not an animation"))
         }
-        self.init(format: header.format, file: decoder.file, source: source)
+        self.init(format: header.format, file: decoder.file, opaque: !header.hasAlpha, source: source)
     }
 
-    private init(format: ImageFormat, file: String, source: sending any AnimationSource) {
+    private init(format: ImageFormat, file: String, opaque: Bool, source: sending any AnimationSource) {
         self.format = format
         self.file = file
+        self.opaque = opaque
         width = source.width
         height = source.height
         frameCount = source.frameCount
@@ -109,9 +113,9 @@ public final class AnimationDecoder: Sendable {
                 guard let (pixels, delay) = try s.source.next() else { return .success(nil) }
                 s.transform?.apply(to: pixels)
                 var header = PictureHeader(format: format, storedWidth: width, storedHeight: height,
-                                           orientation: .up, hasAlpha: true, isProgressive: false)
+                                           orientation: .up, hasAlpha: !opaque, isProgressive: false)
                 header.frameCount = frameCount
-                let frame = AnimationFrame(picture: Picture(storage: .argb(pixels), header: header, isOpaque: false,
+                let frame = AnimationFrame(picture: Picture(storage: .argb(pixels), header: header, isOpaque: opaque,
                                                             damage: s.source.damage),
                                            index: s.index, delayMs: Self.displayDelay(delay))
                 s.index += 1

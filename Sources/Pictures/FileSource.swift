@@ -59,23 +59,37 @@ enum FileSource {
         // to the same limit.
         var bytes = [UInt8](repeating: 0, count: max(declared, 0))
         var filled = 0
+        /// read(2) into `buffer`, retried on EINTR; the count (0 at the end of the file), or -1
+        /// with errno set.
+        func readSome(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+            while true {
+                let got = Glibc.read(fd, buffer, count)
+                if got >= 0 || errno != EINTR { return got }
+            }
+        }
+        var probe = [UInt8](repeating: 0, count: 4096)
         while true {
             if isCancelled() { throw PictureError(file: name, kind: .cancelled) }
             if filled == bytes.count {
-                guard bytes.count < maxBytes else {
-                    throw PictureError(file: name, kind: .fileTooLarge(bytes: bytes.count + 1, limit: maxBytes))
-                }
                 // Past the declared size: a small probe finds the end of a file that kept its
-                // size, and a file of unknown size grows geometrically.
+                // size without growing `bytes`, since growing an array copies it (the file
+                // twice in memory at once). A file that grew, or of unknown size, grows
+                // geometrically from what the probe brought.
+                let got = probe.withUnsafeMutableBytes { readSome($0.baseAddress!, $0.count) }
+                if got < 0 { throw systemError() }
+                if got == 0 { break }
+                guard filled + got <= maxBytes else {
+                    throw PictureError(file: name, kind: .fileTooLarge(bytes: filled + got, limit: maxBytes))
+                }
                 let grow = min(max(4096, min(chunkBytes, bytes.count / 2)), maxBytes - bytes.count)
-                bytes.append(contentsOf: repeatElement(0, count: grow))
+                bytes.replaceSubrange(filled..., with: probe[..<got])
+                bytes.append(contentsOf: repeatElement(0, count: max(grow - got, 0)))
+                filled += got
+                continue
             }
             let want = min(chunkBytes, bytes.count - filled)
-            let got = bytes.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress! + filled, want) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw systemError()
-            }
+            let got = bytes.withUnsafeMutableBytes { readSome($0.baseAddress! + filled, want) }
+            if got < 0 { throw systemError() }
             if got == 0 { break }
             filled += got
             if declared > 0 { progress(min(1, Double(filled) / Double(declared))) }

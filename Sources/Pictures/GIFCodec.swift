@@ -15,7 +15,8 @@ enum GIFCodec {
         var firstInterlaced = false
         /// The walk reached the trailer (0x3B); false for a file cut short.
         var complete = false
-        /// NETSCAPE2.0 (or ANIMEXTS1.0) loop count: 0 forever; 1, played once, without it.
+        /// Plays the file asks for: 0 forever; 1, played once, without the NETSCAPE2.0 (or
+        /// ANIMEXTS1.0) block.
         var loopCount = 1
     }
 
@@ -46,7 +47,10 @@ enum GIFCodec {
                 if b[pos + 1] == 0xFF, pos + 18 <= b.count, b[pos + 2] == 11,
                    ["NETSCAPE2.0", "ANIMEXTS1.0"].contains(where: { b[(pos + 3)..<(pos + 14)].elementsEqual($0.utf8) }),
                    b[pos + 14] >= 3, b[pos + 15] == 1 {
-                    s.loopCount = Int(b[pos + 16]) | Int(b[pos + 17]) << 8
+                    // The block counts repetitions after the first play, 0 meaning forever: browsers
+                    // play a file saying 1 twice (Chromium bug 592735, Mozilla bug 1255497).
+                    let repetitions = Int(b[pos + 16]) | Int(b[pos + 17]) << 8
+                    s.loopCount = repetitions == 0 ? 0 : repetitions + 1
                 }
                 pos += 2
                 guard skipSubBlocks() else { return s }
@@ -94,7 +98,7 @@ enum GIFCodec {
     /// The first frame on a transparent canvas.
     static func decode(_ data: [UInt8], file: String, header: CodecHeader) throws(PictureError) -> CodecOutput {
         let animation = try GIFAnimation(data: data, file: file, width: header.width, height: header.height)
-        guard let first = try animation.next() else {
+        guard let first = try animation.next(handingOverCanvas: true) else {
             throw animation.damage?.error ?? PictureError(file: file, kind: .corrupt(.gif, "no image in the file"))
         }
         if let damage = animation.damage, damage.decodedFraction == 0 { throw damage.error }
@@ -128,7 +132,7 @@ final class GIFAnimation: AnimationSource {
     let width: Int
     let height: Int
     let frameCount: Int
-    /// NETSCAPE2.0 loop count: 0 forever; 1 when the extension is absent (played once).
+    /// Plays: 0 forever; 1 when the NETSCAPE2.0 block is absent; its repetitions + 1 otherwise.
     let loopCount: Int
     let color: ColorDescription? = nil
     /// Set when a frame stopped part-way (cut or corrupt data); no frame follows it.
@@ -142,6 +146,8 @@ final class GIFAnimation: AnimationSource {
     /// How the last frame wants its area treated before the next one is drawn.
     private var pendingDisposal: (mode: Int, rect: (x: Int, y: Int, w: Int, h: Int), saved: [UInt32]?)?
     private var finished = false
+    /// Whether `next(handingOverCanvas:)` gave the canvas away: nothing may draw on it again.
+    private var canvasGiven = false
 
     init(data: [UInt8], file: String, width: Int, height: Int) throws(PictureError) {
         self.file = file
@@ -182,6 +188,7 @@ final class GIFAnimation: AnimationSource {
     }
 
     func reset() {
+        guard !canvasGiven else { return }
         if let gif { DGifCloseFile(gif, nil) }
         gif = nil
         reader = GIFReader(reader.bytes)
@@ -193,7 +200,14 @@ final class GIFAnimation: AnimationSource {
     }
 
     func next() throws(PictureError) -> (pixels: ARGBPixels, delayMs: Int)? {
-        guard !finished, let gif else { return nil }
+        try next(handingOverCanvas: false)
+    }
+
+    /// The next frame, or nil after the last. `handingOverCanvas`: the frame is the canvas
+    /// itself rather than a copy, for a still decode that wants no further frame (the whole
+    /// picture once instead of twice); the animation ends there for good.
+    func next(handingOverCanvas: Bool) throws(PictureError) -> (pixels: ARGBPixels, delayMs: Int)? {
+        guard !finished, !canvasGiven, let gif else { return nil }
         var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
         while true {
             var type = UNDEFINED_RECORD_TYPE
@@ -217,6 +231,10 @@ final class GIFAnimation: AnimationSource {
                 let delay = Int(control.DelayTime) * 10  // centiseconds
                 let complete = drawFrame(gif, control: control)
                 if !complete { finished = true }
+                if handingOverCanvas {
+                    canvasGiven = true
+                    return (canvas, delay)
+                }
                 let out = ARGBPixels.small(width: width, height: height, zeroed: false)
                 out.rawBytes.update(from: canvas.rawBytes, count: canvas.byteCount)
                 return (out, delay)

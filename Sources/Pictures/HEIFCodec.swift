@@ -117,24 +117,39 @@ enum HEIFCodec {
             var image: OpaquePointer?
             let error = heif_decode_image(h.raw, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options)
             guard error.code == heif_error_Ok, let image else { throw failure(error, file: file, format: format) }
-            defer { heif_image_release(image) }
+            // Released with the pixels when they adopt libheif's buffer, here otherwise.
+            var adopted = false
+            defer { if !adopted { heif_image_release(image) } }
             let w = Int(heif_image_get_width(image, heif_channel_interleaved))
             let ht = Int(heif_image_get_height(image, heif_channel_interleaved))
             guard w == header.width, ht == header.height else {
                 throw PictureError(file: file, kind: .corrupt(format, "decoded \(w)×\(ht), declared \(header.width)×\(header.height)"))
             }
             var stride: Int32 = 0
-            guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= w * 4 else {
+            guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride), Int(stride) >= w * 4 else {
                 throw PictureError(file: file, kind: .corrupt(format, "no decoded pixels"))
             }
-            let pixels = try ARGBPixels.make(width: w, height: ht, zeroed: false, file: file)
-            let out = pixels.rawBytes
-            for y in 0..<ht {
-                let src = plane + y * Int(stride), dst = out + y * w * 4
-                for x in 0..<w {
-                    // R, G, B, A from libheif; B, G, R, A for ARGB.
-                    dst[4 * x] = src[4 * x + 2]; dst[4 * x + 1] = src[4 * x + 1]
-                    dst[4 * x + 2] = src[4 * x]; dst[4 * x + 3] = src[4 * x + 3]
+            let pixels: ARGBPixels
+            if Int(stride) == w * 4 {
+                // R, G, B, A from libheif become B, G, R, A for ARGB in libheif's own buffer,
+                // which the picture then keeps: no second 4-byte copy of the whole picture.
+                let words = UnsafeMutableRawPointer(plane).bindMemory(to: UInt32.self, capacity: w * ht)
+                for i in 0..<(w * ht) {
+                    let p = UInt32(littleEndian: words[i])
+                    words[i] = (p & 0xFF00_FF00 | (p & 0xFF) << 16 | (p >> 16) & 0xFF).littleEndian
+                }
+                pixels = ARGBPixels(adopting: plane, width: w, height: ht) { heif_image_release(image) }
+                adopted = true
+            } else {
+                pixels = try ARGBPixels.make(width: w, height: ht, zeroed: false, file: file)
+                let out = pixels.rawBytes
+                for y in 0..<ht {
+                    let src = plane + y * Int(stride), dst = out + y * w * 4
+                    for x in 0..<w {
+                        // R, G, B, A from libheif; B, G, R, A for ARGB.
+                        dst[4 * x] = src[4 * x + 2]; dst[4 * x + 1] = src[4 * x + 1]
+                        dst[4 * x + 2] = src[4 * x]; dst[4 * x + 3] = src[4 * x + 3]
+                    }
                 }
             }
             let premultiplied = header.hasAlpha && heif_image_handle_is_premultiplied_alpha(h.raw) != 0

@@ -4,8 +4,10 @@ import Foundation
 import Synchronization
 
 /// What a load reports, in order: `progress` values (non-decreasing, 0…1) interleaved
-/// with `header`, then `preview` (large JPEGs only), and finally exactly one of `loaded`
-/// or `failed`. Nothing follows the final event, and nothing is delivered after `cancel()`.
+/// with `header`, then `preview` (large JPEGs only) or `animation` (animated GIF and WebP,
+/// when `PictureLoader.Options.opensAnimations` asks for it), and finally exactly one of
+/// `loaded` or `failed`. Nothing follows the final event, and nothing is delivered after
+/// `cancel()`.
 public enum PictureLoadEvent: Sendable {
     /// Fraction of the work done, 0…1 (an estimate while the decoder runs).
     case progress(Double)
@@ -13,6 +15,10 @@ public enum PictureLoadEvent: Sendable {
     case header(PictureHeader)
     /// A reduced picture to show while the full one decodes.
     case preview(Picture)
+    /// The player of an animated file, positioned after its first frame, which the `loaded`
+    /// that follows carries; `firstFrameDelayMs` is how long that frame shows (already
+    /// `AnimationDecoder.displayDelay`). Only sent when `Options.opensAnimations` is set.
+    case animation(AnimationDecoder, firstFrameDelayMs: Int)
     /// The full-resolution picture.
     case loaded(Picture)
     /// The load failed; the error's `description` is the line for stderr and the error card.
@@ -56,6 +62,10 @@ public final class PictureLoader: Sendable {
         /// `Picture.damage` set (for a viewer that shows them with a banner) instead of
         /// `failed`. Off by default: the caller must be ready to say what is missing.
         public var acceptsDamage = false
+        /// Animated GIF and WebP files arrive as their first frame (`loaded`) with the
+        /// `AnimationDecoder` that plays the rest (`animation`), made from the bytes already
+        /// read. Off by default: `loaded` then carries the first frame alone.
+        public var opensAnimations = false
 
         /// Default options.
         public init() {}
@@ -82,7 +92,8 @@ public final class PictureLoader: Sendable {
         self.options = options
     }
 
-    /// Starts loading `path`; `handler` receives the events (see `PictureLoadEvent`).
+    /// Starts loading page `page` (0-based: a TIFF directory, a HEIF image; see
+    /// `PictureHeader.pageCount`) of `path`; `handler` receives the events (see `PictureLoadEvent`).
     ///
     /// - Parameters:
     ///   - detail: how much of the picture to keep (see `PictureDetail`): `.screen` loads
@@ -92,14 +103,15 @@ public final class PictureLoader: Sendable {
     ///   - screen: the screen the picture is shown on, in device pixels, when it is not the
     ///     one in `Options.limits`.
     @discardableResult
-    public func load(path: String, detail: PictureDetail = .full, preview: Bool = true, screen: (width: Int, height: Int)? = nil,
+    public func load(path: String, page: Int = 0, detail: PictureDetail = .full, preview: Bool = true,
+                     screen: (width: Int, height: Int)? = nil,
                      handler: @escaping @Sendable (PictureLoadEvent) -> Void) -> PictureLoadTask {
         let task = PictureLoadTask()
         let sink = EventSink(task: task, handler: handler)
         var shown = self.options
         if let screen { (shown.limits.screenWidth, shown.limits.screenHeight) = screen }
         let options = shown
-        queue.async { Self.run(path: path, detail: detail, preview: preview, options: options, sink: sink) }
+        queue.async { Self.run(path: path, page: page, detail: detail, preview: preview, options: options, sink: sink) }
         return task
     }
 
@@ -148,6 +160,15 @@ public final class PictureLoader: Sendable {
         }
     }
 
+    /// The animation of `decoder`'s file and its first frame; nil when either cannot be had
+    /// (too little memory for the canvases, a first frame that is damaged when damage is not
+    /// accepted): the still decode that follows then reports the file's problem, or shows it.
+    private static func openAnimation(_ decoder: ImageDecoder, acceptsDamage: Bool) -> (AnimationDecoder, AnimationFrame)? {
+        guard let animation = try? AnimationDecoder(decoder: decoder), let first = try? animation.next(),
+              acceptsDamage || first.picture.damage == nil else { return nil }
+        return (animation, first)
+    }
+
     /// Runs `work` while a timer reports estimated progress from `from` toward `to`,
     /// expecting it to take `seconds`; the estimate stops short of `to` until work returns.
     private static func withEstimatedProgress<T>(
@@ -172,13 +193,13 @@ public final class PictureLoader: Sendable {
         return result
     }
 
-    private static func run(path: String, detail: PictureDetail, preview: Bool, options: Options, sink: EventSink) {
+    private static func run(path: String, page: Int, detail: PictureDetail, preview: Bool, options: Options, sink: EventSink) {
         let task = sink.task
         guard !task.isCancelled else { return }
         do throws(PictureError) {
             // Reading is real progress; decoding is estimated from the pixel count. The bytes
             // are held while the picture decodes: the memory budget holds them too.
-            // A PNG or JPEG too large to hold is read in place as it decodes.
+            // A PNG, JPEG or TIFF too large to hold is read in place as it decodes.
             let limits = options.limits
             let file = try PictureFile.open(path: path)
             let decoder: ImageDecoder
@@ -190,16 +211,23 @@ public final class PictureLoader: Sendable {
                                                 isCancelled: { task.isCancelled })
                 decoder = ImageDecoder(data: bytes, file: file.name, limits: limits)
             }
-            let header = try decoder.readHeader()
+            let header = try decoder.readHeader(page: page)
             sink.send(.header(header))
             var done = readShare
             let pixels = Double(header.pixelCount)
+            // An animation plays its frames at full size, within the budget (AnimationDecoder).
+            if options.opensAnimations, header.frameCount > 1,
+               let (animation, first) = openAnimation(decoder, acceptsDamage: options.acceptsDamage) {
+                sink.send(.animation(animation, firstFrameDelayMs: first.delayMs))
+                sink.send(.loaded(first.picture))
+                return
+            }
             if detail == .screen {
                 // DCT scaling or halving as rows arrive: about a third of a full decode.
                 let picture = try withEstimatedProgress(
                     from: done, to: 1, seconds: pixels / assumedPixelsPerSecond / 3, sink: sink
                 ) { () throws(PictureError) in
-                    try decoder.decode(detail: .screen, acceptsDamage: options.acceptsDamage, isCancelled: { task.isCancelled })
+                    try decoder.decode(page: page, detail: .screen, acceptsDamage: options.acceptsDamage, isCancelled: { task.isCancelled })
                 }
                 sink.send(.loaded(picture))
                 return
@@ -214,11 +242,10 @@ public final class PictureLoader: Sendable {
                 sink.send(.preview(preview))
                 done = previewDone
             }
-            guard !task.isCancelled else { return }
             let picture = try withEstimatedProgress(
                 from: done, to: 1, seconds: pixels / assumedPixelsPerSecond, sink: sink
             ) { () throws(PictureError) in
-                try decoder.decode(storage: options.storage, detail: detail, acceptsDamage: options.acceptsDamage,
+                try decoder.decode(page: page, storage: options.storage, detail: detail, acceptsDamage: options.acceptsDamage,
                                    isCancelled: { task.isCancelled })
             }
             sink.send(.loaded(picture))

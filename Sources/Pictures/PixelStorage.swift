@@ -12,6 +12,9 @@ final class ARGBPixels: @unchecked Sendable {
     let width: Int
     let height: Int
     let base: UnsafeMutablePointer<UInt32>
+    /// Gives back memory this object adopted from a C library (see `init(adopting:…)`); nil
+    /// for memory from malloc, which `deinit` frees.
+    private let release: (() -> Void)?
 
     /// Allocates zeroed storage; callers checked the size against the limits first, so the
     /// multiplication cannot overflow. `zeroed: false` skips the zeroing for a decoder that
@@ -30,6 +33,17 @@ final class ARGBPixels: @unchecked Sendable {
         let count = max(1, width * height)
         guard let raw = zeroed ? calloc(count, 4) : malloc(count * 4) else { return nil }
         base = raw.bindMemory(to: UInt32.self, capacity: count)
+        release = nil
+    }
+
+    /// Adopts `width`×`height` pixels a C library decoded into memory of its own (rows of
+    /// exactly `width` pixels), so a picture is not copied once more; `release` gives that
+    /// memory back when these pixels go.
+    init(adopting memory: UnsafeMutableRawPointer, width: Int, height: Int, release: @escaping () -> Void) {
+        self.width = width
+        self.height = height
+        base = memory.bindMemory(to: UInt32.self, capacity: max(1, width * height))
+        self.release = release
     }
 
     /// Pixels for a decoder: as `init`, but a refusal is the file's error, with the figures.
@@ -51,7 +65,9 @@ final class ARGBPixels: @unchecked Sendable {
         return pixels
     }
 
-    deinit { free(base) }
+    deinit {
+        if let release { release() } else { free(base) }
+    }
 
     /// Bytes held.
     var byteCount: Int { width * height * 4 }

@@ -32,11 +32,16 @@ struct ContentPlacement: Equatable, Sendable {
     var opaque: Bool
     /// The content's bounds in pixels of the source level: [floor, ceil) of the scaled bounds.
     var sourceExtent: PixelRect
-    /// Levels whose cached tiles may stand in, scaled, for sharp tiles not made yet (the level
-    /// the last zoom frames showed, then coarser ones), each with its source extent.
+    /// Levels whose cached tiles may stand in, scaled, for tiles not made yet (the level the
+    /// last zoom frames showed, then coarser ones), each with its source extent: for sharp
+    /// tiles, or in a `transient` frame for the tiles of `sourceLevel`.
     var standInLevels: [StandInLevel] = []
+    /// The coarsest level (`LevelPolicy.backstopLevel`), last of `standInLevels` too: its
+    /// tiles are kept cached while the content shows, so that some stand-in is always there.
+    var backstop: StandInLevel?
     /// The visible cells (of the tile grid at `scale`) that this frame shows scaled from a
-    /// stand-in level instead of their sharp tile, with that level; set by the cell plan.
+    /// stand-in level instead of their sharp tile (or in a `transient` frame instead of
+    /// `sourceLevel`'s tiles), with that level; set by the cell plan.
     var standIns: [CellIndex: Int] = [:]
     /// While a zoom is under way, the level sharp tiles will be made from once the scale holds
     /// (worth prefetching), with its extent.
@@ -57,8 +62,9 @@ struct ContentPlacement: Equatable, Sendable {
 
     /// Where the pixels of `cell` come from: its sharp tile, or tiles of a level scaled.
     func source(of cell: CellIndex) -> CellSource {
+        if let level = standIns[cell] { return .scaled(level: level) }
         if transient, let sourceLevel { return .scaled(level: sourceLevel) }
-        return standIns[cell].map { .scaled(level: $0) } ?? .sharp
+        return .sharp
     }
 
     /// The placement that resamples level `level`'s tiles to this scale, as a zoom frame does.

@@ -20,7 +20,8 @@ struct PlacementMode: Equatable, Sendable {
     var level: Int?
     /// Scaled afresh every frame from cached tiles of `level` (a zoom under way).
     var transient: Bool
-    /// Levels that may stand in, scaled, for sharp tiles not made yet, best first.
+    /// Levels that may stand in, scaled, for tiles not made yet (sharp tiles, or while
+    /// `transient` the tiles of `level`), best first.
     var standIns: [Int]
     /// The scale changed since the last frame: a zoom is under way, and a frame must follow
     /// to show sharp tiles once the scale holds.
@@ -61,30 +62,41 @@ enum LevelPolicy {
         defer { history.lastScale = scale }
         if let last = history.lastScale, last != scale {
             // Zoom under way: keep scaling the tiles already drawn while they stay within a
-            // factor of two of the output; sharp tiles follow once the scale holds still.
+            // factor of two of the output; sharp tiles follow once the scale holds still. A
+            // frame exactly at a level (an animation ending at 1:1) draws that level directly.
             var level = nearest
-            if let kept = history.level {
+            if let kept = history.level, levelScale(nearest) != scale {
                 let ratio = scale / levelScale(kept)
                 if ratio >= 0.5 && ratio <= 2 { level = kept }
             }
+            // Stand-ins for the tiles of `level` not made yet (a zoom out reveals them, a
+            // zoom past twice the settled level switches to a level not drawn): the level the
+            // last frame scaled, the one last settled, then a half and a quarter of the resolution.
+            let standIns = distinctLevels([history.zoomLevel, history.level, level - 1, level - 2], except: level)
             if levelScale(level) == scale {
-                return PlacementMode(level: nil, transient: false, standIns: history.zoomLevel.map { [$0] } ?? [], zooming: true)
+                return PlacementMode(level: nil, transient: false, standIns: standIns, zooming: true)
             }
             history.zoomLevel = level
-            return PlacementMode(level: level, transient: true, standIns: [], zooming: true)
+            return PlacementMode(level: level, transient: true, standIns: standIns, zooming: true)
         }
         history.level = nearest
         // Stand-ins: the level the zoom showed, then one and two levels coarser (a half and a
         // quarter of the resolution).
-        var standIns: [Int] = []
-        for level in [history.zoomLevel, nearest - 1, nearest - 2] {
-            guard let level, levelRange.contains(level), !standIns.contains(level) else { continue }
-            standIns.append(level)
-        }
+        let standIns = distinctLevels([history.zoomLevel, nearest - 1, nearest - 2], except: nil)
         // Content at the output's own scale (not zoomed) is drawn at it, also when that scale is
         // fractional (1.5): resampled from a power-of-two level, lines and text would blur.
         let exact = levelScale(nearest) == scale || scale == outputScale
         return PlacementMode(level: exact ? nil : nearest, transient: false, standIns: standIns, zooming: false)
+    }
+
+    /// `levels` in order, each once, within `levelRange`, without `excluded`.
+    private static func distinctLevels(_ levels: [Int?], except excluded: Int?) -> [Int] {
+        var distinct: [Int] = []
+        for level in levels {
+            guard let level, level != excluded, levelRange.contains(level), !distinct.contains(level) else { continue }
+            distinct.append(level)
+        }
+        return distinct
     }
 
     /// The level content off screen is drawn from (nil: at `scale` itself), as if its scale
@@ -94,6 +106,25 @@ enum LevelPolicy {
         history.lastScale = scale
         history.level = nearest
         return levelScale(nearest) == scale || scale == outputScale ? nil : nearest
+    }
+
+    /// Longest side of a content view at its backstop level, in pixels: 1024, so that its
+    /// tiles are at most 4×4 (4 MiB, decision: at 3840×2160 a picture's backstop is about a
+    /// quarter of the window across, blurred but recognisable for the frames it shows).
+    static let backstopSide = 1024.0
+
+    /// The level kept cached for content of `size` points as the stand-in of last resort (the
+    /// frame's budget is then never broken for want of a stand-in, wherever a zoom or scroll
+    /// leads): the finest level at which the whole content fits in `backstopSide` pixels.
+    /// Nil when it would not be drawn (an empty view), or when it would be less than a tile
+    /// across its shorter side (a long list, smeared to a few pixels: no stand-in for text).
+    static func backstopLevel(size: CGSize) -> Int? {
+        let width = Double(size.width), height = Double(size.height)
+        guard width > 0, height > 0, width.isFinite, height.isFinite else { return nil }
+        let level = min(max(Int(log2(backstopSide / max(width, height)).rounded(.down)), levelRange.lowerBound),
+                        levelRange.upperBound)
+        guard min(width, height) * levelScale(level) >= Double(TileGrid.size) else { return nil }
+        return level
     }
 
     /// The stand-in choice: the first of `p`'s stand-in levels whose tiles covering `rect`

@@ -6,8 +6,6 @@ import Foundation
 final class FramePainter {
     /// Recursion depth of occlusion culling; deeper, items are simply drawn in order.
     static let occlusionDepth = 8
-    /// Output rows resampled at once while zooming, bounding the gathered source pixels.
-    static let transientBand = 64
     /// Bands a large repaint is cut into per thread: 4 (decision: enough for threads that come
     /// free at different times to share the rest; each band of a 1080p frame still spans
     /// about 135 rows).
@@ -83,42 +81,50 @@ struct Painter {
     private func drawContent(_ p: ContentPlacement, in r: PixelRect) {
         let visible = r.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
         guard !visible.isEmpty else { return }
-        if p.transient {
-            // Bands bound the gathered source while the whole view is rescaled each frame.
-            var y = visible.y
-            while y < visible.maxY {
-                let h = min(FramePainter.transientBand, visible.maxY - y)
-                let band = PixelRect(x: visible.x, y: y, width: visible.width, height: h)
-                TileGrid.resample(p, output: band, sources: tiles, into: target,
-                                  at: (band.x + p.originX, band.y + p.originY), blend: !p.opaque, scratch: scratch)
-                y += h
-            }
+        if p.transient && p.standIns.isEmpty {
+            drawScaled(p, visible)
             return
         }
         // One band per tile row, written destination row by destination row. The tiles
         // stay alive in `tiles` while their framebuffers are read. Stand-in cells are
-        // scaled from their level's tiles, exactly as a zoom frame scales them.
+        // scaled from their level's tiles, exactly as a zoom frame scales them; a zoom frame's
+        // other cells from its own level, runs of neighbours at once.
         let size = TileGrid.size
         for row in floorDiv(visible.y, size)...floorDiv(visible.maxY - 1, size) {
             let y0 = max(visible.y, row * size), y1 = min(visible.maxY, (row + 1) * size)
             var spans: [RowSpan] = []
-            var scaled: [(part: PixelRect, level: Int)] = []
+            var scaled: [(part: PixelRect, level: Int?)] = []
             for column in floorDiv(visible.x, size)...floorDiv(visible.maxX - 1, size) {
                 let x0 = max(visible.x, column * size), x1 = min(visible.maxX, (column + 1) * size)
-                if let level = p.standIns[CellIndex(column: column, row: row)] {
-                    scaled.append((PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), level))
+                let standIn = p.standIns[CellIndex(column: column, row: row)]
+                if standIn != nil || p.transient {
+                    // nil: the zoom frame's own level.
+                    if let last = scaled.last, last.level == standIn, last.part.maxX == x0 {
+                        scaled[scaled.count - 1].part.width += x1 - x0
+                    } else {
+                        scaled.append((PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), standIn))
+                    }
                     continue
                 }
                 guard let tile = tiles[TileKey(view: p.view, scale: p.scale, column: column, row: row)] else { continue }
                 spans.append(RowSpan(source: tile.pixels.framebuffer, sx: x0 - column * size, sy: y0 - row * size,
                                      dx: x0 + p.originX, width: x1 - x0, opaque: tile.isOpaque))
             }
-            target.composeBand(spans, dy: y0 + p.originY, rows: y1 - y0)
+            if !spans.isEmpty { target.composeBand(spans, dy: y0 + p.originY, rows: y1 - y0) }
             for (part, level) in scaled {
+                guard let level else {
+                    drawScaled(p, part)
+                    continue
+                }
                 guard let standIn = p.standInLevels.first(where: { $0.level == level }) else { continue }
-                TileGrid.resample(p.scaled(from: standIn), output: part, sources: tiles, into: target,
-                                  at: (part.x + p.originX, part.y + p.originY), blend: !p.opaque, scratch: scratch)
+                drawScaled(p.scaled(from: standIn), part)
             }
         }
+    }
+
+    /// Content pixels `rect` of `p` resampled from its level's tiles.
+    private func drawScaled(_ p: ContentPlacement, _ rect: PixelRect) {
+        TileGrid.resample(p, output: rect, sources: tiles, into: target, at: (rect.x + p.originX, rect.y + p.originY),
+                          blend: !p.opaque, scratch: scratch)
     }
 }

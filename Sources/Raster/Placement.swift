@@ -66,12 +66,14 @@ enum Placement {
                 let sourceExtent = mode.level.map(s.extent(atLevel:)) ?? s.extent
                 guard !sourceExtent.isEmpty else { continue }
                 history.shown(atX: s.originX, y: s.originY)
-                let standInLevels = mode.standIns.map { StandInLevel(level: $0, extent: s.extent(atLevel: $0)) }
+                var standInLevels = mode.standIns.map { StandInLevel(level: $0, extent: s.extent(atLevel: $0)) }
                     .filter { !$0.extent.isEmpty }
+                let backstop = Self.backstop(of: s, below: mode.level ?? LevelPolicy.settledLevel(scale: s.scale))
+                if let backstop, !standInLevels.contains(backstop) { standInLevels.append(backstop) }
                 var placement = ContentPlacement(view: s.serial, scale: s.scale, originX: s.originX, originY: s.originY,
                                                  extent: s.extent, sourceLevel: mode.level, transient: mode.transient,
                                                  opaque: s.content.isOpaqueContent, sourceExtent: sourceExtent,
-                                                 standInLevels: standInLevels)
+                                                 standInLevels: standInLevels, backstop: backstop)
                 if mode.transient, s.scale != outputScale {
                     let settled = LevelPolicy.settledLevel(scale: s.scale)
                     placement.settlingLevel = StandInLevel(level: settled, extent: s.extent(atLevel: settled))
@@ -90,9 +92,18 @@ enum Placement {
             guard !sourceExtent.isEmpty else { continue }
             let placement = ContentPlacement(view: s.serial, scale: s.scale, originX: s.originX, originY: s.originY,
                                              extent: s.extent, sourceLevel: level, transient: false,
-                                             opaque: s.content.isOpaqueContent, sourceExtent: sourceExtent)
+                                             opaque: s.content.isOpaqueContent, sourceExtent: sourceExtent,
+                                             backstop: Self.backstop(of: s, below: level ?? LevelPolicy.settledLevel(scale: s.scale)))
             frame.nearby.append(NearbyContent(placement: placement, content: s.content, reachable: s.reachable))
         }
         return frame
+    }
+
+    /// The backstop level of the sighted content, when it is coarser than `level` (the one
+    /// its pixels come from) and not empty.
+    private static func backstop(of s: ContentSighting, below level: Int) -> StandInLevel? {
+        guard let backstop = LevelPolicy.backstopLevel(size: s.bounds.size), backstop < level else { return nil }
+        let extent = s.extent(atLevel: backstop)
+        return extent.isEmpty ? nil : StandInLevel(level: backstop, extent: extent)
     }
 }

@@ -1,6 +1,6 @@
-// The plan stage: which cells of each settled content view a frame shows sharp and which it
-// shows scaled from a stand-in level, under the frame's tile budget, and the cached tiles the
-// cells use. Decided before the damage is worked out: it is part of what the frame shows.
+// The plan stage: which cells of each content view a frame shows as placed (sharp, or in a
+// zoom frame scaled from its level) and which it shows scaled from a stand-in level, under
+// the frame's tile budget, and the cached tiles the cells use. Decided before the damage is worked out: it is part of what the frame shows.
 import Foundation
 
 /// What a frame shows, decided before anything is drawn.
@@ -36,13 +36,17 @@ struct CellPlanner {
     /// The frame's tiled content views, by serial.
     let contents: [UInt64: any TiledContent]
 
-    /// Decides for every visible cell of settled content whether this frame shows its sharp
-    /// tile or scales a stand-in level's cached tiles: missing sharp tiles (with the source
-    /// tiles they are resampled from) are counted against `maxTiles` nearest the middle of
-    /// each view first, and those over it that have a stand-in show it; stale tiles over it go
-    /// on showing as they are. Returns the items with their stand-ins and the cached tiles the
-    /// cells use (made tiles follow for the repaint only: a cell that stays sharp and
-    /// undamaged is not drawn again, even if its tile was dropped).
+    /// Decides for every visible cell of content whether this frame shows it as planned or
+    /// scales a stand-in level's cached tiles. For settled content, missing sharp tiles (with
+    /// the source tiles they are resampled from) are counted against `maxTiles` nearest the
+    /// middle of each view first, and those over it that have a stand-in show it; stale tiles
+    /// over it go on showing as they are. A zoom frame (`transient`) scales its level's tiles
+    /// afresh: those missing count against the same budget (its first cell is not made
+    /// regardless), and a cell over it shows a stand-in level, or its level's stale tiles,
+    /// until they are made. Returns the items with
+    /// their stand-ins and the cached tiles the cells use (made tiles follow for the repaint
+    /// only: a cell that stays sharp and undamaged is not drawn again, even if its tile was
+    /// dropped).
     func plan(_ items: [DisplayItem]) -> CellPlan {
         var items = items
         var tiles: [TileKey: Tile] = [:]
@@ -65,21 +69,9 @@ struct CellPlanner {
         func have(_ key: TileKey) -> Bool { planned.contains(key) || cached(key) }
 
         for i in items.indices {
-            guard case .content(var p) = items[i].kind, !p.transient else { continue }
+            guard case .content(var p) = items[i].kind else { continue }
             let visible = items[i].bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
             guard !visible.isEmpty else { continue }
-            // The device pixels of a cell, where it shows.
-            func shown(_ key: TileKey) -> PixelRect {
-                TileGrid.rect(of: key).intersection(visible).offsetBy(dx: p.originX, dy: p.originY)
-            }
-            var missing = TileGrid.cells(of: visible, view: p.view, scale: p.scale).filter { !have($0) }
-            for key in refreshed where key.view == p.view && key.scale == p.scale { remade.add(shown(key)) }
-            guard !missing.isEmpty else { continue }
-            // Stale tiles look right, only less detailed: with a background worker they are
-            // left to it when it has them queued (or the content was refined just now and can
-            // be drawn there), and the frames meanwhile only adopt what it finishes.
-            let workerDraws = backgroundPrefetch && !stale.isEmpty &&
-                (refined.contains(p.view) ? contents[p.view]?.concurrentDrawing() != nil : true)
             // Distances from the middle in doubled pixels, so that they stay integers.
             let mx = 2 * visible.x + visible.width, my = 2 * visible.y + visible.height
             func distance(_ k: TileKey) -> Int {
@@ -87,36 +79,82 @@ struct CellPlanner {
                 let dx = (2 * k.column + 1) * t - mx, dy = (2 * k.row + 1) * t - my
                 return dx * dx + dy * dy
             }
-            missing.sort { (distance($0), $0.row, $0.column) < (distance($1), $1.row, $1.column) }
-            for key in missing {
-                var sources: [TileKey] = []
-                if p.sourceLevel != nil {
-                    sources = TileGrid.sourceKeys(p, for: TileGrid.rect(of: key).intersection(p.extent)).filter { !have($0) }
+            func middleFirst(_ keys: [TileKey]) -> [TileKey] {
+                keys.sorted { (distance($0), $0.row, $0.column) < (distance($1), $1.row, $1.column) }
+            }
+            // The backstop's tiles count as used while the content shows: never evicted first.
+            if let backstop = p.backstop {
+                for key in TileGrid.cells(of: backstop.extent, view: p.view, scale: LevelPolicy.levelScale(backstop.level)) {
+                    _ = cached(key)
                 }
-                let cost = 1 + sources.count
-                let isStale = stale.contains(key)
-                if isStale, workerDraws, refined.contains(p.view) || submitted.contains(key),
-                   let old = store.anyTile(key, frame: frame) {
-                    tiles[key] = old
-                    provisional = true
-                    continue
+            }
+            if p.transient {
+                for key in middleFirst(TileGrid.cells(of: visible, view: p.view, scale: p.scale)) {
+                    let cell = TileGrid.rect(of: key).intersection(visible)
+                    let sources = TileGrid.sourceKeys(p, for: cell).filter { !have($0) }
+                    guard !sources.isEmpty else { continue }
+                    // No cell is made regardless here: a zoom frame is provisional anyway, and
+                    // its first cell's tiles (up to 3×3) over a 4K window's budget of 2 made the
+                    // first frames of a zoom late (17–21 ms against 8–11).
+                    if sources.count > limit - spent {
+                        // Stale tiles are right where they are, only less detailed.
+                        let old = sources.compactMap { key in stale.contains(key) ? store.anyTile(key, frame: frame) : nil }
+                        if old.count == sources.count {
+                            for (key, tile) in zip(sources, old) { tiles[key] = tile }
+                            provisional = true
+                            continue
+                        }
+                        if let level = LevelPolicy.standIn(for: cell, p, isCached: cached) {
+                            p.standIns[CellIndex(column: key.column, row: key.row)] = level
+                            continue
+                        }
+                    }
+                    spent += sources.count
+                    planned.formUnion(sources)
                 }
-                if spent > 0, cost > limit - spent {
-                    if isStale, let old = store.anyTile(key, frame: frame) {
-                        // Out of date but right where it is: shown until it is made again.
+            } else {
+                // The device pixels of a cell, where it shows.
+                func shown(_ key: TileKey) -> PixelRect {
+                    TileGrid.rect(of: key).intersection(visible).offsetBy(dx: p.originX, dy: p.originY)
+                }
+                let missing = TileGrid.cells(of: visible, view: p.view, scale: p.scale).filter { !have($0) }
+                for key in refreshed where key.view == p.view && key.scale == p.scale { remade.add(shown(key)) }
+                guard !missing.isEmpty else { continue }
+                // Stale tiles look right, only less detailed: with a background worker they are
+                // left to it when it has them queued (or the content was refined just now and can
+                // be drawn there), and the frames meanwhile only adopt what it finishes.
+                let workerDraws = backgroundPrefetch && !stale.isEmpty &&
+                    (refined.contains(p.view) ? contents[p.view]?.concurrentDrawing() != nil : true)
+                for key in middleFirst(missing) {
+                    var sources: [TileKey] = []
+                    if p.sourceLevel != nil {
+                        sources = TileGrid.sourceKeys(p, for: TileGrid.rect(of: key).intersection(p.extent)).filter { !have($0) }
+                    }
+                    let cost = 1 + sources.count
+                    let isStale = stale.contains(key)
+                    if isStale, workerDraws, refined.contains(p.view) || submitted.contains(key),
+                       let old = store.anyTile(key, frame: frame) {
                         tiles[key] = old
                         provisional = true
                         continue
                     }
-                    if let level = LevelPolicy.standIn(for: TileGrid.rect(of: key).intersection(visible), p, isCached: cached) {
-                        p.standIns[CellIndex(column: key.column, row: key.row)] = level
-                        continue
+                    if spent > 0, cost > limit - spent {
+                        if isStale, let old = store.anyTile(key, frame: frame) {
+                            // Out of date but right where it is: shown until it is made again.
+                            tiles[key] = old
+                            provisional = true
+                            continue
+                        }
+                        if let level = LevelPolicy.standIn(for: TileGrid.rect(of: key).intersection(visible), p, isCached: cached) {
+                            p.standIns[CellIndex(column: key.column, row: key.row)] = level
+                            continue
+                        }
                     }
+                    spent += cost
+                    planned.formUnion(sources)
+                    planned.insert(key)
+                    if isStale { remade.add(shown(key)) }
                 }
-                spent += cost
-                planned.formUnion(sources)
-                planned.insert(key)
-                if isStale { remade.add(shown(key)) }
             }
             if !p.standIns.isEmpty {
                 provisional = true

@@ -15,26 +15,45 @@ struct PrefetchPlanner {
     /// The cached tiles: those missing or stale are worth making.
     let store: TileStore
 
-    /// The jobs, in order: the sharp tiles of cells shown by stand-ins and the visible stale
-    /// tiles; during a zoom, the tiles of the level the scale settles on and of the zoom's own
-    /// level around what shows; the missing tiles in rings beyond each settled content view's
-    /// visible tiles, on the side it last scrolled towards (all sides, one ring, before it
-    /// first scrolls), as many rings as the last frame's motion covers in `lookaheadFrames`
-    /// frames; then the tiles of content just outside `window` (a pager's next page), nearest
-    /// the window first.
+    /// The jobs, in order: the sharp tiles of cells shown by stand-ins (in a zoom frame, the
+    /// tiles of its level they wait for) and the visible stale tiles; the backstop tiles of
+    /// the content shown; during a zoom, the tiles of the level the scale settles on and of
+    /// the zoom's own level around what shows; the missing tiles in rings beyond each settled
+    /// content view's visible tiles, on the side it last scrolled towards (all sides, one ring,
+    /// before it first scrolls), as many rings as the last frame's motion covers in
+    /// `lookaheadFrames` frames; then the backstop and the tiles of content just outside
+    /// `window` (a pager's next page), nearest the window first.
     func plan(items: [DisplayItem], contents: [UInt64: any TiledContent], histories: [UInt64: ViewHistory],
               nearby: [NearbyContent], window: PixelRect) -> [TileJob] {
         var jobs: [TileJob] = []
         var queued = Set<TileKey>()
-        func add(_ key: TileKey, _ p: ContentPlacement, _ content: any TiledContent) {
+        // A tile of `p`'s grid at its scale (resampled from its level when it has one), or
+        // with `drawn`, a tile of the level itself.
+        func add(_ key: TileKey, _ p: ContentPlacement, _ content: any TiledContent, drawn: Bool = false) {
             guard store.wants(key), queued.insert(key).inserted else { return }
-            jobs.append(TileJob(key: key, placement: p, content: content, resampled: p.sourceLevel != nil))
+            jobs.append(TileJob(key: key, placement: p, content: content, resampled: !drawn && p.sourceLevel != nil))
+        }
+        func addBackstop(of p: ContentPlacement, _ content: any TiledContent) {
+            guard let backstop = p.backstop else { return }
+            let level = p.scaled(from: backstop)
+            for key in TileGrid.cells(of: backstop.extent, view: p.view, scale: level.sourceScale) {
+                add(key, level, content, drawn: true)
+            }
         }
         let t = TileGrid.size
         for item in items {
             guard case .content(let p) = item.kind, let content = contents[p.view] else { continue }
             for cell in p.standIns.keys.sorted(by: { ($0.row, $0.column) < ($1.row, $1.column) }) {
-                add(TileKey(view: p.view, scale: p.scale, column: cell.column, row: cell.row), p, content)
+                let key = TileKey(view: p.view, scale: p.scale, column: cell.column, row: cell.row)
+                guard p.transient else {
+                    add(key, p, content)
+                    continue
+                }
+                // A zoom frame's cell waits for its level's tiles, not for a tile at a scale
+                // the next frame leaves.
+                for source in TileGrid.sourceKeys(p, for: TileGrid.rect(of: key).intersection(p.extent)) {
+                    add(source, p, content, drawn: true)
+                }
             }
             // Visible stale tiles of settled content.
             let visible = item.bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
@@ -42,6 +61,11 @@ struct PrefetchPlanner {
             for key in TileGrid.cells(of: visible, view: p.view, scale: p.scale) where store.isStale(key) {
                 add(key, p, content)
             }
+        }
+        // The backstops of the content on screen (a few tiles each, drawn once).
+        for item in items {
+            guard case .content(let p) = item.kind, let content = contents[p.view] else { continue }
+            addBackstop(of: p, content)
         }
         // A zoom under way: the tiles of the level the scale will settle on (its sharp tiles'
         // sources, and what the zoom switches to once the scale has doubled or halved), then
@@ -68,10 +92,7 @@ struct PrefetchPlanner {
                     }
                     return (d(a), a.row, a.column) < (d(b), b.row, b.column)
                 }
-                for key in keys where store.wants(key) {
-                    guard queued.insert(key).inserted else { continue }
-                    jobs.append(TileJob(key: key, placement: source, content: content, resampled: false))
-                }
+                for key in keys { add(key, source, content, drawn: true) }
             }
         }
         for item in items {
@@ -90,6 +111,7 @@ struct PrefetchPlanner {
         }
         for n in nearby.sorted(by: { gap($0.reachable) < gap($1.reachable) }) {
             let p = n.placement
+            addBackstop(of: p, n.content)
             let area = n.reachable.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
             let cells = TileGrid.cells(of: area, view: p.view, scale: p.scale)
                 .map { (gap(TileGrid.rect(of: $0).offsetBy(dx: p.originX, dy: p.originY)), $0) }

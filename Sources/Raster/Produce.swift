@@ -31,8 +31,8 @@ struct TileProducer {
     let workers: Int
 
     /// Looks up or produces every tile that painting `items` over `repaint` needs (sharp cells,
-    /// and the level tiles zoom frames scale), adding them to `tiles`; the tiles the plan chose
-    /// (cached ones, stand-ins) are there already.
+    /// and the level tiles zoom frames scale, but for cells shown by a stand-in), adding them
+    /// to `tiles`; the tiles the plan chose (cached ones, stand-ins) are there already.
     func produce(for repaint: PixelRegion, items: [DisplayItem], into tiles: inout [TileKey: Tile]) -> ProducedTiles {
         var drawJobs: [TileJob] = [], resampleJobs: [TileJob] = []
         var queued = Set<TileKey>()
@@ -52,13 +52,18 @@ struct TileProducer {
             for r in repaint.rects {
                 let visible = r.intersection(item.bounds).offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
                 guard !visible.isEmpty else { continue }
-                if p.transient {
+                if p.transient && p.standIns.isEmpty {
                     for key in TileGrid.sourceKeys(p, for: visible) { need(key, p, resampled: false, into: &drawJobs) }
                     continue
                 }
                 for key in TileGrid.cells(of: visible, view: p.view, scale: p.scale)
                 where p.standIns[CellIndex(column: key.column, row: key.row)] == nil {
-                    if p.sourceLevel != nil {
+                    if p.transient {
+                        // A zoom frame's cell that is not stood in for: its level's tiles.
+                        for source in TileGrid.sourceKeys(p, for: TileGrid.rect(of: key).intersection(visible)) {
+                            need(source, p, resampled: false, into: &drawJobs)
+                        }
+                    } else if p.sourceLevel != nil {
                         need(key, p, resampled: true, into: &resampleJobs)
                     } else {
                         need(key, p, resampled: false, into: &drawJobs)

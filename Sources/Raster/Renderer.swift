@@ -63,11 +63,13 @@ public final class Renderer {
     /// Threads used for drawing tiles and painting large frames (1 disables parallelism).
     public var workers = Parallel.defaultWorkers
     /// Most tiles a frame draws or resamples for content that has a stand-in: cached tiles of
-    /// another level (the one a zoom just showed, or a coarser one) that can be scaled in the
+    /// another level (the one a zoom just showed, a coarser one, or the content's backstop,
+    /// a level of at most 4×4 tiles kept cached while it shows) that can be scaled in the
     /// meantime. Cells over the budget show the stand-in, blurred, and sharpen in later frames
-    /// (`needsFollowUpFrame`), nearest the middle of the view first. Tiles without a stand-in
-    /// are always made, so nothing is ever left blank, and so is the first cell of a frame
-    /// (values below 1 count as 1). Unlimited by default.
+    /// (`needsFollowUpFrame`), nearest the middle of the view first; zoom frames count the
+    /// tiles of the level they scale the same way. Tiles without a stand-in are always made,
+    /// so nothing is ever left blank, and so is the first cell of a frame (values below 1
+    /// count as 1). Unlimited by default.
     public var maxTilesPerFrame = Int.max
 
     /// Most bytes of tile pixels the cache keeps (0 keeps nothing between frames).

@@ -20,6 +20,11 @@ public final class OffscreenWindow: DisplayClient {
     public private(set) var lastDamage: [PixelRect] = []
     /// Called after each drawn frame with its time in ms.
     public var onFrame: ((Framebuffer, Double) -> Void)?
+    /// When set, the window counts as hidden (`Scene.isWindowVisible` false) from the first
+    /// timer or tick after this time, in ms: a run that ends with its input then stops what
+    /// only plays for a viewer (an endless animation) and comes to rest, showing what was on
+    /// screen at that time.
+    public var hidesAfter: Double?
 
     /// The frame loop's state, as the live window keeps it (a first frame is due at once).
     private var scheduler: FrameScheduler = {
@@ -51,11 +56,13 @@ public final class OffscreenWindow: DisplayClient {
 
     /// The scene's timer is due: tick it on the next frame.
     public func wake(at time: Double) {
+        hideIfDue(at: time)
         scheduler.timerFired()
     }
 
     /// Advances the scene to the frame time and draws it if anything changed.
     public func tick(frameTime time: Double) {
+        hideIfDue(at: time)
         scheduler.frameStarts()
         scheduler.sceneRequests(scene.advance(to: time))
         guard scene.needsRender || framesRendered == 0 else { return }
@@ -63,6 +70,10 @@ public final class OffscreenWindow: DisplayClient {
         lastDamage = scene.render(into: buffer.framebuffer, bufferAge: framesRendered == 0 ? 0 : 1)
         framesRendered += 1
         onFrame?(buffer.framebuffer, time)
+    }
+
+    private func hideIfDue(at time: Double) {
+        if let hidesAfter, time > hidesAfter, scene.isWindowVisible { scene.isWindowVisible = false }
     }
 
     /// The current pixels as a binary PPM (P6), alpha dropped.

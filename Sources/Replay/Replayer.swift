@@ -128,6 +128,7 @@ public final class Replayer: DisplayClient {
             if spec.fitsContent {
                 let zooming = ZoomingScrollView(frame: spec.frame, zoomedView: View())
                 if let detail = spec.detailScale { zooming.detailScale = CGFloat(detail) }
+                zooming.upscalesToFit = spec.upscalesToFit
                 view = zooming
             } else {
                 view = ScrollView(frame: spec.frame)

@@ -5,7 +5,8 @@ import Foundation
 
 /// Shows `zoomedView` (whose bounds are the content's own size, say an image in pixels) fitted
 /// into the scroll view and centred, and lets it zoom from that fit up to `maximumScaleFactor`
-/// times the larger of the fit and `detailScale`.
+/// times the larger of the fit and `detailScale`. Content smaller than the view is enlarged to
+/// fill it unless `upscalesToFit` is off, in which case it rests at `detailScale`, centred.
 ///
 /// While the zoomed content is smaller than the view on an axis, `contentInset` centres it, as
 /// iOS apps do in `scrollViewDidZoom`; a double tap zooms to `doubleTapZoomScale` around the
@@ -45,6 +46,28 @@ open class ZoomingScrollView: ScrollView {
         didSet { if maximumScaleFactor != oldValue { layoutZoom() } }
     }
 
+    /// Whether the fit enlarges content smaller than the view to fill it (default true, as
+    /// Photos does). When false, the fit never exceeds `detailScale`: a small picture rests at
+    /// one image pixel per device pixel, centred, as desktop image viewers show it (eog, Loupe,
+    /// swayimg), and only zooming (a double tap, `zoom(by:)`) enlarges it.
+    public var upscalesToFit = true {
+        didSet { if upscalesToFit != oldValue { layoutZoom() } }
+    }
+
+    /// A view kept under the zoomed view, covering exactly the zoomed view's frame at every
+    /// zoom, but itself never scaled: its content is drawn at the output's own scale, so it
+    /// stays sharp and keeps its size on screen while the content zooms (an image viewer's
+    /// checkerboard under a transparent picture). Nil by default.
+    public var backdropView: View? {
+        didSet {
+            guard backdropView !== oldValue else { return }
+            oldValue?.removeFromSuperview()
+            guard let backdropView else { return }
+            insertSubview(backdropView, at: subviews.firstIndex { $0 === zoomedView } ?? 0)
+            updateBackdrop()
+        }
+    }
+
     /// Whether the content returns to the fit once an enclosing scroll view has scrolled it out
     /// of sight (default true: a photo left zoomed in is at its fit when paged back to).
     public var returnsToFitWhenScrolledAway = true
@@ -59,12 +82,14 @@ open class ZoomingScrollView: ScrollView {
 
     // MARK: Geometry
 
-    /// The scale at which the whole content fits the view, centred (1 while its size is unknown).
+    /// The scale at which the whole content fits the view, centred (1 while its size is unknown);
+    /// at most `detailScale` when `upscalesToFit` is off.
     public var fitScale: CGFloat {
         guard let size = zoomedContentSize, size.width > 0, size.height > 0, bounds.width > 0, bounds.height > 0 else {
             return 1
         }
-        return Swift.min(bounds.width / size.width, bounds.height / size.height)
+        let fill = Swift.min(bounds.width / size.width, bounds.height / size.height)
+        return upscalesToFit ? fill : Swift.min(fill, detailScale)
     }
 
     /// Whether the content is zoomed in past its fit.
@@ -92,6 +117,13 @@ open class ZoomingScrollView: ScrollView {
         zoomedView.bounds = CGRect(origin: .zero, size: size)
         zoomedView.transformScale = zoomScale
         resetZoom()
+        updateBackdrop()
+    }
+
+    /// Lays the backdrop over the zoomed view's frame (in this view's content coordinates).
+    private func updateBackdrop() {
+        guard let backdropView, backdropView.frame != zoomedView.frame else { return }
+        backdropView.frame = zoomedView.frame
     }
 
     /// Back to the fit, centred, at once.
@@ -199,6 +231,7 @@ open class ZoomingScrollView: ScrollView {
     /// Keeps the content centred while it is smaller than the view.
     override func zoomDidChange() {
         super.zoomDidChange()
+        updateBackdrop()
         // During a pinch only the insets follow: moving the content from here would re-anchor
         // the pinch on every step and let the content drift from under the fingers. The scroll
         // view keeps the offset within the (inset) range itself; the pinch's end centres.

@@ -77,6 +77,9 @@ public struct NestedScrollSetup: Equatable, Sendable {
     /// For `fitsContent`: the scale of full detail (`ZoomingScrollView.detailScale`; one image
     /// pixel per device pixel is 1 / the output scale); nil keeps the default, 1.
     public var detailScale: Double?
+    /// For `fitsContent`: whether content smaller than the view is enlarged to fill it
+    /// (`ZoomingScrollView.upscalesToFit`; the key `upscalesToFit`, default true).
+    public var upscalesToFit: Bool
     /// Properties set before input starts, as the setup's own `options`.
     public var options: ScrollOptions
     /// Scroll views inside this one's content.
@@ -84,12 +87,13 @@ public struct NestedScrollSetup: Equatable, Sendable {
 
     /// A nested view at `frame` with `content`; everything else at its default.
     public init(frame: CGRect, content: CGSize, zoomable: Bool = false, fitsContent: Bool = false, detailScale: Double? = nil,
-                options: ScrollOptions = ScrollOptions(), nested: [NestedScrollSetup] = []) {
+                upscalesToFit: Bool = true, options: ScrollOptions = ScrollOptions(), nested: [NestedScrollSetup] = []) {
         self.frame = frame
         self.content = content
         self.zoomable = zoomable
         self.fitsContent = fitsContent
         self.detailScale = detailScale
+        self.upscalesToFit = upscalesToFit
         self.options = options
         self.nested = nested
     }

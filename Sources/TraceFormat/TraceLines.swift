@@ -118,7 +118,8 @@ public struct TraceSetupDescription: Equatable, Sendable {
             options.contentOffset = zooming.contentOffset
         }
         return NestedScrollSetup(frame: frame, content: zooming.zoomedContentSize ?? .zero, zoomable: true, fitsContent: true,
-                                 detailScale: zooming.detailScale == 1 ? nil : Double(zooming.detailScale), options: options)
+                                 detailScale: zooming.detailScale == 1 ? nil : Double(zooming.detailScale),
+                                 upscalesToFit: zooming.upscalesToFit, options: options)
     }
 
     /// The setup's own values: `content` (points), `frameRate` (frames per second),
@@ -207,6 +208,7 @@ public struct TraceLineFormatter: Sendable {
             if view.zoomable { out.bool("zoomable", true) }
             if view.fitsContent { out.bool("fitsContent", true) }
             if let detail = view.detailScale { out.number("detailScale", detail) }
+            if !view.upscalesToFit { out.bool("upscalesToFit", false) }
             let options = optionsObject(view.options)
             if !options.isEmpty { out.object("options", options) }
             if !view.nested.isEmpty { out.raw("nested", nestedList(view.nested)) }

@@ -38,7 +38,8 @@ public struct TraceParser: Sendable {
     private static let setupKeys = ["kind", "t", "viewport", "content", "frameRate", "options", "buttons", "zoomable",
                                     "delegate", "nested"]
     /// The keys of one entry of the setup's `nested` list (the project's addition).
-    private static let nestedKeys = ["frame", "content", "zoomable", "fitsContent", "detailScale", "options", "nested"]
+    private static let nestedKeys = ["frame", "content", "zoomable", "fitsContent", "detailScale", "upscalesToFit", "options",
+                                      "nested"]
 
     // MARK: Entry points
 
@@ -245,6 +246,7 @@ public struct TraceParser: Sendable {
             nested.zoomable = try view.optionalBool("zoomable") ?? false
             nested.fitsContent = try view.optionalBool("fitsContent") ?? false
             nested.detailScale = try zoomScale(view, "detailScale")
+            nested.upscalesToFit = try view.optionalBool("upscalesToFit") ?? true
             if let options = try view.optionalObject("options") { nested.options = try parseOptions(options) }
             if let inner = try view.optionalArray("nested") {
                 nested.nested = try nestedViews(inner, in: view, name: "nested", depth: depth + 1, count: &count)

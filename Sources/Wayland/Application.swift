@@ -125,6 +125,7 @@ public final class Application {
             self.seat?.deliverQueued()
             self.updateCursor()
             self.updateIdleInhibitor()
+            self.updateVisibility()
             try self.window.afterDispatch()
         }
     }
@@ -141,6 +142,14 @@ public final class Application {
         case .warnUnavailable: onWarning(IdleInhibition.unavailableWarning)
         case .none: break
         }
+    }
+
+    /// Tells the scene whether anyone can see the window (`Scene.isWindowVisible`): on no
+    /// output (another workspace, its only screen unplugged) what plays only for a viewer, an
+    /// animation, stops until the window shows again.
+    private func updateVisibility() {
+        let visible = !window.placement.isHidden
+        if window.scene.isWindowVisible != visible { window.scene.isWindowVisible = visible }
     }
 
     private func updateCursor() {

@@ -34,6 +34,12 @@ struct ImageViewer: ParsableCommand {
             systemd must see), and with WatchdogSec= it sends WATCHDOG=1 from its event loop every \
             half of that, so a hung viewer is restarted (Scripts/kiosk/ holds the kiosk's service).
 
+            Pictures smaller than the window show at 1:1, centred (--upscale fills the window \
+            instead); larger ones are shrunk to fit. Transparent pictures show on a checkerboard \
+            (--background). A file that decoded only in part (truncated, corrupt) shows what did \
+            decode with a banner naming the problem ("truncated: 47% of the picture"), and the \
+            same words on stderr. A multi-page file shows its page number on the same plate.
+
             With no path the bundled pictures are shown: $SCROLLKIT_ASSETS, or Assets/ of the package \
             that built the viewer when it runs from that package's build folder, or \
             ../share/scrollkit/Assets next to its folder. One file named alone opens among the \
@@ -53,7 +59,8 @@ struct ImageViewer: ParsableCommand {
             --offscreen limits: windows up to \(OffscreenLimits.side)×\(OffscreenLimits.side) pixels, \
             \(OffscreenLimits.frames) frame ticks, \(OffscreenLimits.pixels / 1_000_000) megapixels drawn, \
             \(OffscreenLimits.loads) picture loads; past one the run stops with status 3 (2: a \
-            malformed trace; 1: still animating 60 s after the last input).
+            malformed trace; 1: still animating 60 s after the last input). Animations play until the \
+            trace's last event; the last frame shows the animation as it was then.
             """,
         version: "0.2.0")
 
@@ -89,6 +96,13 @@ struct ImageViewer: ParsableCommand {
     @Option(help: ArgumentHelp("Return to the first picture at fit after so many seconds without input.",
                                valueName: "seconds"))
     var idleReset: Double?
+
+    @Option(help: ArgumentHelp("What shows through transparent pictures: checker (the default), black, white or #rrggbb.",
+                               valueName: "background"))
+    var background: String?
+
+    @Flag(help: "Enlarge pictures smaller than the window to fill it (by default they show at 1:1).")
+    var upscale = false
 
     @Option(name: .customLong("memory-mb"), help: ArgumentHelp(
         "Memory for pictures and their tiles in MiB (default \(GalleryScene.defaultMemoryBudget >> 20)): the tile cache takes 3/8, the picture shown up to 2/5 of the rest; larger pictures keep reduced levels in memory and their finer ones in a private file in $TMPDIR or /var/tmp.",
@@ -178,6 +192,9 @@ struct ImageViewer: ParsableCommand {
                 throw ValidationError("\(name) must be a number of seconds above 0 and at most \(Int(Self.longestDelay)), not \(value)")
             }
         }
+        if let background, PictureBackground(argument: background) == nil {
+            throw ValidationError(PictureBackground.invalidArgumentMessage(background))
+        }
         if let cacheMB, !(1...Self.largestCacheMB).contains(cacheMB) {
             throw ValidationError("--cache-mb must be between 1 and \(Self.largestCacheMB) (MiB), not \(cacheMB)")
         }
@@ -218,6 +235,8 @@ struct ImageViewer: ParsableCommand {
         options.cacheBudget = cacheMB.map { $0 << 20 } ?? memoryBudget / 8 * 3
         options.loading = loading
         options.wraps = wrap
+        options.background = background.flatMap(PictureBackground.init(argument:)) ?? .checkerboard
+        options.upscalesToFit = upscale
         return options
     }
 
@@ -269,6 +288,7 @@ struct ImageViewer: ParsableCommand {
         let gallery = GalleryScene(files: listing.entries.map { PathAliases.shared.path(for: $0) },
                                    options: galleryOptions(loading: loading), startingAt: listing.start)
         gallery.onLoadFailure = { emit("image-viewer: \($0.description)") }
+        gallery.onLoadDamage = { emit("image-viewer: \($0.error.file): \($0.description)") }
         return gallery
     }
 

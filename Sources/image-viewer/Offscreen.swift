@@ -81,6 +81,9 @@ extension ImageViewer {
             emit("image-viewer: \(tracePath): a \(width)×\(height) window cannot be allocated")
             throw ExitCode(2)
         }
+        // Animations play while the trace's input lasts: the run then rests on the frame shown at
+        // its last event.
+        window.hidesAfter = timeline.last?.time ?? 0
         let display = SimulatedDisplay(frameRate: trace.setup.frameRate)
         display.frameLimit = OffscreenLimits.frames
         var exceeded: String?

@@ -1,7 +1,8 @@
 // pictures-bench: the huge-JPEG benchmark. In one run it generates a photo-like 100-MP JPEG,
 // times the viewer's first-frame pipeline against a full libjpeg-turbo decode of that file,
 // then shows the file with the real image-viewer and with swayimg, each under its own headless
-// sway, and prints their first frames and peak memory side by side.
+// sway, and prints their first frames and peak memory side by side. With --formats it does the
+// same for a 24-MP photo in every format both viewers read (FormatsBenchmark.swift).
 import ArgumentParser
 import Foundation
 import Glibc
@@ -11,19 +12,40 @@ import SafeOutput
 struct PicturesBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pictures-bench",
-        abstract: "Huge-JPEG figures: first frame against a full decode, peak memory against swayimg.",
+        abstract: "Huge-JPEG figures (first frame against a full decode, peak memory against swayimg), or every format's against swayimg.",
         discussion: """
             Needs a release build of image-viewer (by default the one beside this executable), and \
             sway, grim and swayimg (Scripts/install-deps.sh installs them). Scripts/bench-huge-image.sh \
             builds both and runs this. Figures are printed; the exit status is 0 when every budget \
             holds, 2 when one does not, 1 when something could not be measured.
+
+            --formats shows a 24-MP photo (by default) in each format named, made by \
+            Scripts/make-corpus.py --bench, with both viewers --runs times each, and prints the \
+            medians of their first frames and peak memory (VmHWM, the process's whole life up to \
+            its end) side by side; the budget is each at most swayimg's. Scripts/bench-formats.sh \
+            builds and runs it.
             """)
 
-    @Option(help: "Width of the generated photo, in pixels.")
-    var width = 12_288
+    @Option(help: "Width of the generated photo, in pixels (default 12288; 6000 with --formats).")
+    var width: Int?
 
-    @Option(help: "Height of the generated photo, in pixels.")
-    var height = 8_192
+    @Option(help: "Height of the generated photo, in pixels (default 8192; 4000 with --formats).")
+    var height: Int?
+
+    @Option(help: ArgumentHelp("Formats to compare with swayimg: all, or names separated by commas (jpeg, png, webp, gif, tiff, heif, avif, jxl, svg, bmp).",
+                               valueName: "list"))
+    var formats: String?
+
+    @Option(help: ArgumentHelp("Scripts/make-corpus.py, which writes the photo in each format (--formats).", valueName: "path"))
+    var makeCorpus: String?
+
+    /// The formats benchmark's in-process figures for one file, printed by a fresh process.
+    @Option(help: .hidden)
+    var decodeOnly: String?
+
+    @Option(help: ArgumentHelp("Keep the --formats pictures in this folder and use again those already there (AVIF takes minutes to encode).",
+                               valueName: "folder"))
+    var pictures: String?
 
     @Option(help: ArgumentHelp("The image-viewer to measure (default: the one beside pictures-bench).", valueName: "path"))
     var viewer: String?
@@ -35,8 +57,9 @@ struct PicturesBench: ParsableCommand {
                                valueName: "seconds"))
     var settle = 1.5
 
-    @Option(help: ArgumentHelp("Live runs of each viewer (best first frame, highest peak).", valueName: "n"))
-    var runs = 1
+    @Option(help: ArgumentHelp("Live runs of each viewer (huge JPEG: 1, best first frame and highest peak; --formats: 5, medians).",
+                               valueName: "n"))
+    var runs: Int?
 
     @Flag(help: "Only the in-process decode figures: no sway, no image-viewer, no swayimg.")
     var inProcessOnly = false
@@ -56,9 +79,21 @@ struct PicturesBench: ParsableCommand {
     /// scaling, between the photo's formula and its displayed centre (decision; 0–5 measured here).
     static let centreTolerance = 24
 
+    /// The photo's size and the runs, defaults filled in for the mode.
+    var photoWidth: Int { width ?? (formats == nil ? 12_288 : 6_000) }
+    var photoHeight: Int { height ?? (formats == nil ? 8_192 : 4_000) }
+    var liveRuns: Int { runs ?? (formats == nil ? 1 : 5) }
+
     func validate() throws {
-        guard (16...65_535).contains(width), (16...65_535).contains(height) else {
-            throw ValidationError("--width and --height must be 16…65535 pixels, not \(width)×\(height)")
+        guard (16...65_535).contains(photoWidth), (16...65_535).contains(photoHeight) else {
+            throw ValidationError("--width and --height must be 16…65535 pixels, not \(photoWidth)×\(photoHeight)")
+        }
+        if let formats {
+            if case .failure(let error) = BenchFormat.parse(formats) { throw ValidationError(error.description) }
+            guard let makeCorpus, FileManager.default.isReadableFile(atPath: makeCorpus) else {
+                throw ValidationError("--formats needs --make-corpus PATH, the readable Scripts/make-corpus.py (Scripts/bench-formats.sh passes it)")
+            }
+            guard !inProcessOnly else { throw ValidationError("--formats measures live runs only: drop --in-process-only") }
         }
         guard outputSize != nil else {
             throw ValidationError("--output must be WIDTHxHEIGHT with each side 64…\(Self.outputLimit), not \(output)")
@@ -66,7 +101,7 @@ struct PicturesBench: ParsableCommand {
         guard settle.isFinite, settle >= 0.2, settle <= 30 else {
             throw ValidationError("--settle must be 0.2…30 seconds, not \(settle)")
         }
-        guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1…20, not \(runs)") }
+        guard (1...20).contains(liveRuns) else { throw ValidationError("--runs must be 1…20, not \(liveRuns)") }
     }
 
     var outputSize: (width: Int, height: Int)? {
@@ -76,6 +111,10 @@ struct PicturesBench: ParsableCommand {
     }
 
     func run() throws {
+        if let decodeOnly {
+            say(FormatsBenchmark.decodeFigures(decodeOnly))
+            return
+        }
         let cleanup = Child.cleanUpOnSignals()
         defer { withExtendedLifetime(cleanup) {} }
         do {
@@ -93,13 +132,18 @@ struct PicturesBench: ParsableCommand {
     private func measure() throws -> Bool {
         // Everything live is checked before minutes go into generating and decoding.
         let live = inProcessOnly ? nil : try liveTools()
+        if let formats, let live, let makeCorpus {
+            return try FormatsBenchmark(formats: try BenchFormat.parse(formats).get(), width: photoWidth, height: photoHeight,
+                                        runs: liveRuns, makeCorpus: makeCorpus, picturesFolder: pictures,
+                                        viewer: live.viewer, swayimg: live.swayimg, settings: live.settings).run()
+        }
         // A folder made by mkdtemp (mode 0700): a name fixed by the pid let anyone plant a
         // symbolic link there beforehand and have the photo written where it points. sway's uid
         // reads nothing here; the clients run as this user.
         let folder = try PrivateFolder(prefix: "pictures-bench")
         defer { folder.remove() }
-        let file = folder.appending("photo-\(width)x\(height).jpg")
-        let jpeg = try PictureBenchmark.makePhotoJPEG(width: width, height: height)
+        let file = folder.appending("photo-\(photoWidth)x\(photoHeight).jpg")
+        let jpeg = try PictureBenchmark.makePhotoJPEG(width: photoWidth, height: photoHeight)
         try OutputFile(creating: file).write(jpeg)
         if let keepJPEG { try OutputFile(creating: keepJPEG).write(jpeg) }
 
@@ -113,7 +157,7 @@ struct PicturesBench: ParsableCommand {
         let decodedKiB = figures.pixels * 4 / 1024
         say("Live, each viewer alone under a fresh headless sway \(output) (pixman), the same file:")
         var ours: [LiveFigures] = [], theirs: [LiveFigures] = []
-        for run in 1...runs {
+        for run in 1...liveRuns {
             let a = try LiveRun.viewer(live.viewer, file: file, settings: live.settings)
             say("  run \(run) image-viewer: " + describe(a, fullMs: fullMs, decodedKiB: decodedKiB))
             let b = try LiveRun.swayimg(live.swayimg, file: file, settings: live.settings)
@@ -172,7 +216,7 @@ struct PicturesBench: ParsableCommand {
         let settings = LiveSettings(
             sway: sway, grim: grim, swaymsg: swaymsg, width: size.width, height: size.height, settle: settle,
             timeout: Self.liveTimeout,
-            photo: PhotoOnScreen.Expectation(aspect: Double(width) / Double(height),
+            photo: PhotoOnScreen.Expectation(aspect: Double(photoWidth) / Double(photoHeight),
                                              centre: PictureBenchmark.photoColour(u: 0.5, v: 0.5),
                                              tolerance: Self.centreTolerance, background: HeadlessSway.background))
         return (viewerPath, swayimg, settings)

@@ -71,7 +71,7 @@ struct Bench {
         if wants("frames") { runFrames() }
         if wants("text") { runText() }
         if wants("transform") { runTransform() }
-        print("ratio summary (targets: compose ≤ 1.3, bilinear ≤ 1.2, a text frame < 1)")
+        print("ratio summary (targets: compose ≤ 1.3, bilinear ≤ 1.0, a text frame < 1)")
         ratio("compose_1080p", "memcpy_1080p")
         ratio("compose_2160p", "memcpy_2160p")
         ratio("bilinear_1080p", "pixman_bilinear_1080p")
@@ -240,26 +240,31 @@ struct Bench {
                 renderer.render(scene.root, into: fb, bufferAge: 1)
             }
         }
-        // A pinch: the scale changes every frame, tiles are rescaled each time.
-        var pinches: [(name: String, body: () -> Void)] = []
-        for (label, workers) in [("pinch_frame_1080p", Parallel.defaultWorkers), ("pinch_frame_1080p_1core", 1)] {
-            let s = BenchScene(width: 1920, height: 1080)
-            let r = Renderer()
-            r.workers = workers
-            let target = OwnedFramebuffer(width: 1920, height: 1080)!
-            s.zoom(1.5)
-            r.render(s.root, into: target, bufferAge: 0)
-            r.render(s.root, into: target, bufferAge: 0)
-            var z = 1.5
-            pinches.append((label, {
-                z = z >= 1.9 ? 1.5 : z + 0.01
-                s.zoom(z)
-                r.render(s.root, into: target, bufferAge: 1)
-            }))
-        }
-        measure(pinches)
         ratio("compose_zoomed_1080p", "memcpy_1080p")
-        ratio("pinch_frame_1080p", "pinch_frame_1080p_1core")
+        // A pinch: the scale changes every frame, tiles are rescaled each time; at 1080p and at
+        // 4K, where a zoom frame resamples 8.3 million pixels: against a 60 Hz frame too.
+        medians["frame_60Hz"] = Self.frameBudgetMs
+        for (width, height, name) in [(1920, 1080, "1080p"), (3840, 2160, "2160p")] {
+            var pinches: [(name: String, body: () -> Void)] = []
+            for (label, workers) in [("pinch_frame_\(name)", Parallel.defaultWorkers), ("pinch_frame_\(name)_1core", 1)] {
+                let s = BenchScene(width: width, height: height)
+                let r = Renderer()
+                r.workers = workers
+                let target = OwnedFramebuffer(width: width, height: height)!
+                s.zoom(1.5)
+                r.render(s.root, into: target, bufferAge: 0)
+                r.render(s.root, into: target, bufferAge: 0)
+                var z = 1.5
+                pinches.append((label, {
+                    z = z >= 1.9 ? 1.5 : z + 0.01
+                    s.zoom(z)
+                    r.render(s.root, into: target, bufferAge: 1)
+                }))
+            }
+            measure(pinches)
+            ratio("pinch_frame_\(name)", "pinch_frame_\(name)_1core")
+            ratio("pinch_frame_\(name)", "frame_60Hz")
+        }
         // Drawing a screenful of missing tiles (an 8×5 grid), content that allows both cores.
         var draws: [(name: String, body: () -> Void)] = []
         for (label, workers) in [("draw_40_tiles", Parallel.defaultWorkers), ("draw_40_tiles_1core", 1)] {
@@ -328,6 +333,13 @@ struct Bench {
             }
         }
         print("bilinear_1080p max channel difference from pixman: \(worst)")
+        // Both sample at pixel centres with 7-bit weights, rounded differently (pixman truncates
+        // its 16.16 positions and the result, we round both): a few steps on this pattern's hard
+        // edges (6 measured). More would mean the two are not doing the same work.
+        guard worst <= 8 else {
+            FileHandle.standardError.write(Data("raster-bench: our bilinear differs from pixman's by \(worst) > 8: not comparable\n".utf8))
+            exit(1)
+        }
         // Interleaved: pixman, ours on one core, ours split in row bands across the cores.
         let spare = OwnedFramebuffer(width: 1920, height: 1080)!
         let spareImage = PixmanImage(spare.framebuffer)

@@ -70,6 +70,27 @@ struct CommandLineTests {
         }
     }
 
+    @Test("A truncated picture's stderr line names what is missing, as its banner does; --background white fills its gap")
+    func damagedLine() throws {
+        let folder = try TemporaryFolder()
+        try PillowPictures.make("""
+            im = Image.new("RGB", (64, 64), (30, 120, 200))
+            im.save(os.path.join(out, "whole.png"), compress_level=0)
+            """, in: folder.path)
+        let whole = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.path + "/whole.png")))
+        let cut = try folder.write("cut.png", Array(whole.prefix(whole.count / 2)))
+        let empty = try folder.write("empty.jsonl", Array(#"{"kind":"setup","viewport":{"width":400,"height":200},"content":{"width":400,"height":200}}"#.utf8))
+        let shot = folder.path + "/shot.ppm"
+        let result = try runProcess(try viewer(), ["--offscreen", empty, "--background", "white", cut, "--screenshot", shot])
+        #expect(result.status == 0)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1 && lines[0].hasPrefix("image-viewer: cut.png: truncated: ") && lines[0].hasSuffix("% of the picture"),
+                "\(lines)")
+        // 64×64 at 1:1 from (168, 68): its first row decoded, its last one is the white background.
+        let data = try Data(contentsOf: URL(fileURLWithPath: shot))
+        #expect(ppmPixel(data, width: 400, 170, 68) == (30, 120, 200) && ppmPixel(data, width: 400, 170, 131) == (255, 255, 255))
+    }
+
     @Test("Bad options are refused with a line naming them", arguments: [
         (["--slideshow", "0"], "--slideshow must be"), (["--idle-reset", "nan"], "--idle-reset must be"),
         (["--cache-mb", "100000"], "--cache-mb must be between 1 and 65536"), (["--test-card", "x.png"], "--test-card shows"),
@@ -80,6 +101,9 @@ struct CommandLineTests {
         (["--demo", "list", "--test-card"], "--demo list and --test-card are two different scenes"),
         (["--show-info", "--demo", "list"], "--show-info shows information about pictures"),
         (["--demo", "grid"], "The value 'grid' is invalid for '--demo <name>'"),
+        (["--background", "grey"], "--background must be checker, black, white or #rrggbb (six hex digits, e.g. #1e1e1e), not 'grey'"),
+        (["--background", "#12345"], "--background must be checker, black, white or #rrggbb"),
+        (["--background", ""], "--background must be checker, black, white or #rrggbb"),
     ])
     func badOptions(arguments: [String], message: String) throws {
         let result = try runProcess(try viewer(), arguments, environment: [:])
@@ -91,8 +115,8 @@ struct CommandLineTests {
     func versionAndHelp() throws {
         #expect(try runProcess(try viewer(), ["--version"]).stdout == "0.2.0\n")
         let help = try runProcess(try viewer(), ["--help"]).stdout
-        for option in ["--fullscreen", "--kiosk", "--slideshow", "--idle-reset", "--memory-mb", "--cache-mb", "--stats", "--demo", "--show-info",
-                       "<path>"] {
+        for option in ["--fullscreen", "--kiosk", "--slideshow", "--idle-reset", "--memory-mb", "--cache-mb", "--stats", "--demo",
+                       "--show-info", "<path>", "--background", "--upscale"] {
             #expect(help.contains(option), "\(option) missing from --help")
         }
         // The keys, from the key table: each row's keys and words (the help wraps long lines).

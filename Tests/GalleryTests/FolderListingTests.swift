@@ -59,6 +59,24 @@ struct FolderListingTests {
         #expect(h.scene.currentIndex == 0 && h.shows(400, 200, (255, 0, 0)), "\(h.rgb(400, 200))")
     }
 
+    @Test("The start page stays when the window is resized: a compositor's first size, then the one it settles on")
+    func startPageSurvivesResize() throws {
+        let folder = try TemporaryFolder()
+        for name in ["1.png", "2.png", "3.png", "4.png", "5.png"] {
+            try pngData(width: 40, height: 20) { _, _ in 0x808080 }.write(to: URL(fileURLWithPath: folder.path + "/" + name))
+        }
+        let listing = ImageListing.list([folder.path + "/4.png"])
+        let h = Harness(files: listing.files, startingAt: listing.start)
+        h.run([])
+        #expect(h.scene.currentIndex == 3)
+        // Wider: the old offset (3 × 820) is page 1 of a 1940-point stride, where the viewer
+        // went before (bench-fling zoomed the second picture instead of the city it named).
+        h.scene.resize(width: 1920, height: 1080, scale: 1)
+        #expect(h.scene.currentIndex == 3 && h.scene.pager.contentOffset.x == 3 * 1940)
+        h.scene.resize(width: 640, height: 480, scale: 2)
+        #expect(h.scene.currentIndex == 3 && h.scene.pager.contentOffset.x == 3 * 660)
+    }
+
     @Test("--sort name, mtime and size, each reversed; ties in time or size go by name")
     func sortOrders() throws {
         let folder = try TemporaryFolder()

@@ -6,6 +6,7 @@ import Gallery
 import Replay
 import ScrollKit
 import Testing
+import TestSupport
 import TraceFormat
 
 /// Runs a gallery offscreen and writes the trace a live recording would: the setup the gallery
@@ -142,5 +143,32 @@ struct GalleryRecordingTests {
         #expect(abs(first.1 - Double(page.zoomScale)) < 1e-6, "scale \(first.1), live \(page.zoomScale)")
         #expect(abs(first.0.x - page.contentOffset.x) < 0.5 && abs(first.0.y - page.contentOffset.y) < 0.5,
                 "offset \(first.0), live \(page.contentOffset)")
+    }
+
+    @Test("A picture smaller than the window, shown at 1:1, zoomed by a double tap and panned, replays to the same rest")
+    func smallPictureReplays() throws {
+        let folder = try TemporaryFolder()
+        try PillowPictures.make("""
+            im = Image.new("RGB", (600, 400))
+            im.putdata([((x * 7) % 256, (y * 5) % 256, 90) for y in range(400) for x in range(600)])
+            im.save(os.path.join(out, "small.png"))
+            """, in: folder.path)
+        let session = RecordedGallery(files: [folder.path + "/small.png", Assets.sunset])
+        var steps = Step.doubleTap(500, 500, 300)
+        steps += Step.drag(2000, id: 1, from: CGPoint(x: 400, y: 300), to: CGPoint(x: 250, y: 200), steps: 10, hold: 300)
+        session.run(steps)
+        let page = try #require(session.harness.scene.page(at: 0))
+        // 1:1 was the fit (the window is larger), so the double tap went to twice that.
+        #expect(page.fitScale == 1 && page.zoomScale == 2 && !page.isAtRest)
+        #expect(session.lines.first?.contains(#""upscalesToFit":false"#) == true, "\(session.lines.first ?? "")")
+        let trace = try TraceParser().parse(session.lines.joined(separator: "\n"), file: "recording")
+        #expect(trace.setup.nested.first?.upscalesToFit == false)
+        let records = try Replayer.records(of: trace)
+        var replayed: (CGPoint, Double)?
+        for record in records { if case .nestedEnd(_, 1, let offset, let scale) = record { replayed = (offset, scale) } }
+        let end = try #require(replayed, "the page moved live but not in the replay")
+        #expect(abs(end.1 - 2) < 1e-6, "replayed scale \(end.1)")
+        #expect(abs(end.0.x - page.contentOffset.x) < 0.5 && abs(end.0.y - page.contentOffset.y) < 0.5,
+                "replayed offset \(end.0), live \(page.contentOffset)")
     }
 }

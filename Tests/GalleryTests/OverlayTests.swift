@@ -175,7 +175,10 @@ struct OverlayTests {
                                          into: try JPEGEncoder.encode(argb: pixels, width: 64, height: 48))
         let path = folder.appending("Urlaub 写真.jpg")
         try Data(jpeg).write(to: URL(fileURLWithPath: path))
-        let s = FrameStepper(files: [path, Assets.sunset])
+        // Enlarged to fill the window (--upscale), so the panel lies over the picture.
+        var filling = GalleryScene.Options.synchronous
+        filling.upscalesToFit = true
+        let s = FrameStepper(files: [path, Assets.sunset], options: filling)
         let whole = CGRect(x: 0, y: 0, width: 800, height: 400)
         let before = s.pixels(whole)
         s.press("i")

@@ -26,6 +26,14 @@ private func quadrants(_ folder: TemporaryFolder, name: String = "q.png") throws
 
 @Suite("Gallery rotation")
 struct RotationTests {
+    /// The quadrants stand in for a picture larger than the window: enlarged to fill it
+    /// (`--upscale`), so each turn changes the fit and the quadrants are large on screen.
+    private static let filling: GalleryScene.Options = {
+        var options = GalleryScene.Options.synchronous
+        options.upscalesToFit = true
+        return options
+    }()
+
     /// The quadrants shown at (x, y) pairs; the picture fills the middle of an 800×400 window.
     private func corners(_ h: Harness, left: Int, right: Int, top: Int, bottom: Int) -> [(Int, Int, Int)] {
         [h.rgb(left, top), h.rgb(right, top), h.rgb(left, bottom), h.rgb(right, bottom)].map { ($0.0, $0.1, $0.2) }
@@ -46,7 +54,7 @@ struct RotationTests {
           ])
     func turns(keys: [String], expected: [(Int, Int, Int)], upright: Bool) throws {
         let folder = try TemporaryFolder()
-        let h = Harness(files: [try quadrants(folder)])
+        let h = Harness(files: [try quadrants(folder)], options: Self.filling)
         h.run([])
         #expect(same(corners(h, left: 200, right: 600, top: 100, bottom: 300), [red, green, blue, white]))
         var steps: [Step] = []
@@ -82,7 +90,7 @@ struct RotationTests {
     @Test("A zoomed picture turned returns to the fit of its turned size")
     func turnRefits() throws {
         let folder = try TemporaryFolder()
-        let h = Harness(files: [try quadrants(folder)])
+        let h = Harness(files: [try quadrants(folder)], options: Self.filling)
         h.run(Step.key(100, "plus") + Step.key(600, "plus"))
         let page = try #require(h.scene.currentPage)
         #expect(page.isZoomedIn)
@@ -94,7 +102,7 @@ struct RotationTests {
     func perPicture() throws {
         let folder = try TemporaryFolder()
         let files = try (0..<4).map { try quadrants(folder, name: "\($0).png") }
-        let h = Harness(files: files)
+        let h = Harness(files: files, options: Self.filling)
         h.run(Step.key(100, "bracketright"))
         #expect(h.scene.orientation(ofFile: files[0]) == .right)
         // The next picture is not turned.

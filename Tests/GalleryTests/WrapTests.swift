@@ -5,12 +5,12 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Solid pictures of the window's shape (2:1), so each fills its page: red, green, blue.
+/// Solid pictures of the window's size (800×400), so each fills its page at 1:1: red, green, blue.
 private func solidPictures(_ folder: TemporaryFolder, count: Int = 3) throws -> [String] {
     let colours: [UInt32] = [0xFF0000, 0x00FF00, 0x0000FF]
     return try (0..<count).map { i in
         let path = folder.path + "/\(i).png"
-        try pngData(width: 80, height: 40) { _, _ in colours[i] }.write(to: URL(fileURLWithPath: path))
+        try pngData(width: 800, height: 400) { _, _ in colours[i] }.write(to: URL(fileURLWithPath: path))
         return path
     }
 }

@@ -8,6 +8,18 @@ import Testing
 
 @Suite("View scene")
 struct ViewSceneTests {
+    @Test("The tile budget shrinks with the window's device pixels: 8 up to 1080p, 2 at 4K")
+    func tileBudgetFollowsWindow() {
+        let scene = ViewScene(root: View(frame: .zero), cacheBudget: 1 << 20)
+        var budgets: [Int] = []
+        for (width, height, scale) in [(1280, 720, 1.0), (1920, 1080, 1), (2560, 1440, 1), (3840, 2160, 1), (1920, 1080, 2),
+                                       (7680, 4320, 1)] {
+            scene.resize(width: width, height: height, scale: scale)
+            budgets.append(scene.renderer.maxTilesPerFrame)
+        }
+        #expect(budgets == [8, 8, 4, 2, 2, 2])
+    }
+
     @Test("An animated scroll asks for frames, then a timer for the indicator fade, then sleeps")
     func requestsFollowTheScrollView() {
         let root = View(frame: CGRect(x: 0, y: 0, width: 100, height: 100))

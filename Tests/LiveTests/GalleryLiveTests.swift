@@ -272,12 +272,15 @@ struct GalleryLiveTests {
         let problems = try run.waitFor(bubbles, fit)
         #expect(problems.isEmpty, "\(fit): \(problems)")
         let shot = try run.shot()
-        // Assets/README.md: the top-right square is straight (200, 100, 50) at alpha 128, so
-        // (100, 50, 25) over black within rounding; the top-left one is transparent.
+        // Assets/README.md: the top-right square is straight (200, 100, 50) at alpha 128, over
+        // the checkerboard's dark square there (8 px squares from the picture's corner at
+        // (100, 0): column 74, row 0), 100 + 128·127/255 = 164 and so on; the top-left one is
+        // transparent, the dark square itself.
         let orange = shot.pixel(695, 5)
-        #expect(abs(Int(orange >> 16 & 0xFF) - 100) <= 2 && abs(Int(orange >> 8 & 0xFF) - 50) <= 2
-            && abs(Int(orange & 0xFF) - 25) <= 2, "top-right patch: \(hex(orange))")
-        #expect(shot.pixel(105, 5) & 0xFF_FFFF == 0, "top-left patch: \(hex(shot.pixel(105, 5)))")
+        #expect(abs(Int(orange >> 16 & 0xFF) - 164) <= 2 && abs(Int(orange >> 8 & 0xFF) - 114) <= 2
+            && abs(Int(orange & 0xFF) - 89) <= 2, "top-right patch: \(hex(orange))")
+        #expect(shot.pixel(105, 5) & 0xFF_FFFF == 0x80_8080, "top-left patch: \(hex(shot.pixel(105, 5)))")
+        #expect(shot.pixel(109, 5) & 0xFF_FFFF == 0xCC_CCCC, "the next square: \(hex(shot.pixel(109, 5)))")
         #expect(placementProblems(shot, sunset, .fit(sunset, width: 800, height: 600), points: coarseGrid).count > 0)
     }
 
@@ -319,7 +322,7 @@ struct GalleryLiveTests {
         try expectZoom(outcome, expected: expected, point: (px, py), sunBefore: before)
     }
 
-    @Test("Bad files show their error card and one stderr line each; a swipe still reaches the next good picture")
+    @Test("Bad files show their error card, a cut one what decoded with a banner, one stderr line each; a swipe still reaches the next good picture")
     func badFiles() throws {
         let folder = URL(fileURLWithPath: NSTemporaryDirectory())
             .appendingPathComponent("scrollkit-gallery-\(getpid())-\(UUID().uuidString.prefix(6))")
@@ -329,16 +332,16 @@ struct GalleryLiveTests {
         try fm.copyItem(atPath: DecodedImage.assetPath(sunsetAsset), toPath: folder.appendingPathComponent("01-sunset.png").path)
         #expect(fm.createFile(atPath: folder.appendingPathComponent("02-empty.png").path, contents: Data()))
         // The bubbles PNG cut after 40 % of its bytes: a valid header, data ending early; its
-        // name in three scripts, which the card shows in its own letters.
+        // name in three scripts.
         let whole = try Data(contentsOf: URL(fileURLWithPath: DecodedImage.assetPath(bubblesAsset)))
         let cutName = "03-Urlaub ünïcödé 写真 2023.png"
         let truncated = folder.appendingPathComponent(cutName)
         try whole.prefix(whole.count * 2 / 5).write(to: truncated)
         try fm.copyItem(atPath: DecodedImage.assetPath(bubblesAsset), toPath: folder.appendingPathComponent("04-bubbles.png").path)
-        // What the project's decoder says about the truncated file: the card's and stderr's reason.
-        var truncatedError: PictureError?
-        do { _ = try ImageDecoder(path: truncated.path).decode() } catch { truncatedError = error }
-        let reason = try #require(truncatedError, "the truncated PNG decoded").reason
+        // What the project's decoder makes of the truncated file: the rows that decoded, and the
+        // banner's and stderr's words.
+        let damage = try #require(try ImageDecoder(path: truncated.path).decode(acceptsDamage: true).damage)
+        let partial = try DecodedImage(path: truncated.path, acceptsDamage: true)
 
         let run = try DesktopRun([folder.path])
         defer { run.stop() }
@@ -357,16 +360,22 @@ struct GalleryLiveTests {
         #expect(empty.y > 200 && empty.height < 200, "card at y \(empty.y), \(empty.height) high")
 
         try run.swipeLeft()
-        let cut = expectedCard(title: cutName, message: reason, pageWidth: 800, pageHeight: 600)
-        (problems, shot) = try awaitShot(timeout: 10, run.shot) { errorCardProblems($0, cut) }
-        #expect(problems.isEmpty, "the truncated file's card: \(problems)")
+        // The rows that decoded, the checkerboard where the rest would be, and below the banner
+        // (16 pt from the top, about 30 high) nothing else covers them.
+        let belowBanner = fineGrid.filter { $0.1 >= 60 }
+        (problems, shot) = try awaitShot(timeout: 10, run.shot) {
+            placementProblems($0, partial, .fit(partial, width: 800, height: 600), points: belowBanner)
+        }
+        #expect(problems.isEmpty, "the truncated file's decoded part: \(problems)")
+        // The banner's plate: the error card's muted red border at the top, in the middle.
+        #expect(shot.pixel(400, 16) & 0xFF_FFFF == 0xB0_3A3A, "banner border: \(hex(shot.pixel(400, 16)))")
 
         try run.swipeLeft()
         let next = try run.waitFor(bubbles, .fit(bubbles, width: 800, height: 600))
         #expect(next.isEmpty, "the good picture after the bad ones: \(next)")
         #expect(run.viewer.process.isRunning)
         let errors = run.viewer.stderr.lines.filter { !$0.hasPrefix("{") }
-        #expect(errors == ["image-viewer: 02-empty.png: empty file", "image-viewer: \(cutName): \(reason)"],
+        #expect(errors == ["image-viewer: 02-empty.png: empty file", "image-viewer: \(cutName): \(damage)"],
                 "stderr: \(errors)")
     }
 

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Raster
 import Testing
+import TestSupport
 @testable import Pictures
 
 @Suite("Animations and pages")
@@ -26,6 +27,7 @@ struct AnimationTests {
         #expect(animation.width == 40 && animation.height == 30)
         let first = try Self.frames(animation)
         #expect(first.map(\.index) == [0, 1, 2, 3])
+        #expect(first.allSatisfy { !$0.picture.isOpaque }, "its frames have transparent pixels")
         #expect(try animation.next() == nil)
         animation.reset()
         let again = try Self.frames(animation)
@@ -34,6 +36,26 @@ struct AnimationTests {
         // Each frame is its own picture: decoding the next leaves the earlier one unchanged.
         #expect(first[0].picture.render()!.pixels != first[1].picture.render()!.pixels)
         #expect(first[0].picture.render()!.pixels == again[0].picture.render()!.pixels)
+    }
+
+    @Test("a GIF's NETSCAPE2.0 count is repetitions after the first play, as browsers read it", arguments: [
+        (nil, 1), (0, 0), (1, 2), (4, 5), (65535, 65536),
+    ] as [(Int?, Int)])
+    func gifLoopCount(repetitions: Int?, plays: Int) throws {
+        // Two 1×1 frames (GIF89a §18–23), with the application block when `repetitions` is given.
+        var gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+        if let repetitions {
+            gif += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, UInt8(repetitions & 0xFF), UInt8(repetitions >> 8), 0]
+        }
+        for index: UInt8 in [0, 1] {
+            gif += [0x21, 0xF9, 4, 0, 10, 0, 0, 0]
+            gif += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44 | index << 3, 0x01, 0]
+        }
+        gif += [0x3B]
+        let animation = try AnimationDecoder(decoder: ImageDecoder(data: gif, file: "loops.gif"))
+        #expect(animation.frameCount == 2 && animation.loopCount == plays)
+        // Frames covering the canvas without a transparent colour are opaque pictures.
+        #expect(try animation.next()?.picture.isOpaque == true)
     }
 
     @Test("a WebP animation gives its loop count and frame delays")

@@ -4,6 +4,7 @@ import Raster
 import SafeOutput
 import Synchronization
 import Testing
+import TestSupport
 @testable import Pictures
 
 @Suite("Bad files")

@@ -3,82 +3,10 @@
 import Dispatch
 import Foundation
 import Raster
-import SafeOutput
 import Synchronization
 import Testing
+import TestSupport
 @testable import Pictures
-
-/// One file of the generated corpus, as manifest.json lists it.
-struct CorpusEntry: Decodable, CustomStringConvertible {
-    struct Reference: Decodable {
-        let page: Int
-        let frame: Int
-        let rgba: String
-        let width: Int
-        let height: Int
-    }
-    let file: String
-    let format: String
-    let variant: String
-    let pages: Int
-    let frames: Int
-    let delays: [Int]?
-    /// Largest difference allowed in any channel of any pixel, in 8-bit levels.
-    let tolerance: Int
-    let references: [Reference]
-
-    var description: String { "\(file) (\(variant))" }
-}
-
-/// The corpus, generated once per test process into a private folder.
-enum GeneratedCorpus {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Scripts/make-corpus.py")
-
-    /// The folder and its manifest; a failure to generate is a test failure, never a skip.
-    static let generated: Result<(URL, [CorpusEntry]), CorpusError> = {
-        do {
-            // Kept for the whole test process, removed when it ends (atexit takes no closure
-            // context: the path goes through a global).
-            let folder = URL(fileURLWithPath: try PrivateFolder(prefix: "pictures-corpus").keep())
-            corpusFolderToRemove = folder.path
-            atexit { if let path = corpusFolderToRemove { try? FileManager.default.removeItem(atPath: path) } }
-            let process = Process()
-            // Debian's interpreter, where python3-pil is installed (a PATH python may lack it).
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = [script.path, folder.path]
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let message = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw CorpusError(message: "make-corpus.py failed (\(process.terminationStatus)): "
-                                  + String(decoding: message, as: UTF8.self))
-            }
-            let manifest = try Data(contentsOf: folder.appendingPathComponent("manifest.json"))
-            return .success((folder, try JSONDecoder().decode([CorpusEntry].self, from: manifest)))
-        } catch let error as CorpusError {
-            return .failure(error)
-        } catch {
-            return .failure(CorpusError(message: "\(error)"))
-        }
-    }()
-
-    struct CorpusError: Error, CustomStringConvertible {
-        let message: String
-        var description: String { message }
-    }
-
-    static func entries(_ format: String? = nil) -> [CorpusEntry] {
-        guard case .success(let (_, entries)) = generated else { return [] }
-        return entries.filter { format == nil || $0.format == format }
-    }
-}
-
-/// The generated corpus's folder, for the exit handler that removes it.
-nonisolated(unsafe) private var corpusFolderToRemove: String?
 
 @Suite("Format corpus")
 struct CorpusTests {

@@ -3,6 +3,7 @@
 import Foundation
 import Raster
 import Testing
+import TestSupport
 @testable import Pictures
 
 @Suite("Damaged files")

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import Pictures
 
 @Suite("Picture loader")
@@ -24,6 +25,7 @@ struct PictureLoaderTests {
             case .progress: name = "progress"
             case .header: name = "header"
             case .preview: name = "preview"
+            case .animation(let animation, let delay): name = "animation of \(animation.frameCount) frames, first \(delay) ms"
             case .loaded: name = "loaded"
             case .failed(let error): name = "failed: \(error.description)"
             }
@@ -113,5 +115,57 @@ struct PictureLoaderTests {
         #expect(done.wait(timeout: .now() + 20) == .success)
         #expect(received.withLock { $0 } == ["header"])
         #expect(task.isCancelled)
+    }
+
+    /// Every event of loading page `page` of `path`, waiting up to 30 s for the last.
+    static func collect(_ loader: PictureLoader, _ path: String, page: Int) -> [PictureLoadEvent] {
+        let events = Mutex<[PictureLoadEvent]>([])
+        let done = DispatchSemaphore(value: 0)
+        loader.load(path: path, page: page) { event in
+            events.withLock { $0.append(event) }
+            switch event {
+            case .loaded, .failed: done.signal()
+            default: break
+            }
+        }
+        _ = done.wait(timeout: .now() + 30)
+        return events.withLock { $0 }
+    }
+
+    @Test("an animated GIF with opensAnimations: the player, then its first frame; without it the frame alone")
+    func animationEvent() throws {
+        let (folder, entries) = try GeneratedCorpus.generated.get()
+        let entry = try #require(entries.first { $0.file == "gif-animated.gif" })
+        let path = folder.appendingPathComponent(entry.file).path
+        var options = PictureLoader.Options()
+        options.opensAnimations = true
+        let events = Self.collect(PictureLoader(options: options), path, page: 0)
+        #expect(Self.shape(events) == ["progress", "header", "animation of 4 frames, first 200 ms", "progress", "loaded"])
+        guard case .loaded(let first) = events.last else { return }
+        let reference = try entry.referencePixels(in: folder, frame: 0)
+        #expect(CorpusTests.compare(first.pixel, width: first.width, height: first.height, reference: reference).worst == 0)
+        // The player goes on from the second frame.
+        let animation = try #require(events.lazy.compactMap { if case .animation(let a, _) = $0 { a } else { nil } }.first)
+        let second = try #require(try animation.next())
+        #expect(second.index == 1 && second.delayMs == 100)
+        let plain = Self.collect(PictureLoader(), path, page: 0)
+        #expect(Self.shape(plain) == ["progress", "header", "progress", "loaded"])
+    }
+
+    @Test("a page of a multi-page TIFF loads with its own header; a page past the last fails naming it")
+    func pageLoads() throws {
+        let (folder, entries) = try GeneratedCorpus.generated.get()
+        let entry = try #require(entries.first { $0.file == "tiff-pages.tif" })
+        let path = folder.appendingPathComponent(entry.file).path
+        let events = Self.collect(PictureLoader(), path, page: 1)
+        let header = try #require(events.lazy.compactMap { if case .header(let h) = $0 { h } else { nil } }.first)
+        #expect(header.page == 1 && header.pageCount == 3 && header.width == 32 && header.height == 40)
+        guard case .loaded(let picture) = events.last else {
+            Issue.record("page 2 did not load: \(Self.shape(events))")
+            return
+        }
+        #expect(picture.page == 1 && picture.width == 32)
+        let past = Self.collect(PictureLoader(), path, page: 3)
+        #expect(Self.shape(past) == ["progress", "failed: tiff-pages.tif: no page 4: the file has 3 pages"])
     }
 }

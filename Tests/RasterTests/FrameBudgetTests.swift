@@ -139,4 +139,108 @@ struct FrameBudgetTests {
         #expect(!renderer.needsFollowUpFrame)
         #expect(fb.pixels == sharp)
     }
+
+    @Test("Zooming a 4K window in and out makes at most the budget's tiles in any frame, and leaves nothing blank")
+    func zoomAt4KStaysWithinBudget() throws {
+        // Content filling a 3840×2160 window at scale 1, zoomed in to 2 at its top-left corner
+        // and out again: the zoom-out frame scales level-1 (scale 2) tiles, most of which the
+        // zoom in never drew (bench-fling's zoom at 4K drew 99 of them in one frame). Few
+        // frames: each resamples 8 megapixels, slow in a debug build.
+        let width = 3840, height = 2160
+        let scene = Scene1(viewport: CGSize(width: width, height: height), contentSize: CGSize(width: width, height: height))
+        let renderer = Renderer()
+        let budget = 8
+        renderer.maxTilesPerFrame = budget
+        // Each frame makes its budget, or the first cell's tiles when they cost more: its tile
+        // and the at most 3×3 source tiles a 256-pixel cell reads within a factor of two.
+        let most = max(budget, 1 + 9)
+        let fb = try #require(OwnedFramebuffer(width: width, height: height))
+        // Nothing painted is left with this (transparent, so never drawn) colour.
+        let unpainted: UInt32 = 0x00FF_00FF
+        // The first frame has nothing to stand in: everything is made at once.
+        renderer.render(scene.root, into: fb, bufferAge: 0)
+        var frames = 1, worst = (frame: 0, tiles: 0)
+        func frame(zooming: Bool) {
+            let made = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled
+            if zooming {
+                // Zoom frames repaint the whole window here, to check that they show something everywhere.
+                fb.withFramebuffer { $0.fill($0.bounds, with: unpainted) }
+                renderer.render(scene.root, into: fb, bufferAge: 0)
+                #expect(!fb.pixels.contains(unpainted), "frame \(frames) left pixels unpainted")
+            } else {
+                renderer.render(scene.root, into: fb, bufferAge: 1)
+            }
+            frames += 1
+            let madeNow = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled - made
+            if madeNow > worst.tiles { worst = (frames, madeNow) }
+        }
+        func settle() {
+            var settling = 0
+            while renderer.needsFollowUpFrame && settling < 100 {
+                frame(zooming: false)
+                settling += 1
+            }
+            #expect(!renderer.needsFollowUpFrame, "the zoom settled in \(settling) frames")
+        }
+        for zooms in [[1.59, 2], [1.41, 1]] {
+            for zoom in zooms {
+                scene.zoom(CGFloat(zoom))
+                frame(zooming: true)
+            }
+            settle()
+        }
+        #expect(worst.tiles <= most, "frame \(worst.frame) made \(worst.tiles) tiles")
+        // Back at scale 1, the frame is the content drawn at it.
+        let settled = try referenceFrame(content: scene.content, contentSize: scene.content.bounds.size, scale: 1, level: 1,
+                                         origin: (0, 0), clip: PixelRect(x: 0, y: 0, width: width, height: height),
+                                         width: width, height: height, under: Self.under)
+        #expect(firstDifference(fb, settled) == nil, "\(firstDifference(fb, settled) ?? "")")
+    }
+
+    @Test("Panning and zooming out after the cache dropped the coarser levels stay within the budget: the backstop stands in")
+    func backstopStandsIn() throws {
+        let scene = Scene1(viewport: CGSize(width: Self.width, height: Self.height), contentSize: CGSize(width: 1400, height: 1000))
+        // 32 tiles: the visible cells of one level and a ring, so that settling at 8 pushes out
+        // the other levels.
+        let renderer = Renderer(cacheBudget: 32 * 256 * 256 * 4)
+        renderer.maxTilesPerFrame = 8
+        let fb = try #require(OwnedFramebuffer(width: Self.width, height: Self.height))
+        var worst = (zoom: 0.0, tiles: 0)
+        func frame(_ zoom: Double) {
+            let made = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled
+            renderer.render(scene.root, into: fb, bufferAge: 1)
+            let madeNow = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled - made
+            if madeNow > worst.tiles { worst = (zoom, madeNow) }
+        }
+        // Frames until the scale has settled, each followed by the idle time to prefetch (the
+        // backstop among the rest).
+        func settle(_ zoom: Double) {
+            var frames = 0
+            repeat {
+                frame(zoom)
+                renderer.prefetch(maxTiles: 1000)
+                frames += 1
+            } while renderer.needsFollowUpFrame && frames < 50
+        }
+        renderer.render(scene.root, into: fb, bufferAge: 0)
+        renderer.prefetch(maxTiles: 1000)
+        scene.zoom(8)
+        settle(8)
+        // Panning at 8 fills the cache with level-3 tiles and pushes out the older levels (without
+        // the backstop, each of these frames made 10–14 tiles, and the zoom out below 19).
+        for x in [1000, 2000, 3000, 4000, 0] {
+            scene.scroller.bounds.origin = CGPoint(x: x, y: x / 2)
+            settle(8)
+        }
+        // Out to 3, then 2.5: a zoom frame scaling level 2 (scale 4), never drawn, while the
+        // other levels are gone; the backstop (level −1, the content at 700×500) is not.
+        for zoom in [3, 2.5] {
+            scene.zoom(CGFloat(zoom))
+            frame(zoom)
+        }
+        settle(2.5)
+        #expect(worst.tiles <= 10, "a frame at \(worst.zoom) made \(worst.tiles) tiles")
+        let sharp = try Self.reference(scene, zoom: 2.5, level: 2)
+        #expect(fb.pixels == sharp, "settled, the frame is sharp")
+    }
 }

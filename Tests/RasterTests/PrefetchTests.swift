@@ -11,9 +11,10 @@ import Testing
 struct PrefetchTests {
     static let under = Color(rgb: 0x336699).premultipliedARGB
 
-    /// The tiles drawn since `count` keys were recorded, as [column, row] in drawing order.
+    /// The tiles at scale 1 drawn since `count` keys were recorded, as [column, row] in drawing
+    /// order (not those of the content's backstop level).
     static func drawnSince(_ renderer: Renderer, _ count: Int) -> [[Int]] {
-        renderer.statistics.drawnKeys.dropFirst(count).map { [$0.column, $0.row] }
+        renderer.statistics.drawnKeys.dropFirst(count).filter { $0.scale == 1 }.map { [$0.column, $0.row] }
     }
 
     @Test("The rings ahead are as deep as the last frame's motion reaches in 8 frames, nearest first")
@@ -26,9 +27,10 @@ struct PrefetchTests {
             scene.scroller.bounds.origin = CGPoint(x: 300, y: y)
             renderer.render(scene.root, into: fb, bufferAge: 1)
         }
-        // 40 px a frame: 320 px in 8 frames, two rows below.
+        // 40 px a frame: 320 px in 8 frames, two rows below (after the backstop: the whole
+        // content at ⅛, 625×625 pixels, 3×3 tiles).
         var before = renderer.statistics.drawnKeys.count
-        #expect(renderer.prefetch(maxTiles: 100) == 6)
+        #expect(renderer.prefetch(maxTiles: 100) == 9 + 6)
         #expect(Self.drawnSince(renderer, before) == [[1, 4], [2, 4], [3, 4], [1, 5], [2, 5], [3, 5]])
 
         // 130 px a frame towards the top-left: capped at four rings, left and above only.
@@ -125,7 +127,7 @@ struct PrefetchTests {
         let drawn = renderer.statistics.tilesDrawn
         renderer.render(scene.root, into: fb, bufferAge: 1)
         #expect(renderer.statistics.tilesDrawn == drawn, "row 4 came from the background")
-        #expect(renderer.statistics.tilesPrefetched == 16, "the ring around the first frame's 3×3 tiles")
+        #expect(renderer.statistics.tilesPrefetched == 9 + 16, "the backstop's 3×3 tiles, the ring around the first frame's 3×3 tiles")
         let expected = try referenceFrame(content: scene.content, contentSize: scene.content.bounds.size, scale: 1, level: 1,
                                           origin: (-300, -556), clip: PixelRect(x: 0, y: 0, width: 600, height: 500),
                                           width: 600, height: 500, under: Self.under)

@@ -88,13 +88,16 @@ struct RendererTests {
         #expect(drawn == expected)
         #expect(renderer.statistics.drawnKeys.count == 9, "each tile drawn once")
 
-        // Nothing moved yet: the prefetch ring surrounds the visible tiles (5×5 − 3×3 = 16),
-        // drawn while the host says idle time remains (here: for 10 tiles, then the rest).
+        // Nothing moved yet: first the backstop (the whole content at ⅛, 625×625 pixels: 3×3
+        // tiles), then the prefetch ring around the visible tiles (5×5 − 3×3 = 16), drawn while
+        // the host says idle time remains (here: for 10 tiles, then the rest).
         var budget = 10
         #expect(renderer.prefetch(while: { budget -= 1; return budget >= 0 }) == 10)
-        #expect(renderer.prefetch(maxTiles: 100) == 6)
+        #expect(renderer.prefetch(maxTiles: 100) == 9 + 16 - 10)
         #expect(!renderer.hasPrefetchWork)
-        let ring = Set(renderer.statistics.drawnKeys.map { [$0.column, $0.row] }).subtracting(expected)
+        let backstop = renderer.statistics.drawnKeys.dropFirst(9).prefix(9)
+        #expect(backstop.allSatisfy { $0.scale == 0.125 } && Set(backstop.map { [$0.column, $0.row] }).count == 9)
+        let ring = Set(renderer.statistics.drawnKeys.filter { $0.scale == 1 }.map { [$0.column, $0.row] }).subtracting(expected)
         #expect(ring.allSatisfy { (0...4).contains($0[0]) && (0...4).contains($0[1]) })
         #expect(ring.count == 16)
 

@@ -13,9 +13,13 @@ struct DecodedImage {
     let height: Int
     private let pixels: [UInt32]
 
-    /// Decodes the file at `path`; throws the decoder's one-line reason.
-    init(path: String) throws {
-        let picture = try ImageDecoder(path: path).decode()
+    /// Whether any pixel is not opaque: the viewer then shows its checkerboard under it.
+    let hasTransparency: Bool
+
+    /// Decodes the file at `path` (what decodes of a damaged one, with `acceptsDamage`); throws
+    /// the decoder's one-line reason.
+    init(path: String, acceptsDamage: Bool = false) throws {
+        let picture = try ImageDecoder(path: path).decode(acceptsDamage: acceptsDamage)
         guard let rendered = picture.render() else {
             throw HarnessError(description: "\(path): too large to render for a comparison")
         }
@@ -23,6 +27,7 @@ struct DecodedImage {
         width = picture.width
         height = picture.height
         pixels = rendered.pixels
+        hasTransparency = pixels.contains { $0 >> 24 != 0xFF }
     }
 
     /// The bundled asset `name` (Assets/ at the package root).
@@ -46,10 +51,12 @@ struct Placement: CustomStringConvertible {
     var originX: Double
     var originY: Double
 
-    /// The picture fitted and centred in a `width`×`height` window, as the viewer's pages
-    /// show it (the whole image, centred on both axes).
-    static func fit(_ image: DecodedImage, width: Int, height: Int) -> Placement {
-        let scale = min(Double(width) / Double(image.width), Double(height) / Double(image.height))
+    /// The picture fitted and centred in a `width`×`height` window (device pixels), as the
+    /// viewer's pages show it: the whole image, centred on both axes, and never enlarged past
+    /// one image pixel per device pixel (`upscale` fills the window, as --upscale does).
+    static func fit(_ image: DecodedImage, width: Int, height: Int, upscale: Bool = false) -> Placement {
+        let fill = min(Double(width) / Double(image.width), Double(height) / Double(image.height))
+        let scale = upscale ? fill : min(fill, 1)
         return Placement(scale: scale, originX: (Double(width) - Double(image.width) * scale) / 2,
                          originY: (Double(height) - Double(image.height) * scale) / 2)
     }
@@ -91,23 +98,44 @@ func gridPoints(width: Int, height: Int, step: Int) -> [(Int, Int)] {
 /// differences were at most 2).
 let pictureTolerance = 6
 
+/// The viewer's checkerboard under transparent pictures (Gallery's PictureBackground): 8 px
+/// squares from the picture's top-left corner, #808080 there and #CCCCCC beside it.
+enum Checkerboard {
+    static let side = 8.0
+    static let dark = 0xFF80_8080 as UInt32, light = 0xFFCC_CCCC as UInt32
+
+    /// The square colours the screen area from `x0`…`x1` × `y0`…`y1` (pixels, inclusive) covers
+    /// for a picture whose top-left is at (`originX`, `originY`).
+    static func colors(x0: Double, x1: Double, y0: Double, y1: Double, originX: Double, originY: Double) -> Set<UInt32> {
+        let columns = Int(((x0 - originX) / side).rounded(.down))...Int(((x1 - originX) / side).rounded(.down))
+        let rows = Int(((y0 - originY) / side).rounded(.down))...Int(((y1 - originY) / side).rounded(.down))
+        var found = Set<UInt32>()
+        for column in columns {
+            for row in rows { found.insert((column + row) & 1 == 0 ? dark : light) }
+        }
+        return found
+    }
+}
+
 /// Compares the screenshot with `image` placed as `placement` over `background`, at `points`.
 ///
 /// A screen pixel covers an area of the image; its colour must lie, channel by channel, within
 /// the range of the image pixels of that area widened by `slack` screen pixels on every side
 /// (plus `pictureTolerance`), the background counting where the area leaves the image. The
 /// slack absorbs the resampling filter and the renderer snapping the picture to whole device
-/// pixels; edges of flat areas still pin the placement to about `slack` pixels.
+/// pixels; edges of flat areas still pin the placement to about `slack` pixels. A picture with
+/// transparent pixels is seen over the viewer's checkerboard (`checkerboard`, its default).
 func placementProblems(_ shot: Screenshot, _ image: DecodedImage, _ placement: Placement, points: [(Int, Int)],
-                       background: UInt32 = 0xFF00_0000, slack: Double = 1) -> [String] {
+                       background: UInt32 = 0xFF00_0000, checkerboard: Bool = true, slack: Double = 1) -> [String] {
     let (count, examples) = placementMismatches(shot, image, placement, points: points, background: background,
-                                                slack: slack, examples: 8)
+                                                checkerboard: checkerboard, slack: slack, examples: 8)
     return count > examples.count ? examples + ["… \(count) of \(points.count) points in all"] : examples
 }
 
 /// How many of `points` do not match (see `placementProblems`), with up to `examples` of them described.
 func placementMismatches(_ shot: Screenshot, _ image: DecodedImage, _ placement: Placement, points: [(Int, Int)],
-                         background: UInt32 = 0xFF00_0000, slack: Double = 1, examples: Int) -> (count: Int, examples: [String]) {
+                         background: UInt32 = 0xFF00_0000, checkerboard: Bool = true, slack: Double = 1,
+                         examples: Int) -> (count: Int, examples: [String]) {
     var problems: [String] = []
     var failures = 0
     let s = placement.scale
@@ -117,17 +145,24 @@ func placementMismatches(_ shot: Screenshot, _ image: DecodedImage, _ placement:
         let iu0 = Int(u0.rounded(.down)), iu1 = Int(u1.rounded(.up)) - 1
         let iv0 = Int(v0.rounded(.down)), iv1 = Int(v1.rounded(.up)) - 1
         var low = (255, 255, 255), high = (0, 0, 0)
-        func include(_ pixel: UInt32) {
-            // Premultiplied ARGB over the background: colour + (1 − α)·background.
+        // Under the picture: the checkerboard squares of the area (the renderer snaps the
+        // picture, and its backdrop with it, to whole pixels), or the page.
+        let underlays: Set<UInt32> = checkerboard && image.hasTransparency
+            ? Checkerboard.colors(x0: Double(x) - slack, x1: Double(x) + slack, y0: Double(y) - slack, y1: Double(y) + slack,
+                                  originX: placement.originX.rounded(), originY: placement.originY.rounded())
+            : [background]
+        func include(_ pixel: UInt32, over under: UInt32) {
+            // Premultiplied ARGB over what is under it: colour + (1 − α)·under.
             let alpha = Int(pixel >> 24)
             func channel(_ shift: UInt32) -> Int {
-                Int((pixel >> shift) & 0xFF) + (255 - alpha) * Int((background >> shift) & 0xFF) / 255
+                Int((pixel >> shift) & 0xFF) + (255 - alpha) * Int((under >> shift) & 0xFF) / 255
             }
             let r = channel(16), g = channel(8), b = channel(0)
             low = (min(low.0, r), min(low.1, g), min(low.2, b))
             high = (max(high.0, r), max(high.1, g), max(high.2, b))
         }
-        if iu0 < 0 || iv0 < 0 || iu1 >= image.width || iv1 >= image.height { include(background) }
+        func include(_ pixel: UInt32) { for under in underlays { include(pixel, over: under) } }
+        if iu0 < 0 || iv0 < 0 || iu1 >= image.width || iv1 >= image.height { include(background, over: background) }
         let cu0 = max(iu0, 0), cu1 = min(iu1, image.width - 1), cv0 = max(iv0, 0), cv1 = min(iv1, image.height - 1)
         if cu0 <= cu1 && cv0 <= cv1 {
             for v in cv0...cv1 {

@@ -1,0 +1,59 @@
+// Test pictures the gallery tests need in formats the project only decodes (transparent PNGs,
+// animated GIFs, multi-page TIFFs), written by Pillow at test time (Debian's python3-pil, which
+// Scripts/install-deps.sh installs), so that no binary is committed.
+import Foundation
+
+public enum PillowPictures {
+    /// Python or Pillow failed; the description holds its standard error.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Runs `script` with Debian's python3, `Image` and `ImageDraw` imported from Pillow and
+    /// `out` naming `folder`; a failure to run is the test's failure.
+    public static func make(_ script: String, in folder: String) throws {
+        let program = "import os, sys\nfrom PIL import Image, ImageDraw\nout = sys.argv[1]\n" + script
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", program, folder])
+        guard result.status == 0 else {
+            throw Failure(description: "python3 with Pillow failed (\(result.status)): \(result.stderr)")
+        }
+    }
+
+    /// A `size`×`size` RGBA PNG, transparent but for a black square of half the side in its
+    /// middle: a black logo on nothing.
+    public static func blackLogo(_ name: String = "logo.png", size: Int = 40, in folder: String) throws -> String {
+        try make("""
+            im = Image.new("RGBA", (\(size), \(size)), (0, 0, 0, 0))
+            ImageDraw.Draw(im).rectangle([\(size / 4), \(size / 4), \(size * 3 / 4 - 1), \(size * 3 / 4 - 1)], fill=(0, 0, 0, 255))
+            im.save(os.path.join(out, "\(name)"))
+            """, in: folder)
+        return folder + "/" + name
+    }
+
+    /// An animated GIF of `width`×`height` whose frames are flat `colors` ((r, g, b) each), shown
+    /// `delays` ms each, played `loops` times (0: forever).
+    public static func animatedGIF(_ name: String = "animated.gif", width: Int, height: Int, colors: [(Int, Int, Int)],
+                                   delays: [Int], loops: Int = 0, in folder: String) throws -> String {
+        let frames = colors.map { "Image.new(\"RGB\", (\(width), \(height)), (\($0.0), \($0.1), \($0.2)))" }
+        // Pillow writes `loop` as the NETSCAPE2.0 count, repetitions after the first play (0:
+        // forever); one play is the block left out.
+        let loop = loops == 0 ? "loop=0" : loops == 1 ? "" : "loop=\(loops - 1)"
+        try make("""
+            frames = [\(frames.joined(separator: ", "))]
+            frames[0].save(os.path.join(out, "\(name)"), save_all=True, append_images=frames[1:], duration=\(delays),
+                           disposal=1, optimize=False\(loop.isEmpty ? "" : ", " + loop))
+            """, in: folder)
+        return folder + "/" + name
+    }
+
+    /// A TIFF with one page per entry of `pages` (width, height, (r, g, b)), each flat.
+    public static func multiPageTIFF(_ name: String = "pages.tif", pages: [(Int, Int, (Int, Int, Int))],
+                                     in folder: String) throws -> String {
+        let images = pages.map { "Image.new(\"RGB\", (\($0.0), \($0.1)), (\($0.2.0), \($0.2.1), \($0.2.2)))" }
+        try make("""
+            pages = [\(images.joined(separator: ", "))]
+            pages[0].save(os.path.join(out, "\(name)"), save_all=True, append_images=pages[1:])
+            """, in: folder)
+        return folder + "/" + name
+    }
+}
