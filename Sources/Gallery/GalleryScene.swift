@@ -154,6 +154,12 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// Whether a frame drawn so far showed the current page's picture, preview or error card:
     /// the moment `--stats` calls the first frame.
     public private(set) var hasRenderedContent = false
+    /// The size of the largest screen the window can be on, in device pixels, nil when the host
+    /// does not know (the live viewer asks the compositor's outputs). Until the first picture
+    /// shows, loads are sized for it as well as for the window (see `startLoads`).
+    public var screenSize: (() -> (width: Int, height: Int)?)?
+    /// Neighbours that wait for the first frame with content before they load (see `startLoads`).
+    private var neighboursWait = false
 
     let loader: PageLoader
     /// Where each file's page sits in the pager (with `wraps`, copies at the ends).
@@ -266,8 +272,13 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         for action in actions { perform(action) }
         let animations = advanceAnimations()
         var request = viewScene.advance(to: now)
-        // A zoom past what the page in the middle holds asks for more of its picture.
-        if let page = currentPage, page.wantedLoad(isCurrent: true) != nil { startLoads() }
+        // A zoom past what the page in the middle holds asks for more of its picture; the
+        // neighbours load once the first picture is on screen.
+        if let page = currentPage, page.wantedLoad(isCurrent: true) != nil {
+            startLoads()
+        } else if neighboursWait, hasRenderedContent {
+            startLoads()
+        }
         // After the step: it may have brought the pager to rest.
         applyFolderChanges()
         // Events that arrived during this tick (a synchronous loader) are shown next tick.
@@ -280,8 +291,12 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     /// Draws the gallery into `buffer` (see `Scene.render`), noting when picture content first shows.
     public func render(into buffer: Framebuffer, bufferAge: Int) -> [PixelRect] {
-        if !hasRenderedContent, let page = currentPage, page.showsContent { hasRenderedContent = true }
-        if !hasRenderedContent, emptyCard != nil { hasRenderedContent = true }
+        if !hasRenderedContent, (currentPage?.showsContent ?? false) || emptyCard != nil {
+            hasRenderedContent = true
+            // A tick after this frame's commit starts the neighbours' loads (a wake, since a
+            // frame asked for while drawing counts as drawn by this one).
+            if neighboursWait { onNeedsFrameFromAnyThread?() }
+        }
         return viewScene.render(into: buffer, bufferAge: bufferAge)
     }
 
@@ -441,13 +456,28 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     /// Starts the loads pages need (see `PageView.wantedLoad`): the current page first (the
     /// loader runs them in order), then its neighbours at screen size.
+    ///
+    /// Until the first picture shows, two things differ. Loads are sized for the largest screen
+    /// (`screenSize`) as well as for the window: a tiling compositor maps a window at the size
+    /// it chose itself (800×600 here) and only then gives it its tile, and a picture sized for
+    /// the placeholder was decoded twice, the second time after the window had its size. And
+    /// the neighbours wait (when loads run in the background): on two cores their decodes
+    /// took one from the first frame's tiles.
     func startLoads() {
         let current = currentSlot
         let order = pages.keys.sorted { abs($0 - current) < abs($1 - current) }
-        let screen = (width: Int((windowSize.width * outputScale).rounded(.up)),
+        var screen = (width: Int((windowSize.width * outputScale).rounded(.up)),
                       height: Int((windowSize.height * outputScale).rounded(.up)))
+        if !hasRenderedContent, let largest = screenSize?() {
+            screen = (max(screen.width, largest.width), max(screen.height, largest.height))
+        }
+        neighboursWait = false
         for slot in order {
             guard let page = pages[slot], let detail = page.wantedLoad(isCurrent: slot == current) else { continue }
+            if slot != current, !hasRenderedContent, options.loading == .background {
+                neighboursWait = true
+                continue
+            }
             let token = nextToken
             nextToken += 1
             loadsInFlight[token] = page

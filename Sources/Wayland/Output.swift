@@ -1,6 +1,6 @@
 // wl_output: one screen the compositor shows surfaces on. Its scale (for the scale buffers and
-// cursors are drawn at) and its transform (how buffers are turned for it) are used, each checked
-// before it is believed.
+// cursors are drawn at), its transform (how buffers are turned for it) and its size (what a
+// window on it can grow to) are used, each checked before it is believed.
 import CWaylandClient
 import CWaylandProtocols
 import Raster
@@ -16,6 +16,9 @@ final class Output {
     /// The checked transform (upright until the compositor sends one): how the screen is
     /// turned, and so how buffers shown on it are best drawn.
     private(set) var transform = FrameTransform.normal
+    /// The current mode's size in the output's pixels, nil until the compositor sends one (or
+    /// when it sent a size outside 1…`Window.maxEdge`).
+    private(set) var modeSize: (width: Int, height: Int)?
     private let warn: (String) -> Void
     private let changed: () -> Void
 
@@ -52,6 +55,14 @@ final class Output {
         changed()
     }
 
+    /// A mode the output offers; only the current one (`WL_OUTPUT_MODE_CURRENT`) is kept. Not
+    /// a change anything redraws for: it tells the size of the screen, nothing about buffers.
+    private func modeEvent(flags: UInt32, width: Int32, height: Int32) {
+        guard flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 else { return }
+        let edges = 1...Int32(Window.maxEdge)
+        modeSize = edges.contains(width) && edges.contains(height) ? (Int(width), Int(height)) : nil
+    }
+
     private static func from(_ data: UnsafeMutableRawPointer?) -> Output? {
         data.map { Unmanaged<Output>.fromOpaque($0).takeUnretainedValue() }
     }
@@ -62,7 +73,7 @@ final class Output {
         geometry: { data, _, _, _, _, _, _, _, _, transform in
             Output.from(data)?.geometryEvent(transform: transform)
         },
-        mode: { _, _, _, _, _, _ in },
+        mode: { data, _, flags, width, height, _ in Output.from(data)?.modeEvent(flags: flags, width: width, height: height) },
         done: { _, _ in },
         scale: { data, _, factor in Output.from(data)?.scaleEvent(factor) },
         name: { _, _, _ in },
