@@ -160,6 +160,12 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     public var screenSize: (() -> (width: Int, height: Int)?)?
     /// Neighbours that wait for the first frame with content before they load (see `startLoads`).
     private var neighboursWait = false
+    /// Called once the gallery comes to rest after pictures were let go (pages dropped, a
+    /// picture replaced by another rendition): the allocator's free pages go back to the
+    /// system (`FreeMemory`). Nil keeps them.
+    public var onRestAfterRelease: (@Sendable () -> Void)? = FreeMemory.returnToSystem
+    /// Pictures were let go since the gallery last rested.
+    var releasedSinceRest = false
 
     let loader: PageLoader
     /// Where each file's page sits in the pager (with `wraps`, copies at the ends).
@@ -252,6 +258,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// pixels per point (integer or fractional).
     public func resize(width: Int, height: Int, scale: Double) {
         viewScene.resize(width: width, height: height, scale: scale)
+        let pixels = (width: Double(width) * scale, height: Double(height) * scale)
+        if pixels.width.isFinite, pixels.height.isFinite {
+            renderer.cacheBudget = Self.tileBudget(width: Int(min(pixels.width.rounded(.up), 1e6)),
+                                                   height: Int(min(pixels.height.rounded(.up), 1e6)), ceiling: options.cacheBudget)
+        }
         // The page shown, found with the old page width: the pager's offset is still in it.
         let shown = currentSlot
         windowSize = CGSize(width: width, height: height)
@@ -286,7 +297,12 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         if pendingFolderChange != nil, request == .idle { request = .nextFrame }
         let poll = loadsInFlight.isEmpty || onNeedsFrameFromAnyThread != nil ? nil : now + Self.loadPollInterval
         request = request.merged(with: [poll, schedule.nextDeadline])
-        return request.merged(with: overlays.update(currentFacts, at: now)).sooner(animations)
+        request = request.merged(with: overlays.update(currentFacts, at: now)).sooner(animations)
+        if releasedSinceRest, request != .nextFrame, loadsInFlight.isEmpty, !neighboursWait, pagerRests {
+            releasedSinceRest = false
+            onRestAfterRelease?()
+        }
+        return request
     }
 
     /// Draws the gallery into `buffer` (see `Scene.render`), noting when picture content first shows.
@@ -438,7 +454,10 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         let current = currentSlot
         if current != middleSlot {
             // Only the page in the middle holds more than a screen's worth of its picture.
-            if let previous = middleSlot { pages[previous]?.keepScreenDetail() }
+            if let previous = middleSlot, let page = pages[previous] {
+                page.keepScreenDetail()
+                releasedSinceRest = true
+            }
             middleSlot = current
         }
         startLoads()
@@ -449,6 +468,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     /// Removes a page, cancelling its load.
     func drop(_ page: PageView) {
+        releasedSinceRest = true
         if let token = page.loadToken { loadsInFlight[token] = nil }
         page.loadTask?.cancel()
         page.removeFromSuperview()
@@ -497,7 +517,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         for delivery in deliveries {
             guard let page = loadsInFlight[delivery.token], page.loadToken == delivery.token else { continue }
             switch delivery.event {
-            case .loaded, .failed: loadsInFlight[delivery.token] = nil
+            case .loaded:
+                loadsInFlight[delivery.token] = nil
+                // Another rendition replaces the one shown (a preview, a screen-size picture).
+                if page.pictureView.picture != nil { releasedSinceRest = true }
+            case .failed: loadsInFlight[delivery.token] = nil
             default: break
             }
             let before = page.imageSize
