@@ -93,10 +93,13 @@ func gridPoints(width: Int, height: Int, step: Int) -> [(Int, Int)] {
     }
 }
 
-/// 6 per channel: what the renderer's rounding (premultiplied averaging, 8-bit blending) may
-/// add beyond the range of the source pixels a screen pixel draws from (decision, measured
-/// differences were at most 2).
-let pictureTolerance = 6
+/// 8 per channel: what the renderer may add beyond the range of the source pixels a screen
+/// pixel covers (decision). A picture shown between two levels is drawn from the coarser one
+/// (its pixels 2×2 averages, rounded down by pixman's halving) enlarged, so a screen pixel
+/// mixes in source pixels up to two beyond the ones it covers, and rounding (premultiplied
+/// averaging, 8-bit blending) adds a little more: measured 7 on the sunset at its fit, where
+/// the sky meets the hill (6 before the levels were built by pixman, which rounds down).
+let pictureTolerance = 8
 
 /// The viewer's checkerboard under transparent pictures (Gallery's PictureBackground): 8 px
 /// squares from the picture's top-left corner, #808080 there and #CCCCCC beside it.
