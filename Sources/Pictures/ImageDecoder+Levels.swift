@@ -25,6 +25,15 @@ extension ImageDecoder {
                                                          needed: needed + data.count, budget: limits.memoryBudget))
     }
 
+    /// Refuses a decode its library makes whole that would hold more than
+    /// `limits.wholeDecodeAllowance` with the encoded bytes (`needed` is the rest).
+    func checkWholeDecode(_ needed: Int, _ header: PictureHeader) throws(PictureError) {
+        let allowance = limits.wholeDecodeAllowance
+        guard allowance != .max, needed > allowance - data.count else { return }
+        throw PictureError(file: file, kind: .overAllowance(width: header.width, height: header.height,
+                                                            needed: needed + data.count, allowance: allowance))
+    }
+
     /// The screen level of a picture stored as `width`×`height`.
     private func screenLevel(width: Int, height: Int) -> Int {
         LevelPlan.screenLevel(width: width, height: height, screenWidth: limits.screenWidth, screenHeight: limits.screenHeight)
@@ -74,14 +83,23 @@ extension ImageDecoder {
             if let damage, !acceptsDamage { throw damage.error }
             return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
         }
-        // The whole picture, and beside it the coarser levels kept (the whole one is level 0).
-        // A file read in place is a PNG, JPEG or TIFF: an interlaced PNG needs its bytes in memory.
+        if header.format == .bmp {
+            // A block of rows beside the levels, or for run-length data a whole canvas.
+            let (plan, folder) = plan(width: w, height: h, last: last, detail: detail, beside: codec.workingTotal)
+            if codec.workingBytesPerPixel > 0 { try checkWholeDecode(plan.memoryBytes + codec.workingTotal, header) }
+            else { try checkBudget(plan.memoryBytes + codec.workingTotal, header) }
+            try checkMemory(plan.memoryBytes + codec.workingTotal, header)
+            let (pyramid, damage) = try BMPCodec.decodeLevels(BMPCodec.Source(data: data, stream: stream), file: file, header: codec,
+                                                              plan: plan, folder: folder, isCancelled: isCancelled)
+            if let damage, !acceptsDamage { throw damage.error }
+            return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
+        }
+        // The whole picture, and beside it the coarser levels kept (the whole one is level 0),
+        // within the allowance for whole decodes; the levels then keep what the budget holds.
         let whole = header.pixelCount * 4 + codec.workingTotal
-        if stream != nil { throw PictureError(file: file, kind: .overBudget(width: header.width, height: header.height,
-                                                                             needed: whole + encodedSize, budget: limits.memoryBudget)) }
         let coarser = LevelPlan.make(width: w, height: h, last: last, detail: detail, memoryBudget: .max, canUseFile: false)
         let levels = (1..<coarser.places.count).filter { coarser.places[$0] == .memory }.reduce(0) { $0 + coarser.bytes($1) }
-        try checkBudget(whole + levels, header)
+        try checkWholeDecode(whole + levels, header)
         try checkMemory(whole + levels, header)
         let output = try codecDecode(i)
         if let damage = output.damage, !acceptsDamage { throw damage.error }
@@ -160,11 +178,12 @@ extension ImageDecoder {
     /// 16 MiB: the most of a JPEG's headers (EXIF, ICC profile) read to find its first scan.
     static let streamedHeaderBytes = 16 << 20
 
-    /// A decoder reading `file` in place, when it is a PNG, JPEG or TIFF larger than a quarter of
+    /// A decoder reading `file` in place, when it is a PNG, JPEG, TIFF or BMP larger than a quarter of
     /// `limits.memoryBudget` (what the bytes would take of the budget), or than `threshold`
     /// bytes when given; nil otherwise, and the
     /// caller reads the file into memory. Its headers are read now: a PNG's or TIFF's signature
-    /// (libpng and libtiff read the rest from the file), a JPEG's markers up to its first scan.
+    /// (libpng and libtiff read the rest from the file), a JPEG's markers up to its first scan, a
+    /// BMP's first 4 KiB.
     static func streaming(_ file: PictureFile, limits: DecodeLimits, above threshold: Int? = nil) -> ImageDecoder? {
         guard limits.memoryBudget != .max, file.size > threshold ?? limits.memoryBudget / 4,
               let signature = file.bytes(at: 0, count: 8) else { return nil }
@@ -172,6 +191,11 @@ extension ImageDecoder {
         let tiff = signature.starts(with: [0x49, 0x49]) || signature.starts(with: [0x4D, 0x4D])
         if signature == ImageFormat.pngSignature || (tiff && (try? ImageFormat.sniff(signature, file: file.name)) == .tiff) {
             return ImageDecoder(streaming: file, headerBytes: signature, limits: limits)
+        }
+        // BMP: its headers and palette (BMPCodec reads the rows, and a profile past them, itself).
+        if signature.starts(with: [0x42, 0x4D]), let prefix = file.bytes(at: 0, count: min(file.size, BMPCodec.headerBytes)),
+           ImageFormat.recognise(prefix) == .bmp {
+            return ImageDecoder(streaming: file, headerBytes: prefix, limits: limits)
         }
         guard signature.starts(with: [0xFF, 0xD8, 0xFF]) else { return nil }
         var count = 1 << 16

@@ -25,6 +25,19 @@ public struct DecodeLimits: Sendable {
     /// (JPEG, by DCT scaling) or refused (`PictureError.Kind.overBudget`). Unlimited by default:
     /// only `availableMemory` bounds a decode.
     public var memoryBudget: Int
+    /// Bytes a decode may hold while it runs when its library makes the whole picture at once
+    /// (libheif, an interlaced PNG, an animation's first frame), the encoded bytes and the
+    /// library's buffers included; afterwards the picture keeps what `memoryBudget` holds.
+    /// Two and a half times the budget, 160 MiB of the viewer's default 64 (decision: the
+    /// pictures' whole share of the viewer's memory, of which one picture's budget is two fifths
+    /// in GalleryScene.pictureBudget; loads run one at a time, so one decode at most passes its
+    /// picture's share, and with the tile cache's share beside it the viewer stays within issue
+    /// 12.8's 300 MB over its idle figure). Unlimited when the budget is.
+    public var wholeDecodeAllowance: Int {
+        let (fivefold, overflow) = memoryBudget.multipliedReportingOverflow(by: 5)
+        return overflow ? .max : fivefold / 2
+    }
+
     /// Makes (once) and names a private folder where a picture over `memoryBudget` keeps its
     /// finer levels, in a file unlinked as soon as it is made; asked only when a decode needs
     /// one. Nil keeps only what memory holds.
@@ -203,7 +216,7 @@ public struct ImageDecoder: Sendable {
         case .heif, .avif: return try HEIFCodec.header(data, file: file, format: format, page: page)
         case .jxl: try checkSinglePage(page); return try JXLCodec.header(data, file: file)
         case .svg: try checkSinglePage(page); return try SVGCodec.header(data, file: file)
-        case .bmp: try checkSinglePage(page); return try BMPCodec.header(data, file: file)
+        case .bmp: try checkSinglePage(page); return try BMPCodec.header(BMPCodec.Source(data: data, stream: stream), file: file)
         case .jpeg: preconditionFailure("JPEG is inspected by inspect()")
         }
     }
@@ -213,14 +226,13 @@ public struct ImageDecoder: Sendable {
         guard let codec = i.codec else { preconditionFailure("codecDecode without a codec header") }
         let page = i.header.page
         switch i.header.format {
-        case .png: return try PNGCodec.decode(data, file: file, header: codec)
+        case .png: return try PNGCodec.decode(data, file: file, stream: stream, header: codec)
         case .webp: return try WebPCodec.decode(data, file: file, header: codec)
         case .gif: return try GIFCodec.decode(data, file: file, header: codec)
         case .tiff: return try TIFFCodec.decode(data, file: file, page: page, header: codec)
         case .heif, .avif: return try HEIFCodec.decode(data, file: file, format: i.header.format, page: page, header: codec)
         case .jxl: return try JXLCodec.decode(data, file: file, header: codec)
-        case .bmp: return try BMPCodec.decode(data, file: file, header: codec)
-        case .svg, .jpeg: preconditionFailure("\(i.header.format.name) is not decoded by codecDecode")
+        case .svg, .jpeg, .bmp: preconditionFailure("\(i.header.format.name) is not decoded by codecDecode")
         }
     }
 

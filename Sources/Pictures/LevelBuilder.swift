@@ -161,6 +161,38 @@ final class LevelBuilder {
         commit(0)
     }
 
+    /// How a decoder's rows hold alpha.
+    enum RowAlpha {
+        /// Every pixel opaque, or already premultiplied and within its alpha.
+        case premultiplied
+        /// Straight (unassociated) alpha: premultiplied as the row is taken.
+        case straight
+        /// Premultiplied by a library that may leave colours above alpha (a file's
+        /// associated alpha): clamped to it as the row is taken.
+        case clamped
+    }
+
+    /// Takes the next full-size row, which `fill` writes (B, G, R, A; alpha as `alpha` says)
+    /// and `transform` then converts to sRGB.
+    func take(_ alpha: RowAlpha, transform: ColorTransform?, _ fill: (UnsafeMutablePointer<UInt32>) -> Void) {
+        let row = alpha == .straight ? nextStraightRow : nextRow
+        fill(row)
+        transform?.apply(row: UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt8.self), count: levels[0].width)
+        switch alpha {
+        case .straight: commitStraightRow()
+        case .clamped: ARGBPixels.clampToAlpha(row, count: levels[0].width); commitRow()
+        case .premultiplied: commitRow()
+        }
+    }
+
+    /// Takes `count` transparent rows: the part of a damaged picture that did not decode.
+    func takeTransparentRows(_ count: Int) {
+        for _ in 0..<count {
+            nextRow.update(repeating: 0, count: levels[0].width)
+            commitRow()
+        }
+    }
+
     /// Takes every row of `pixels` (the full picture, premultiplied).
     func commitRows(of pixels: ARGBPixels) {
         for y in 0..<pixels.height {

@@ -155,17 +155,25 @@ struct MemoryBudgetTests {
                                             budget: 1_000_000), "\(String(describing: error))")
     }
 
-    @Test("A format decoded whole, and an animation, is refused past the budget, with both figures")
+    @Test("A format decoded in rows is refused past the budget, one its library decodes whole past the allowance, and an animation past the budget, with both figures")
     func wholeFormatsRefused() throws {
-        let bmp = FuzzSeeds.files.first { $0.starts(with: [0x42, 0x4D]) }
-        let file = try #require(bmp, "a BMP seed")
+        // An uncompressed BMP (compression 0 at byte 30), read in rows.
+        let bmp = FuzzSeeds.files.first { $0.starts(with: [0x42, 0x4D]) && $0[30] == 0 }
+        let file = try #require(bmp, "an uncompressed BMP seed")
         let header = try ImageDecoder(data: file, file: "s.bmp").readHeader()
         let limits = DecodeLimits(availableMemory: { nil }, memoryBudget: 64)
         let error = decodeError(file, file: "s.bmp", limits: limits)
         #expect(error?.description.hasPrefix("s.bmp: image too large for the memory budget: \(header.width)×\(header.height) needs ") == true,
                 "\(String(describing: error))")
         #expect(error?.description.hasSuffix("the budget is 64 bytes") == true)
-        // An animation holds three canvases: refused the same way.
+        // libheif decodes whole: it may pass the budget up to two and a half times, not more.
+        let heic = try #require(FuzzSeeds.files.first { $0.count > 12 && Array($0[4..<12]) == Array("ftypheic".utf8) }, "a HEIC seed")
+        let heicHeader = try ImageDecoder(data: heic, file: "s.heic").readHeader()
+        let whole = decodeError(heic, file: "s.heic", limits: limits)
+        #expect(whole?.description.hasPrefix("s.heic: image too large to decode within the memory budget: "
+                                             + "\(heicHeader.width)×\(heicHeader.height) needs ") == true, "\(String(describing: whole))")
+        #expect(whole?.description.hasSuffix("the allowance for that is 160 bytes") == true, "\(String(describing: whole))")
+        // An animation holds three canvases: refused past the budget.
         let gif = try #require(FuzzSeeds.files.first { $0.starts(with: Array("GIF8".utf8)) }, "a GIF seed")
         #expect(throws: PictureError.self) { try AnimationDecoder(decoder: ImageDecoder(data: gif, file: "a.gif", limits: limits)) }
     }
