@@ -94,11 +94,13 @@ extension ImageDecoder {
             if let damage, !acceptsDamage { throw damage.error }
             return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
         }
+        if header.format == .webp {
+            return try decodeWebP(i, detail: detail, last: last, acceptsDamage: acceptsDamage)
+        }
         // The whole picture, and beside it the coarser levels kept (the whole one is level 0),
         // within the allowance for whole decodes; the levels then keep what the budget holds.
         let whole = header.pixelCount * 4 + codec.workingTotal
-        let coarser = LevelPlan.make(width: w, height: h, last: last, detail: detail, memoryBudget: .max, canUseFile: false)
-        let levels = (1..<coarser.places.count).filter { coarser.places[$0] == .memory }.reduce(0) { $0 + coarser.bytes($1) }
+        let levels = coarserLevelBytes(width: w, height: h, last: last, detail: detail)
         try checkWholeDecode(whole + levels, header)
         try checkMemory(whole + levels, header)
         let output = try codecDecode(i)
@@ -106,6 +108,43 @@ extension ImageDecoder {
         let picture = finish(output, header: header)
         guard case .argb(let pixels) = picture.storage else { preconditionFailure("codecs decode to ARGB") }
         return levelPicture(pixels, header: header, detail: detail, last: last, damage: output.damage)
+    }
+
+    /// Bytes of the levels coarser than level 0 that `detail` keeps in memory of a picture
+    /// stored as `width`×`height`, down to `last`: what a decode of level 0 whole holds beside it.
+    private func coarserLevelBytes(width: Int, height: Int, last: Int, detail: PictureDetail) -> Int {
+        let plan = LevelPlan.make(width: width, height: height, last: last, detail: detail, memoryBudget: .max, canUseFile: false)
+        return (1..<plan.places.count).filter { plan.places[$0] == .memory }.reduce(0) { $0 + plan.bytes($1) }
+    }
+
+    /// A WebP still, or an animation's first frame, with `detail`, its levels down to `last`.
+    /// libwebp decodes a picture whole (no rows are handed out), so the level decoded is the
+    /// smallest asked for: for `.screen` the screen level itself, scaled by libwebp as it
+    /// decodes; else full size, or when that would pass the allowance for whole decodes, the
+    /// finest level that does not (a reduction). A frame short of its canvas decodes full size.
+    private func decodeWebP(_ i: Inspection, detail: PictureDetail, last: Int, acceptsDamage: Bool) throws(PictureError) -> Picture {
+        let header = i.header
+        guard let codec = i.codec else { preconditionFailure("decodeWebP without a codec header") }
+        let still = try WebPCodec.still(data, file: file, header: codec)
+        let scalable = still.covers(codec)
+        let plan = LevelPlan.make(width: codec.width, height: codec.height, last: last, detail: .screen,
+                                  memoryBudget: .max, canUseFile: false)
+        let last = plan.widths.count - 1
+        /// What decoding level `k` holds: its pixels, libwebp's own buffers, the coarser levels kept.
+        func needed(_ k: Int) -> Int {
+            plan.bytes(k) + still.workingBytes + coarserLevelBytes(width: plan.widths[k], height: plan.heights[k], last: last - k,
+                                                                  detail: detail)
+        }
+        var level = detail == .screen && scalable ? last : 0
+        while scalable, level < last, needed(level) + data.count > limits.wholeDecodeAllowance { level += 1 }
+        try checkWholeDecode(needed(level), header)
+        try checkMemory(needed(level), header)
+        let output = try WebPCodec.decode(data, file: file, header: codec, still: still, width: plan.widths[level],
+                                          height: plan.heights[level])
+        if let damage = output.damage, !acceptsDamage { throw damage.error }
+        let picture = finish(output, header: header)
+        guard case .argb(let pixels) = picture.storage else { preconditionFailure("codecs decode to ARGB") }
+        return levelPicture(pixels, header: header, detail: detail, last: last - level, damage: output.damage)
     }
 
     /// `pixels` (the decoded picture, premultiplied, stored orientation, perhaps already
