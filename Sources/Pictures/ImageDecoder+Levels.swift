@@ -34,6 +34,15 @@ extension ImageDecoder {
                                                             needed: needed + data.count, allowance: allowance))
     }
 
+    /// Refuses a decode whose levels kept (`kept` bytes) pass the budget, or that with the
+    /// buffers it holds only while it runs (`transient` bytes) passes the allowance for whole
+    /// decodes or the memory available.
+    func checkDecode(kept: Int, transient: Int, _ header: PictureHeader) throws(PictureError) {
+        try checkBudget(kept, header)
+        try checkWholeDecode(kept + transient, header)
+        try checkMemory(kept + transient, header)
+    }
+
     /// The screen level of a picture stored as `width`×`height`.
     private func screenLevel(width: Int, height: Int) -> Int {
         LevelPlan.screenLevel(width: width, height: height, screenWidth: limits.screenWidth, screenHeight: limits.screenHeight)
@@ -83,14 +92,15 @@ extension ImageDecoder {
             if let damage, !acceptsDamage { throw damage.error }
             return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
         }
-        if header.format == .bmp {
-            // A block of rows beside the levels, or for run-length data a whole canvas.
-            let (plan, folder) = plan(width: w, height: h, last: last, detail: detail, beside: codec.workingTotal)
-            if codec.workingBytesPerPixel > 0 { try checkWholeDecode(plan.memoryBytes + codec.workingTotal, header) }
-            else { try checkBudget(plan.memoryBytes + codec.workingTotal, header) }
-            try checkMemory(plan.memoryBytes + codec.workingTotal, header)
-            let (pyramid, damage) = try BMPCodec.decodeLevels(BMPCodec.Source(data: data, stream: stream), file: file, header: codec,
-                                                              plan: plan, folder: folder, isCancelled: isCancelled)
+        if header.format == .bmp || header.format == .gif {
+            // Rows straight into the levels, beside the codec's own buffers: a block of BMP rows
+            // or a GIF line, or a whole canvas for run-length BMP data, interlaced GIF indices.
+            let (plan, folder) = plan(width: w, height: h, last: last, detail: detail)
+            try checkDecode(kept: plan.memoryBytes, transient: codec.workingTotal, header)
+            let (pyramid, damage) = header.format == .bmp
+                ? try BMPCodec.decodeLevels(BMPCodec.Source(data: data, stream: stream), file: file, header: codec, plan: plan,
+                                            folder: folder, isCancelled: isCancelled)
+                : try GIFCodec.decodeLevels(data, file: file, header: codec, plan: plan, folder: folder, isCancelled: isCancelled)
             if let damage, !acceptsDamage { throw damage.error }
             return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
         }

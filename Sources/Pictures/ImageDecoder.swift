@@ -227,11 +227,10 @@ public struct ImageDecoder: Sendable {
         let page = i.header.page
         switch i.header.format {
         case .png: return try PNGCodec.decode(data, file: file, stream: stream, header: codec)
-        case .gif: return try GIFCodec.decode(data, file: file, header: codec)
         case .tiff: return try TIFFCodec.decode(data, file: file, page: page, header: codec)
         case .heif, .avif: return try HEIFCodec.decode(data, file: file, format: i.header.format, page: page, header: codec)
         case .jxl: return try JXLCodec.decode(data, file: file, header: codec)
-        case .svg, .jpeg, .bmp, .webp: preconditionFailure("\(i.header.format.name) is not decoded by codecDecode")
+        case .svg, .jpeg, .bmp, .webp, .gif: preconditionFailure("\(i.header.format.name) is not decoded by codecDecode")
         }
     }
 
