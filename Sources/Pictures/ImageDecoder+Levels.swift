@@ -104,6 +104,14 @@ extension ImageDecoder {
             if let damage, !acceptsDamage { throw damage.error }
             return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
         }
+        if header.format == .jxl {
+            // libjxl's own buffers beside the levels, while it decodes.
+            let (plan, folder) = plan(width: w, height: h, last: last, detail: detail)
+            try checkDecode(kept: plan.memoryBytes, transient: codec.workingTotal, header)
+            let (pyramid, damage) = try JXLCodec.decodeLevels(data, file: file, header: codec, plan: plan, folder: folder)
+            if let damage, !acceptsDamage { throw damage.error }
+            return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
+        }
         if header.format == .webp {
             return try decodeWebP(i, detail: detail, last: last, acceptsDamage: acceptsDamage)
         }

@@ -229,8 +229,7 @@ public struct ImageDecoder: Sendable {
         case .png: return try PNGCodec.decode(data, file: file, stream: stream, header: codec)
         case .tiff: return try TIFFCodec.decode(data, file: file, page: page, header: codec)
         case .heif, .avif: return try HEIFCodec.decode(data, file: file, format: i.header.format, page: page, header: codec)
-        case .jxl: return try JXLCodec.decode(data, file: file, header: codec)
-        case .svg, .jpeg, .bmp, .webp, .gif: preconditionFailure("\(i.header.format.name) is not decoded by codecDecode")
+        case .svg, .jpeg, .bmp, .webp, .gif, .jxl: preconditionFailure("\(i.header.format.name) is not decoded by codecDecode")
         }
     }
 
