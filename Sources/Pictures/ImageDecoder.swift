@@ -26,16 +26,15 @@ public struct DecodeLimits: Sendable {
     /// only `availableMemory` bounds a decode.
     public var memoryBudget: Int
     /// Bytes a decode may hold while it runs when its library makes the whole picture at once
-    /// (libheif, an interlaced PNG, an animation's first frame), the encoded bytes and the
-    /// library's buffers included; afterwards the picture keeps what `memoryBudget` holds.
-    /// Two and a half times the budget, 160 MiB of the viewer's default 64 (decision: the
-    /// pictures' whole share of the viewer's memory, of which one picture's budget is two fifths
-    /// in GalleryScene.pictureBudget; loads run one at a time, so one decode at most passes its
-    /// picture's share, and with the tile cache's share beside it the viewer stays within issue
-    /// 12.8's 300 MB over its idle figure). Unlimited when the budget is.
+    /// (libheif, an interlaced PNG, a lossless WebP), the encoded bytes and the library's
+    /// buffers included; afterwards the picture keeps what `memoryBudget` holds. Four times the
+    /// budget, 256 MiB of the viewer's default 64 (decision: the viewer's whole default budget,
+    /// which is what libheif needs for a 24-megapixel HEIC, about 9.5 bytes a pixel; loads run
+    /// one at a time, so one decode at most passes its picture's share). Unlimited when the
+    /// budget is.
     public var wholeDecodeAllowance: Int {
-        let (fivefold, overflow) = memoryBudget.multipliedReportingOverflow(by: 5)
-        return overflow ? .max : fivefold / 2
+        let (fourfold, overflow) = memoryBudget.multipliedReportingOverflow(by: 4)
+        return overflow ? .max : fourfold
     }
 
     /// Makes (once) and names a private folder where a picture over `memoryBudget` keeps its
