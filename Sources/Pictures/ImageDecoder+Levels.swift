@@ -82,11 +82,11 @@ extension ImageDecoder {
             return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
         }
         if header.format == .tiff {
-            // A band of rows beside the levels: the plan has the budget less the band.
+            // A band of rows beside the levels while it decodes (a whole picture for a file of
+            // one strip, as Pillow writes them): counted against the allowance for whole decodes.
             let band = try TIFFCodec.bandBytes(data, file: file, stream: stream, page: header.page)
-            let (plan, folder) = plan(width: w, height: h, last: last, detail: detail, beside: band)
-            try checkBudget(plan.memoryBytes + band + codec.workingTotal, header)
-            try checkMemory(plan.memoryBytes + band + codec.workingTotal, header)
+            let (plan, folder) = plan(width: w, height: h, last: last, detail: detail)
+            try checkDecode(kept: plan.memoryBytes, transient: band + codec.workingTotal, header)
             let (pyramid, damage) = try TIFFCodec.decodeLevels(data, file: file, stream: stream, page: header.page, header: codec,
                                                                plan: plan, folder: folder, isCancelled: isCancelled)
             if let damage, !acceptsDamage { throw damage.error }
@@ -129,9 +129,11 @@ extension ImageDecoder {
     }
 
     /// Bytes of the levels coarser than level 0 that `detail` keeps in memory of a picture
-    /// stored as `width`×`height`, down to `last`: what a decode of level 0 whole holds beside it.
+    /// stored as `width`×`height`, down to `last`, within the budget: what a decode of level 0
+    /// whole holds beside it while the levels are made.
     private func coarserLevelBytes(width: Int, height: Int, last: Int, detail: PictureDetail) -> Int {
-        let plan = LevelPlan.make(width: width, height: height, last: last, detail: detail, memoryBudget: .max, canUseFile: false)
+        let plan = LevelPlan.make(width: width, height: height, last: last, detail: detail, memoryBudget: pixelBudget,
+                                  canUseFile: true)
         return (1..<plan.places.count).filter { plan.places[$0] == .memory }.reduce(0) { $0 + plan.bytes($1) }
     }
 
