@@ -309,19 +309,7 @@ public struct ImageDecoder: Sendable {
             if let damage, !acceptsDamage { throw damage.error }
             return Picture(storage: .argb(pixels), header: header, isOpaque: true, damage: damage)
         case .svg:
-            let document = try SVGCodec.document(data, file: file)
-            guard detail == .screen else { return Picture(storage: .vector(document), header: header, isOpaque: false) }
-            // The screen level rendered once, where a vector picture renders the whole document
-            // again for every tile of the first frame; zoomed in past it, a `.full` load draws
-            // each tile from the shapes.
-            let plan = LevelPlan.make(width: header.width, height: header.height,
-                                      last: LevelPlan.screenLevel(width: header.width, height: header.height,
-                                                                  screenWidth: limits.screenWidth, screenHeight: limits.screenHeight),
-                                      detail: .screen, memoryBudget: .max, canUseFile: false)
-            let (w, h) = (plan.widths[plan.widths.count - 1], plan.heights[plan.heights.count - 1])
-            try checkBudget(w * h * 4, header)
-            try checkMemory(w * h * 4, header)
-            return Picture(storage: .argb(document.rendered(width: w, height: h)), header: header, isOpaque: false)
+            return Picture(storage: .vector(try SVGCodec.document(data, file: file)), header: header, isOpaque: false)
         case .png, .webp, .gif, .tiff, .heif, .avif, .jxl, .bmp:
             return try decodeLevels(inspection, detail: detail, floor: .screen, acceptsDamage: acceptsDamage,
                                     isCancelled: isCancelled)

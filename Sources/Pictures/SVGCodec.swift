@@ -115,14 +115,9 @@ final class SVGDocument: @unchecked Sendable {
             scale *= 0.99
             w = max(1, Int(Double(width) * scale)); h = max(1, Int(Double(height) * scale))
         }
-        return rendered(width: w, height: h)
-    }
-
-    /// The whole document scaled to `w`×`h` pixels (each at least 1), as pixels.
-    func rendered(width w: Int, height h: Int) -> ARGBPixels {
-        let pixels = ARGBPixels.small(width: max(1, w), height: max(1, h))
-        draw(PixelRect(x: 0, y: 0, width: pixels.width, height: pixels.height), scaleX: Double(pixels.width) / Double(width),
-             scaleY: Double(pixels.height) / Double(height), into: pixels.framebuffer)
+        let pixels = ARGBPixels.small(width: w, height: h)
+        draw(PixelRect(x: 0, y: 0, width: w, height: h), scaleX: Double(w) / Double(width),
+             scaleY: Double(h) / Double(height), into: pixels.framebuffer)
         return pixels
     }
 }
