@@ -1,5 +1,6 @@
-// Decoding within the memory budget: PNG row by row into levels, the other raster formats whole
-// and then halved into levels, JPEG reduced by DCT scaling; refused when even that would not fit.
+// Decoding within the memory budget: rows into levels as each library hands them out, whole
+// pictures within an allowance for the libraries that only decode whole, JPEG reduced by DCT
+// scaling; refused when even that would not fit.
 import CTurboJPEG
 #if canImport(Glibc)
 import Glibc
@@ -60,9 +61,10 @@ extension ImageDecoder {
     }
 
     /// Decodes a raster format other than JPEG with `detail`, its levels down to `floor`.
-    /// Non-interlaced PNG streams its rows into the levels; the other formats (and interlaced
-    /// PNG, whose last pass completes every row) are decoded whole, which must fit the
-    /// budget, then halved.
+    /// PNG (not interlaced), TIFF, BMP, GIF and JPEG XL stream their rows into the levels; WebP
+    /// decodes the smallest level asked for whole (libwebp scaling it as it decodes); HEIF, AVIF
+    /// and interlaced PNG, whose libraries make the whole picture, decode it within the allowance
+    /// for whole decodes and then keep the levels the budget holds.
     func decodeLevels(_ i: Inspection, detail: PictureDetail, floor: LevelFloor, acceptsDamage: Bool,
                       isCancelled: () -> Bool = { false }) throws(PictureError) -> Picture {
         let header = i.header
@@ -92,25 +94,34 @@ extension ImageDecoder {
             if let damage, !acceptsDamage { throw damage.error }
             return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
         }
-        if header.format == .bmp || header.format == .gif {
-            // Rows straight into the levels, beside the codec's own buffers: a block of BMP rows
-            // or a GIF line, or a whole canvas for run-length BMP data, interlaced GIF indices.
+        if header.format == .bmp || header.format == .gif || header.format == .jxl {
+            // Rows straight into the levels, beside the codec's own buffers: a block of BMP rows,
+            // a GIF line, libjxl's own memory, or a whole canvas for run-length BMP data and
+            // interlaced GIF indices.
             let (plan, folder) = plan(width: w, height: h, last: last, detail: detail)
             try checkDecode(kept: plan.memoryBytes, transient: codec.workingTotal, header)
-            let (pyramid, damage) = header.format == .bmp
-                ? try BMPCodec.decodeLevels(BMPCodec.Source(data: data, stream: stream), file: file, header: codec, plan: plan,
-                                            folder: folder, isCancelled: isCancelled)
-                : try GIFCodec.decodeLevels(data, file: file, header: codec, plan: plan, folder: folder, isCancelled: isCancelled)
+            let (pyramid, damage): (PixelPyramid, PictureDamage?)
+            switch header.format {
+            case .bmp:
+                (pyramid, damage) = try BMPCodec.decodeLevels(BMPCodec.Source(data: data, stream: stream), file: file, header: codec,
+                                                              plan: plan, folder: folder, isCancelled: isCancelled)
+            case .gif:
+                (pyramid, damage) = try GIFCodec.decodeLevels(data, file: file, header: codec, plan: plan, folder: folder,
+                                                              isCancelled: isCancelled)
+            default:
+                (pyramid, damage) = try JXLCodec.decodeLevels(data, file: file, header: codec, plan: plan, folder: folder)
+            }
             if let damage, !acceptsDamage { throw damage.error }
             return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
         }
-        if header.format == .jxl {
-            // libjxl's own buffers beside the levels, while it decodes.
+        if header.format == .heif || header.format == .avif {
+            // libheif decodes whole pictures only: its planes are held beside the levels while
+            // their rows go in, within the allowance for whole decodes.
             let (plan, folder) = plan(width: w, height: h, last: last, detail: detail)
             try checkDecode(kept: plan.memoryBytes, transient: codec.workingTotal, header)
-            let (pyramid, damage) = try JXLCodec.decodeLevels(data, file: file, header: codec, plan: plan, folder: folder)
-            if let damage, !acceptsDamage { throw damage.error }
-            return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
+            let pyramid = try HEIFCodec.decodeLevels(data, file: file, format: header.format, page: header.page, header: codec,
+                                                     plan: plan, folder: folder)
+            return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha)
         }
         if header.format == .webp {
             return try decodeWebP(i, detail: detail, last: last, acceptsDamage: acceptsDamage)

@@ -134,8 +134,8 @@ public struct ImageDecoder: Sendable {
         stream = nil
     }
 
-    /// Decodes `stream` in place: `data` holds its headers (`headerBytes`), and PNG and JPEG
-    /// rows are read from the file as they are decoded, so the file is never held whole.
+    /// Decodes `stream` in place: `data` holds its headers (`headerBytes`), and PNG, JPEG, TIFF
+    /// and BMP rows are read from the file as they are decoded, so the file is never held whole.
     init(streaming stream: PictureFile, headerBytes: [UInt8], limits: DecodeLimits) {
         data = headerBytes
         file = stream.name
@@ -227,8 +227,7 @@ public struct ImageDecoder: Sendable {
         switch i.header.format {
         case .png: return try PNGCodec.decode(data, file: file, stream: stream, header: codec)
         case .tiff: return try TIFFCodec.decode(data, file: file, page: page, header: codec)
-        case .heif, .avif: return try HEIFCodec.decode(data, file: file, format: i.header.format, page: page, header: codec)
-        case .svg, .jpeg, .bmp, .webp, .gif, .jxl: preconditionFailure("\(i.header.format.name) is not decoded by codecDecode")
+        case .svg, .jpeg, .bmp, .webp, .gif, .jxl, .heif, .avif: preconditionFailure("\(i.header.format.name) is not decoded by codecDecode")
         }
     }
 
@@ -274,8 +273,9 @@ public struct ImageDecoder: Sendable {
     ///   - isCancelled: polled while a picture is decoded in parts (PNG); true stops the
     ///     decode with `.cancelled`.
     ///
-    /// A picture over `limits.memoryBudget` keeps what the budget holds: PNG its finer levels
-    /// in `limits.levelFolder`, JPEG a DCT-scaled reduction; formats decoded whole are refused.
+    /// A picture over `limits.memoryBudget` keeps what the budget holds, its finer levels in
+    /// `limits.levelFolder` (a JPEG without one a DCT-scaled reduction); a format its library
+    /// decodes whole may pass the budget while it decodes, up to `limits.wholeDecodeAllowance`.
     public func decode(page: Int = 0, storage: StoragePreference = .automatic, detail: PictureDetail = .full,
                        acceptsDamage: Bool = false, isCancelled: () -> Bool = { false }) throws(PictureError) -> Picture {
         let inspection = try inspect(page: page)
@@ -332,9 +332,9 @@ public struct ImageDecoder: Sendable {
     /// Decodes a reduced image of at most `maxPixels` pixels (at least 1×1) for showing
     /// something quickly, or a whole picture on one screen: JPEG through libjpeg-turbo's DCT
     /// scaling (n/8), which skips most of the inverse DCT work; SVG by rendering at the
-    /// reduced scale; PNG row by row, halving as it goes; the other formats by decoding fully
-    /// and halving (their libraries have no reduced pass). `Picture.fullWidth/fullHeight`
-    /// keep the size of the real image.
+    /// reduced scale; WebP scaled by libwebp as it decodes; the other formats row by row (or
+    /// whole, where their libraries decode only whole pictures), halving as they go.
+    /// `Picture.fullWidth/fullHeight` keep the size of the real image.
     public func decodePreview(maxPixels: Int, page: Int = 0) throws(PictureError) -> Picture {
         let inspection = try inspect(page: page)
         let header = inspection.header
