@@ -26,15 +26,15 @@ public struct DecodeLimits: Sendable {
     /// only `availableMemory` bounds a decode.
     public var memoryBudget: Int
     /// Bytes a decode may hold while it runs when its library makes the whole picture at once
-    /// (libheif, an interlaced PNG, a lossless WebP), the encoded bytes and the library's
-    /// buffers included; afterwards the picture keeps what `memoryBudget` holds. Four times the
-    /// budget, 256 MiB of the viewer's default 64 (decision: the viewer's whole default budget,
-    /// which is what libheif needs for a 24-megapixel HEIC, about 9.5 bytes a pixel; loads run
-    /// one at a time, so one decode at most passes its picture's share). Unlimited when the
-    /// budget is.
+    /// (libheif's planes, libwebp's lossless picture, an interlaced PNG), the encoded bytes and
+    /// the library's buffers included; afterwards the picture keeps what `memoryBudget` holds.
+    /// Three times the budget, 192 MiB of the viewer's default 64 (decision: what a 24-megapixel
+    /// AVIF needs, dav1d holding 8 bytes a pixel; loads run one at a time, so one decode at most
+    /// passes its picture's share, and with the tile cache's 96 MiB beside it the viewer stays at
+    /// issue 12.8's 300 MB over its idle figure). Unlimited when the budget is.
     public var wholeDecodeAllowance: Int {
-        let (fourfold, overflow) = memoryBudget.multipliedReportingOverflow(by: 4)
-        return overflow ? .max : fourfold
+        let (threefold, overflow) = memoryBudget.multipliedReportingOverflow(by: 3)
+        return overflow ? .max : threefold
     }
 
     /// Makes (once) and names a private folder where a picture over `memoryBudget` keeps its
