@@ -126,13 +126,15 @@ extension ImageDecoder {
         if header.format == .webp {
             return try decodeWebP(i, detail: detail, last: last, acceptsDamage: acceptsDamage)
         }
-        // The whole picture, and beside it the coarser levels kept (the whole one is level 0),
-        // within the allowance for whole decodes; the levels then keep what the budget holds.
+        // An interlaced PNG, whose last pass completes every row: the whole picture, and beside
+        // it the coarser levels kept (the whole one is level 0), within the allowance for whole
+        // decodes; the levels then keep what the budget holds.
+        precondition(header.format == .png, "\(header.format.name) has no whole decode")
         let whole = header.pixelCount * 4 + codec.workingTotal
         let levels = coarserLevelBytes(width: w, height: h, last: last, detail: detail)
         try checkWholeDecode(whole + levels, header)
         try checkMemory(whole + levels, header)
-        let output = try codecDecode(i)
+        let output = try PNGCodec.decode(data, file: file, stream: stream, header: codec)
         if let damage = output.damage, !acceptsDamage { throw damage.error }
         let picture = finish(output, header: header)
         guard case .argb(let pixels) = picture.storage else { preconditionFailure("codecs decode to ARGB") }

@@ -220,17 +220,6 @@ public struct ImageDecoder: Sendable {
         }
     }
 
-    /// Decodes `page` of a format beyond PNG and JPEG, at its full size.
-    func codecDecode(_ i: Inspection) throws(PictureError) -> CodecOutput {
-        guard let codec = i.codec else { preconditionFailure("codecDecode without a codec header") }
-        let page = i.header.page
-        switch i.header.format {
-        case .png: return try PNGCodec.decode(data, file: file, stream: stream, header: codec)
-        case .tiff: return try TIFFCodec.decode(data, file: file, page: page, header: codec)
-        case .svg, .jpeg, .bmp, .webp, .gif, .jxl, .heif, .avif: preconditionFailure("\(i.header.format.name) is not decoded by codecDecode")
-        }
-    }
-
     private func checkSinglePage(_ page: Int) throws(PictureError) {
         if page != 0 { throw PictureError(file: file, kind: .noSuchPage(page: page, count: 1)) }
     }
