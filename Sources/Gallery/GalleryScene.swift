@@ -396,14 +396,21 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
                             y: ((windowSize.height - size.height) / 2).rounded(), width: size.width, height: size.height)
     }
 
+    /// What the "No pictures" card says, naming every format the decoders take so that it
+    /// cannot fall behind them.
+    static let emptyMessage: String = {
+        let names = ImageFormat.allCases.map(\.name)
+        return "Give image-viewer pictures (\(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")) "
+            + "or folders holding them."
+    }()
+
     /// Shows the "No pictures" card while there are no files, and only then.
     func updateEmptyCard() {
         if !files.isEmpty {
             emptyCard?.removeFromSuperview()
             emptyCard = nil
         } else if emptyCard == nil {
-            let card = CardView(title: "No pictures to show",
-                                message: "Give image-viewer PNG or JPEG files, or folders holding them.")
+            let card = CardView(title: "No pictures to show", message: Self.emptyMessage)
             card.isUserInteractionEnabled = false
             // Above the pager, under the overlays (the help shows over it).
             viewScene.root.insertSubview(card, at: (viewScene.root.subviews.firstIndex { $0 === pager } ?? -1) + 1)

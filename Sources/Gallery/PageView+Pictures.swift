@@ -146,7 +146,9 @@ extension PageView {
     func advanceAnimation(to time: Double, playing: Bool, hostWakes: Bool) -> FrameRequest {
         guard let animation else { return .idle }
         if let frame = animation.advance(to: time, playing: playing) {
-            // Each frame is a picture of its own: the view redraws its tiles from it.
+            // Each frame is a picture of its own, not a refinement of the last (same size,
+            // other pixels): the view redraws its tiles from it.
+            pictureView.replaceContent()
             show(picture: frame.picture)
             if let damaged = frame.picture.damage, damaged != damage {
                 damage = damaged

@@ -29,7 +29,7 @@ struct GalleryBadFileTests {
           arguments: [
             ("empty.jpg", [UInt8](), "empty file"),
             ("notes.png", Array("not a picture at all\n".utf8), "not an image"),
-            ("huge.png", GalleryBadFileTests.absurdPNG, "image too large: 100000×100000 exceeds the 268-megapixel limit"),
+            ("huge.png", GalleryBadFileTests.absurdPNG, "image too large: 100000×100000 exceeds the 4294-megapixel limit"),
           ])
     func cardThenNextImage(name: String, bytes: [UInt8], reason: String) throws {
         let folder = try TemporaryFolder()
@@ -72,8 +72,12 @@ struct GalleryBadFileTests {
         h.scene.onLoadFailure = { reported.append($0.description) }
         h.scene.onLoadDamage = { damaged.append("\($0.error.file): \($0)") }
         h.run([])
-        // The banner carries exactly the decoder's own account of the cut file.
-        let damage = try #require(try ImageDecoder(path: cut).decode(acceptsDamage: true).damage, "a third of a JPEG must be damaged")
+        // The banner carries exactly the decoder's own account of the cut file, decoded as the
+        // page first loads it: at the size of the harness's 800×400 window.
+        var limits = DecodeLimits.standard
+        (limits.screenWidth, limits.screenHeight) = (800, 400)
+        let damage = try #require(try ImageDecoder(path: cut, limits: limits).decode(detail: .screen, acceptsDamage: true).damage,
+                                  "a third of a JPEG must be damaged")
         let page = try #require(h.scene.page(at: 0))
         #expect(page.card == nil && page.pictureView.picture?.damage == damage)
         #expect(page.banner?.text == damage.description && damage.description.hasPrefix("truncated: "))
@@ -105,6 +109,7 @@ struct GalleryBadFileTests {
         h.run(Step.drag(0, from: CGPoint(x: 600, y: 200), to: CGPoint(x: 300, y: 200)) + Step.key(300, "Right"))
         let card = try #require(h.scene.emptyCard)
         #expect(card.title == "No pictures to show")
+        #expect(card.message == "Give image-viewer pictures (PNG, JPEG, WebP, GIF, TIFF, HEIF, AVIF, JPEG XL, SVG or BMP) or folders holding them.")
         #expect(h.scene.currentIndex == 0 && h.scene.currentPage == nil)
         #expect(h.shows(400, Int(card.frame.minY) + 8, (0x2C, 0x2C, 0x30), tolerance: 0))
         #expect(frames >= 1)
