@@ -1,6 +1,7 @@
 // Animated GIFs in the live viewer under sway headless: frames committed at the file's delays
 // (timed by the --stats frame lines), none while paused or on a workspace not shown, and no
 // thread waking meanwhile.
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput

@@ -3,6 +3,7 @@
 // edges are dragged and quits from its close button; fullscreen and kiosk windows have no bar;
 // under sway, which draws its own, the window has none of libdecor's and the plugin is not even
 // loaded.
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput

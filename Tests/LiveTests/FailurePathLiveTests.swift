@@ -1,6 +1,7 @@
 // The viewer under sway headless when things around it fail or stop: idle with no thread
 // waking, standard error that cannot be written, a recording that cannot be written, and
 // SIGTERM or SIGINT in the middle of a recorded session.
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput

@@ -1,6 +1,7 @@
 // Input floods under sway headless: a compositor drops a client whose socket fills, so the
 // viewer must keep reading while it draws, and stay connected and responsive after 10,000
 // wheel events at once, or with hundreds queued while it was stopped.
+import CompositorHarness
 import Foundation
 import TestCardContent
 import Testing

@@ -1,6 +1,7 @@
 // A kiosk's content updated by copying files into its folder, under sway headless: the viewer
 // started on an empty folder shows a picture copied in, and a rewritten picture on screen, with
 // no input and no restart (the folder watcher wakes the real event loop).
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput

@@ -1,6 +1,7 @@
 // Every format as the viewer shows it: `image-viewer --offscreen --screenshot` on files of the
 // generated corpus, each compared pixel by pixel with its reference decode (a decoder that is
 // not ours) drawn at 1:1 in the middle of the window over the checkerboard.
+import CompositorHarness
 import Foundation
 import Glibc
 import Testing

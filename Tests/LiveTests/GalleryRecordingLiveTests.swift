@@ -1,5 +1,6 @@
 // A live gallery session recorded with --record under sway nested in KWin (real touch and
 // pointer), replayed with scroll-replay: the pager and every page rest where they did live.
+import CompositorHarness
 import Foundation
 import Testing
 import TestSupport

@@ -3,6 +3,7 @@
 // points), sway at 1.5 (no fractional protocol: drawn at 2 and downscaled by sway), and KWin
 // at 1.5, which offers wp_fractional_scale_v1 (a buffer of round(points × 1.5) pixels shown
 // through a viewport; KWin cannot be screenshotted here, so the client's figures are read).
+import CompositorHarness
 import Foundation
 import Glibc
 import Raster

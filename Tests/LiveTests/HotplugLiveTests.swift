@@ -4,6 +4,7 @@
 // screen. sway headless disables and re-modes its output; an unplug (the wl_output global
 // removed) needs a nested sway, whose output window the parent closes (`create_output` plugs in
 // a new one).
+import CompositorHarness
 import Foundation
 import Glibc
 import Testing

@@ -2,6 +2,7 @@
 // zwp_idle_inhibitor_v1 (the protocol trace, and sway's own `inhibit_idle` in its tree), P lets
 // it go and takes it again; under sway nested in KWin a finger held on a viewer without a
 // slideshow holds one until it lifts; weston 10, which lacks the protocol, gets one warning.
+import CompositorHarness
 import Foundation
 import Glibc
 import Testing

@@ -2,6 +2,7 @@
 // keys, key repeat, a wheel notch, touchpad scrolling with momentum after axis_stop, and an
 // input device vanishing mid-drag. The injector connects after the viewer, so every test
 // also proves the seat picks up devices that appear at runtime.
+import CompositorHarness
 import Foundation
 import Raster
 import TestCardContent

@@ -4,6 +4,7 @@
 // weston-simple-shm: 2 callbacks, against 80 in 2 s under desktop-shell), so there the test
 // asserts what the protocol shows: the fullscreen request, the configure at the output's size,
 // a first buffer of that size committed, and a clean end on SIGTERM.
+import CompositorHarness
 import Foundation
 import Glibc
 import Testing

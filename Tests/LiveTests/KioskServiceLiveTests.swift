@@ -3,6 +3,7 @@
 // the environment systemd gives it (NOTIFY_SOCKET, WATCHDOG_USEC, WATCHDOG_PID naming the
 // process started), as an unprivileged user. The launcher becomes cage, here nested in a sway
 // that plays a 1280×720 screen (see CageHeadless), turned for a portrait mounting.
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput

@@ -1,5 +1,6 @@
 // The viewer without a compositor: a trace's input drives the same scene on the simulated
 // display, and the last frame is written as a picture.
+import CompositorHarness
 import Foundation
 import Raster
 import Testing

@@ -2,6 +2,7 @@
 // panel and the help appearing and going with their keys, each compared pixel for pixel with the
 // Gallery's own overlay view rendered offscreen over the same screen without it; and a kiosk
 // showing none of them.
+import CompositorHarness
 import Foundation
 import Gallery
 import Pictures

@@ -3,6 +3,7 @@
 // screen upright and fitted to the portrait window, and swipes turn pages the way the finger
 // goes. Under sway (`output HEADLESS-1 transform 90`) and under cage turned (`cage -r`), nested
 // in a sway that plays its screen, so the buffer cage hands to the screen can be seen.
+import CompositorHarness
 import Foundation
 import Glibc
 import Raster

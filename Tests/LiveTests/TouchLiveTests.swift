@@ -1,5 +1,6 @@
 // Touch under a real compositor: KWin's fake input drives sway nested in KWin, and the viewer
 // under that sway must follow a finger, and keep gliding after a flick.
+import CompositorHarness
 import Foundation
 import Raster
 import Testing

@@ -1,6 +1,7 @@
 // The programs' files without a compositor: --record and --screenshot never overwrite or follow a
 // link, names that are not UTF-8 open, an offscreen run's work is bounded, and pictures-bench
 // keeps its scratch files where nobody can plant a link.
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput

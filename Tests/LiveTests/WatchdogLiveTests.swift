@@ -2,6 +2,7 @@
 // socket given as NOTIFY_SOCKET and WATCHDOG_USEC=600000 (WatchdogSec=0.6 s). The viewer says
 // READY=1 once its first frame with content is committed, sends WATCHDOG=1 every 0.3 s while
 // idle (and wakes for nothing else), and goes silent while its loop cannot run.
+import CompositorHarness
 import Foundation
 import Glibc
 import Testing

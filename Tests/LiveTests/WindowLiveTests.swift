@@ -1,5 +1,6 @@
 // The viewer under a real compositor: the first frame, resizing, an idle window that stops
 // asking for frames, and the errors a user sees when the compositor is missing or dies.
+import CompositorHarness
 import Foundation
 import Raster
 import TestCardContent

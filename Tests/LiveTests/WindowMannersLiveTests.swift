@@ -2,6 +2,7 @@
 // window's title) and follows page changes, hostile names escaped; a floating window keeps its
 // minimum size when sway shrinks it; the first size fits KWin's configure_bounds; and a window
 // with libdecor's decorations idles without waking.
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput

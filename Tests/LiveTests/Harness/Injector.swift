@@ -1,6 +1,6 @@
 // One wl-inject kept connected for a whole test, and the waits of the viewer's live tests: on
-// screenshots of any compositor grim can capture, and on a client's output (when its lines
-// arrive, when it has gone quiet).
+// screenshots, and on a client's output going quiet.
+import CompositorHarness
 import Foundation
 import Glibc
 import TestSupport
@@ -60,63 +60,6 @@ func awaitShot(timeout: Double = 5, interval: Double = 0.1, _ take: () throws ->
         let problems = check(shot)
         if problems.isEmpty || Date() >= deadline { return (problems, shot) }
         usleep(useconds_t(interval * 1_000_000))
-    }
-}
-
-/// A screenshot of the compositor reached through `environment`, taken by grim (wlroots'
-/// screencopy: sway and cage).
-func grimScreenshot(environment: [String: String]) throws -> Screenshot {
-    let result = try runProcess(URL(fileURLWithPath: "/usr/bin/grim"), ["-t", "ppm", "-"], environment: environment)
-    guard result.status == 0 else {
-        throw HarnessError(description: "grim failed (status \(result.status)): \(result.stderr)")
-    }
-    return try Screenshot(ppm: result.stdoutData)
-}
-
-/// Times the lines a process writes as they arrive: a thread of its own polls the collector
-/// every 2 ms, so the times hold while the test is busy taking screenshots.
-final class LineTimer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stamped: [(time: Date, line: String)] = []
-    private var running = true
-
-    /// Starts timing the lines `collector` gets from now on.
-    init(_ collector: LineCollector) {
-        let start = collector.lines.count
-        Thread.detachNewThread { [self] in
-            var seen = start
-            while true {
-                lock.lock()
-                let keepGoing = running
-                lock.unlock()
-                guard keepGoing else { return }
-                let lines = collector.lines
-                if lines.count > seen {
-                    let now = Date()
-                    lock.lock()
-                    stamped += lines[seen...].map { (now, $0) }
-                    lock.unlock()
-                    seen = lines.count
-                }
-                usleep(2_000)
-            }
-        }
-    }
-
-    deinit { stop() }
-
-    /// The lines so far with the time each arrived.
-    var lines: [(time: Date, line: String)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stamped
-    }
-
-    /// Stops the polling thread.
-    func stop() {
-        lock.lock()
-        running = false
-        lock.unlock()
     }
 }
 

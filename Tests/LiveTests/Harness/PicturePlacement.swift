@@ -1,5 +1,6 @@
 // Compares a screenshot with a decoded picture drawn at a known scale and position: the
 // viewer's pages are checked against the asset's own pixels, not against hard-coded colours.
+import CompositorHarness
 import Foundation
 import Pictures
 import Raster
