@@ -15,7 +15,7 @@ public enum PackagePaths {
     }
 
     /// The folder holding the running test binary: SwiftPM puts the package's executables
-    /// beside it (`<scratch>/debug/`), whatever `--scratch-path` was used.
+    /// beside it (`<scratch>/debug/`, or `release/` as Scripts/test.sh builds), whatever `--scratch-path` was used.
     public static var testBinaryFolder: URL {
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         // On Linux the test binary is `<name>.xctest`; elsewhere it may sit inside a bundle.
