@@ -16,12 +16,7 @@ private func inhibitorLines(_ viewer: ClientProcess) -> (created: Int, destroyed
 
 /// Waits until the trace shows `created` inhibitors made and `destroyed` destroyed.
 private func awaitInhibitors(_ viewer: ClientProcess, created: Int, destroyed: Int, timeout: Double = 10) throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        let seen = inhibitorLines(viewer)
-        if seen.created == created && seen.destroyed == destroyed { return }
-        usleep(20_000)
-    }
+    guard !awaitTrue(timeout: timeout, { inhibitorLines(viewer) == (created, destroyed) }) else { return }
     throw HarnessError(description: "expected \(created) inhibitors made and \(destroyed) destroyed, saw \(inhibitorLines(viewer))")
 }
 

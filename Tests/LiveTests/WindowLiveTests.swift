@@ -10,15 +10,7 @@ import Testing
 /// problems found (empty when the screen became right). The compositor composes a committed
 /// buffer on its next output frame, so the first screenshot may predate it.
 func awaitScreen(_ sway: SwayHeadless, timeout: Double = 20, _ check: (Screenshot) -> [String]) throws -> [String] {
-    let deadline = Date().addingTimeInterval(timeout)
-    var problems: [String] = ["no screenshot taken"]
-    repeat {
-        let shot = try sway.screenshot()
-        problems = check(shot)
-        if problems.isEmpty { return [] }
-        usleep(100_000)
-    } while Date() < deadline
-    return problems
+    try awaitShot(timeout: timeout, sway.screenshot, check).problems
 }
 
 /// Compares the screenshot with the test card seen from `offset`, at `points`.

@@ -35,11 +35,10 @@ private struct SwayWindow {
 
     /// Waits until the window's title is `title`; returns the window as last seen.
     static func await(title: String, in sway: SwayHeadless, timeout: Double = 10) throws -> SwayWindow? {
-        let deadline = Date().addingTimeInterval(timeout)
-        var window = try find(in: sway)
-        while window?.title != title && Date() < deadline {
-            usleep(50_000)
+        var window: SwayWindow?
+        _ = try awaitTrue(timeout: timeout, interval: 0.05) {
             window = try find(in: sway)
+            return window?.title == title
         }
         return window
     }

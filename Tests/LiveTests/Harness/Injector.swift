@@ -1,5 +1,5 @@
 // One wl-inject kept connected for a whole test, and the waits of the viewer's live tests: on
-// screenshots, and on a client's output going quiet.
+// screenshots, on a condition, and on a client's output going quiet.
 import CompositorHarness
 import Foundation
 import Glibc
@@ -61,6 +61,18 @@ func awaitShot(timeout: Double = 5, interval: Double = 0.1, _ take: () throws ->
         if problems.isEmpty || Date() >= deadline { return (problems, shot) }
         usleep(useconds_t(interval * 1_000_000))
     }
+}
+
+/// Polls `condition` every `interval` seconds until it holds, for at most `timeout` seconds;
+/// whether it held. For "within T seconds, this happens": it returns as soon as it has, where a
+/// sleep of T would wait out the whole time.
+func awaitTrue(timeout: Double, interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while try !condition() {
+        guard Date() < deadline else { return false }
+        usleep(useconds_t(interval * 1_000_000))
+    }
+    return true
 }
 
 /// Waits until `process` has written nothing for `quiet` seconds. A viewer run with --stats
