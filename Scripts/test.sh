@@ -43,9 +43,12 @@ echo "test: the API reference (DocC, warnings as errors; about half a minute)"
 Scripts/check-docs.sh
 
 # Two runs: swift-testing shares one thread per core among all tests, and the live tests block
-# theirs in waits on compositors and screenshots; run together on two cores they starved the
-# unit tests past their time limits (a 7 s listing suite hit its 60 s limit at 242 s).
+# in waits on compositors and screenshots; run together on two cores they starved the unit tests
+# past their time limits (a 7 s listing suite hit its 60 s limit at 242 s). The live tests run
+# on threads of their own (LiveTests' .ownThreads), as many at once as swift-testing's width
+# says: twice the cores, admitted before a test's time limit starts (its default, no limit, let
+# every live test start and wait for a thread with its time limit running).
 echo "test: running every test target but the live tests"
 swift test "${build[@]}" --skip-build --skip LiveTests
 echo "test: running the live tests (each starts its own compositors)"
-swift test "${build[@]}" --skip-build --filter LiveTests
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$((2 * $(nproc))) swift test "${build[@]}" --skip-build --filter LiveTests

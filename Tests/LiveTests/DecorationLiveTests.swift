@@ -70,7 +70,7 @@ private func awaitFirstPicture(on desktop: any Desktop) throws -> ScreenRect {
     return content
 }
 
-@Suite("Live decorations under weston, mutter and sway", .serialized, .timeLimit(.minutes(4)))
+@Suite("Live decorations under weston, mutter and sway", .timeLimit(.minutes(4)), .ownThreads)
 struct DecorationLiveTests {
     @Test("weston headless: the window has libdecor's title bar with the file's name over its content")
     func westonHeadlessTitleBar() throws {

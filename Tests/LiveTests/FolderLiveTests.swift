@@ -8,7 +8,7 @@ import SafeOutput
 import Testing
 import TestSupport
 
-@Suite("Live folder watch under sway headless", .serialized, .timeLimit(.minutes(2)))
+@Suite("Live folder watch under sway headless", .timeLimit(.minutes(2)), .ownThreads)
 struct FolderLiveTests {
     /// Problems with the middle of the screen: it should be `rgb`.
     private func middle(_ shot: Screenshot, is rgb: UInt32) -> [String] {

@@ -18,7 +18,7 @@ struct ShownFile: CustomStringConvertible, Sendable {
     var description: String { "\(file) page \(page + 1) frame \(frame + 1)" }
 }
 
-@Suite("Formats on screen (offscreen screenshots)", .serialized)
+@Suite("Formats on screen (offscreen screenshots)", .ownThreads)
 struct FormatScreenshotTests {
     /// 2 levels on top of each file's own tolerance: the viewer premultiplies the decoded
     /// pixels and blends them over the checkerboard in 8 bits, the reference in one step from

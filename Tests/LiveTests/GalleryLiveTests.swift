@@ -234,7 +234,7 @@ func sunPointer(_ fit: Placement) -> (x: Int, y: Int) {
 /// keeps the point in floating point).
 let anchorTolerance = 2.0
 
-@Suite("Live gallery under sway headless", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live gallery under sway headless", .timeLimit(.minutes(3)), .ownThreads)
 struct GalleryLiveTests {
     @Test("The first picture is fitted and centred: its pixels where the fit puts them, black letterbox above and below")
     func firstPictureFitted() throws {
@@ -469,7 +469,7 @@ private struct TouchRun {
     }
 }
 
-@Suite("Live gallery touch under sway nested in KWin", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live gallery touch under sway nested in KWin", .timeLimit(.minutes(3)), .ownThreads)
 struct GalleryTouchLiveTests {
     @Test("A two-finger pinch magnifies around the fingers' centre")
     func pinchZoom() throws {

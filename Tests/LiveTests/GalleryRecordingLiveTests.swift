@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Live gallery recording", .serialized, .timeLimit(.minutes(4)))
+@Suite("Live gallery recording", .timeLimit(.minutes(4)), .ownThreads)
 struct GalleryRecordingLiveTests {
     @Test("Swipes, a wheel page turn, a pinch and a pan of the zoomed page replay to the same rest, pager and pages")
     func recordedGalleryReplays() throws {

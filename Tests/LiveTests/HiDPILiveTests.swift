@@ -45,7 +45,7 @@ private func protocolLines(_ viewer: ClientProcess, _ words: String...) -> [Stri
     viewer.stderr.lines.filter { line in words.allSatisfy { line.contains($0) } }
 }
 
-@Suite("HiDPI: output scales under sway and KWin", .serialized, .timeLimit(.minutes(3)))
+@Suite("HiDPI: output scales under sway and KWin", .timeLimit(.minutes(3)), .ownThreads)
 struct HiDPILiveTests {
     /// sway with one 1280×720 output at scale 2 (640×360 points), and the viewer in it with
     /// `arguments`, logging its protocol traffic.

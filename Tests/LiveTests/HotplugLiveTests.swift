@@ -21,7 +21,7 @@ private func awaitFitted(_ image: DecodedImage, width: Int, height: Int, scale: 
     return problems
 }
 
-@Suite("Live hot-plug and power under sway", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live hot-plug and power under sway", .timeLimit(.minutes(3)), .ownThreads)
 struct HotplugLiveTests {
     @Test("Powered off and on, disabled, re-moded to 1280×720 and enabled: the kiosk runs on, keeps its page and shows it fitted at the new size")
     func powerAndModes() throws {

@@ -36,7 +36,7 @@ private func eventually(timeout: Double = 5, _ condition: () throws -> Bool) ret
     return try condition()
 }
 
-@Suite("Live idle inhibition under sway, KWin and weston", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live idle inhibition under sway, KWin and weston", .timeLimit(.minutes(3)), .ownThreads)
 struct IdleInhibitLiveTests {
     @Test("sway: a playing slideshow keeps the screen on (inhibitor made, sway's inhibit_idle true); P pauses and lets it go, P again takes it back")
     func slideshowUnderSway() throws {

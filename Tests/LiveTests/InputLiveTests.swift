@@ -30,7 +30,7 @@ private func verticalOffsets(_ shot: Screenshot, _ ys: [Int]) -> [Int] {
         .filter { cardProblems(shot, size: (800, 600), offset: (0, $0), points: densePoints).isEmpty }
 }
 
-@Suite("Live seat input under sway headless", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live seat input under sway headless", .timeLimit(.minutes(3)), .ownThreads)
 struct InputLiveTests {
     /// sway, the viewer's first frame, then one injector kept connected for the whole test
     /// (its devices vanish when it exits); `sync` proves the devices exist.

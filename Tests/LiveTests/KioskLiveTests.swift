@@ -9,7 +9,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite("Live kiosk under cage and weston", .serialized, .timeLimit(.minutes(2)))
+@Suite("Live kiosk under cage and weston", .timeLimit(.minutes(2)), .ownThreads)
 struct KioskLiveTests {
     @Test("Under cage, image-viewer --kiosk fills the output with the first picture, fitted and centred")
     func cage() throws {

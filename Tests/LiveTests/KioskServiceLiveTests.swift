@@ -10,7 +10,7 @@ import SafeOutput
 import Testing
 import TestSupport
 
-@Suite("Live kiosk service command line under cage", .serialized, .timeLimit(.minutes(2)))
+@Suite("Live kiosk service command line under cage", .timeLimit(.minutes(2)), .ownThreads)
 struct KioskServiceLiveTests {
     @Test("The unit's ExecStart becomes cage turned as set, the viewer shows the folder's pictures as a slideshow, names itself the main process and feeds the watchdog; killed, it leaves nothing on screen")
     func serviceCommandLine() throws {

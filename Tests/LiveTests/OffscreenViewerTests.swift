@@ -5,7 +5,7 @@ import Foundation
 import Raster
 import Testing
 
-@Suite("Viewer offscreen")
+@Suite("Viewer offscreen", .ownThreads)
 struct OffscreenViewerTests {
     private func temporaryFile(_ name: String) -> URL {
         URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("scrollkit-\(getpid())-\(UUID().uuidString.prefix(6))-\(name)")

@@ -60,7 +60,7 @@ private struct PortraitChecks {
     }
 }
 
-@Suite("Live portrait screens under sway and cage", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live portrait screens under sway and cage", .timeLimit(.minutes(3)), .ownThreads)
 struct RotationLiveTests {
     @Test("sway, output turned 90: buffers declared turned as the output, pictures upright and fitted in 720×1280, swipes turn pages the way they go")
     func swayTurned() throws {

@@ -16,7 +16,7 @@ func cardOffset(_ shot: Screenshot, size: (Int, Int), xs: ClosedRange<Int>, ys: 
     return nil
 }
 
-@Suite("Live touch under sway nested in KWin", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live touch under sway nested in KWin", .timeLimit(.minutes(3)), .ownThreads)
 struct TouchLiveTests {
     /// KWin, nested sway, a touch injector connected first (early input is lost otherwise),
     /// then the viewer; returns them with the viewer's first frame drawn.

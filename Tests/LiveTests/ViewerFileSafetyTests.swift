@@ -25,7 +25,7 @@ private let oneMotion = """
     {"t":0,"kind":"pointer.motion","x":10,"y":10}
     """
 
-@Suite("Viewer files without a compositor", .timeLimit(.minutes(2)))
+@Suite("Viewer files without a compositor", .timeLimit(.minutes(2)), .ownThreads)
 struct ViewerFileSafetyTests {
     @Test("--record refuses the picture being shown, a symbolic link even with --force, and a FIFO at once")
     func recordRefuses() throws {

@@ -7,7 +7,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite("Live systemd watchdog under sway", .serialized, .timeLimit(.minutes(2)))
+@Suite("Live systemd watchdog under sway", .timeLimit(.minutes(2)), .ownThreads)
 struct WatchdogLiveTests {
     /// sway, the test's notification socket (systemd's end), and an environment for the viewer
     /// that names the socket and has no watchdog variables (WATCHDOG_PID unset: whoever reads

@@ -25,7 +25,7 @@ func cardProblems(_ shot: Screenshot, size: (Int, Int), offset: (Int, Int) = (0,
     }
 }
 
-@Suite("Live window under sway headless", .serialized, .timeLimit(.minutes(2)))
+@Suite("Live window under sway headless", .timeLimit(.minutes(2)), .ownThreads)
 struct WindowLiveTests {
     @Test("The first frame appears at the configured size with the test card's exact pixels")
     func firstFrame() throws {
@@ -137,7 +137,7 @@ struct WindowLiveTests {
     }
 }
 
-@Suite("Viewer without a compositor")
+@Suite("Viewer without a compositor", .ownThreads)
 struct NoCompositorTests {
     @Test("No WAYLAND_DISPLAY: one line naming the variable, exit status 1")
     func noDisplay() throws {

@@ -53,7 +53,7 @@ private func writeFile(named name: [UInt8], in folder: PrivateFolder, _ data: Da
     try handle.write(contentsOf: data)
 }
 
-@Suite("Live window manners: title, minimum size, bounds, idle", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live window manners: title, minimum size, bounds, idle", .timeLimit(.minutes(3)), .ownThreads)
 struct WindowMannersLiveTests {
     @Test("sway's tree shows the file and its place as the title, on every page change; hostile names escaped; the app id stays")
     func titleFollowsPages() throws {
