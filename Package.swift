@@ -112,8 +112,15 @@ let package = Package(
         // Decoding figures for huge JPEGs (first frame vs a full decode, memory); the reference
         // decode calls libjpeg-turbo directly.
         .executableTarget(name: "pictures-bench", dependencies: [
-            "Pictures", "Raster", "CTurboJPEG", "SafeOutput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Pictures", "Raster", "CTurboJPEG", "SafeOutput", "CompositorHarness",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Headless compositors (sway, sway nested in KWin) in private folders, their processes,
+        // screenshots: one harness for the live tests, pictures-bench and, through
+        // headless-session, the shell scripts. Not part of the shipped programs.
+        .target(name: "CompositorHarness", dependencies: ["SafeOutput"]),
+        .executableTarget(name: "headless-session", dependencies: ["CompositorHarness",
+                                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Injects pointer/keyboard (wlr virtual pointer, virtual keyboard) and touch
         // (KWin fake input) for the live tests; not part of the shipped programs.
         .executableTarget(name: "wl-inject", dependencies: ["CWaylandClient", "CXKBCommon", "CWaylandProtocols", "SafeOutput",
@@ -131,7 +138,7 @@ let package = Package(
         .executableTarget(name: "text-list", dependencies: ["Host", "Raster", "ScrollKit", "Wayland"],
                           path: "Examples/TextList", packageAccess: false),
 
-        .target(name: "TestSupport", dependencies: ["Raster", "CZlib"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Raster", "CZlib", "CompositorHarness"], path: "Tests/TestSupport"),
         // The delegate calls are recorded by the replay's RecordingDelegate, the one recorder.
         .testTarget(name: "ScrollKitTests", dependencies: ["ScrollKit", "Replay"]),
         // The text tests render references with FreeType and HarfBuzz directly.
@@ -146,7 +153,7 @@ let package = Package(
                     exclude: ["Traces"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Host", "Pictures", "Raster", "ScrollKit", "Replay", "TestSupport",
                                                    "SafeOutput"]),
-        .testTarget(name: "LiveTests", dependencies: ["TestSupport", "Raster", "Pictures", "Gallery", "ScrollKit", "SafeOutput",
+        .testTarget(name: "LiveTests", dependencies: ["CompositorHarness", "TestSupport", "Raster", "Pictures", "Gallery", "ScrollKit", "SafeOutput",
                                                 "TestCardContent"],
                     exclude: ["Harness/mutter-session.py"]),
         // The executables' own parts: the --stats figures, the huge-JPEG benchmark.

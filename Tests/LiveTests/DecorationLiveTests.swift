@@ -3,15 +3,16 @@
 // edges are dragged and quits from its close button; fullscreen and kiosk windows have no bar;
 // under sway, which draws its own, the window has none of libdecor's and the plugin is not even
 // loaded.
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput
 import Testing
 import TestSupport
 
-/// Two pictures of one colour each, 1600×1200: shrunk to fit the viewer's 800×600 window (or a
-/// 4:3 output) they fill it exactly, so the window's content is where the colour is. (Smaller
-/// pictures show at 1:1, not enlarged, since issue 13.5.)
+/// Two pictures of one colour each, 1600×1200: fitted into the viewer's 800×600 window (or any 4:3
+/// one up to their size) they fill it exactly, so the window's content is where the colour is.
+/// (The gallery shows a picture smaller than its window at 1:1, not enlarged.)
 private struct ColourPictures {
     static let first: UInt32 = 0xD0_2090, second: UInt32 = 0x20_B040
     let folder: PrivateFolder
@@ -69,7 +70,7 @@ private func awaitFirstPicture(on desktop: any Desktop) throws -> ScreenRect {
     return content
 }
 
-@Suite("Live decorations under weston, mutter and sway", .serialized, .timeLimit(.minutes(4)))
+@Suite("Live decorations under weston, mutter and sway", .timeLimit(.minutes(4)), .ownThreads)
 struct DecorationLiveTests {
     @Test("weston headless: the window has libdecor's title bar with the file's name over its content")
     func westonHeadlessTitleBar() throws {

@@ -4,21 +4,24 @@
 // screen. sway headless disables and re-modes its output; an unplug (the wl_output global
 // removed) needs a nested sway, whose output window the parent closes (`create_output` plugs in
 // a new one).
+import CompositorHarness
 import Foundation
 import Glibc
 import Testing
 
-/// Waits until `shot` shows `image` fitted to a `width`×`height` screen.
+/// Waits until `shot` shows `image` fitted to a `width`×`height` screen of output scale `scale`.
 private func awaitFitted(_ image: DecodedImage, width: Int, height: Int, scale: Double = 1, _ shot: () throws -> Screenshot,
                          timeout: Double = 10) throws -> [String] {
     let fit = Placement.fit(image, width: width, height: height)
     let grid = gridPoints(width: width, height: height, step: 13)
-    let (problems, last) = try awaitShot(timeout: timeout, shot) { placementProblems($0, image, fit, points: grid, outputScale: scale) }
+    let (problems, last) = try awaitShot(timeout: timeout, shot) {
+        placementProblems($0, image, fit, points: grid, outputScale: scale)
+    }
     if last.width != width || last.height != height { return ["the screen is \(last.width)×\(last.height), not \(width)×\(height)"] }
     return problems
 }
 
-@Suite("Live hot-plug and power under sway", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live hot-plug and power under sway", .timeLimit(.minutes(3)), .ownThreads)
 struct HotplugLiveTests {
     @Test("Powered off and on, disabled, re-moded to 1280×720 and enabled: the kiosk runs on, keeps its page and shows it fitted at the new size")
     func powerAndModes() throws {

@@ -1,6 +1,7 @@
 // Test pictures the gallery tests need in formats the project only decodes (transparent PNGs,
 // animated GIFs, multi-page TIFFs), written by Pillow at test time (Debian's python3-pil, which
 // Scripts/install-deps.sh installs), so that no binary is committed.
+import CompositorHarness
 import Foundation
 
 public enum PillowPictures {
