@@ -95,14 +95,6 @@ let package = Package(
             "Wayland", "Host", "Raster", "ScrollKit", "Replay", "Gallery", "TraceFormat", "SafeOutput", "TestCardContent",
             "CSystemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], linkerSettings: [
-            // The Swift runtime and Foundation linked in (release only): ten shared libraries
-            // fewer to load and bind at every launch (8 of the 30 ms of CPU the viewer took to
-            // start), and an installed viewer that needs no Swift toolchain beside it. The
-            // modules are compiled against the shared Foundation, whose autolink names only
-            // libFoundation*: its static parts below are named here.
-            .unsafeFlags(["-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections"],
-                         .when(configuration: .release)),
         ]),
         .executableTarget(name: "scroll-replay", dependencies: [
             "Replay", "TraceFormat", "SafeOutput",
