@@ -2,6 +2,7 @@
 // limit paged through and zoomed to 1:1, every format past the picture budget, and crafted
 // files, raise the peak by less than 300 MB over the viewer idle on a small picture, and what is
 // shown is right.
+import CompositorHarness
 import Foundation
 import SafeOutput
 import Testing
