@@ -360,6 +360,11 @@ public final class Window {
         for rect in damage where !rect.isEmpty {
             surface.damageBuffer((rect.x, rect.y, rect.width, rect.height))
         }
+        // A new buffer always comes with some damage: wlroots' scene graph (cage) repaints, and
+        // so answers frame callbacks, only for damage, and a buffer committed without any left
+        // the window waiting for a callback that never came (a kiosk under cage drew its first
+        // picture and never its slideshow's next). One pixel, unchanged, costs nothing.
+        if !damage.contains(where: { !$0.isEmpty }) { surface.damageBuffer((0, 0, 1, 1)) }
         statistics.framesCommitted += 1
         if statistics.firstCommitTime == nil { statistics.firstCommitTime = end }
         requestCallbackAndCommit(newPixels: true)
