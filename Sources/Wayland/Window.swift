@@ -324,20 +324,18 @@ public final class Window {
         scheduler.frameStarts()
         let request = scene.advance(to: time)
         scheduler.sceneRequests(request)
-        if let wakeTimer { display.cancelTimer(wakeTimer) }
-        wakeTimer = nil
-        if let deadline = scheduler.wakeTime {
-            wakeTimer = display.schedule(at: deadline) { [unowned self] in
-                self.wakeTimer = nil
-                self.scheduler.timerFired()
-            }
-        }
         // A window with no drawn buffer of its size must draw even if the scene reports no change.
         let size = transform.bufferSize(width: bufferWidth, height: bufferHeight)
         guard scene.needsRender || !buffers.holdsDrawnFrame(width: size.width, height: size.height) else {
-            if request == .nextFrame { requestCallbackAndCommit() }
+            // Nothing to show, so nothing to commit: a compositor that repaints only for damage
+            // (wlroots' scene graph, cage) never answers a callback asked for by an empty
+            // commit, and a kiosk under cage waited for one for good after its first picture.
+            // The scene's next step is timed instead, one refresh on.
+            if request == .nextFrame { scheduler.sceneRequests(.at(max(time, monotonicMilliseconds()) + Self.stepWithoutPixels)) }
+            armWakeTimer()
             return
         }
+        armWakeTimer()
         let acquisition = try buffers.acquire(width: size.width, height: size.height) { id in
             let buffer = try ShmBuffer(shm: display.globals.shm!, id: id, width: size.width, height: size.height, opaque: opaque)
             buffer.onRelease = { [unowned self] id in self.buffers.released(id) }
@@ -369,6 +367,23 @@ public final class Window {
         if statistics.firstCommitTime == nil { statistics.firstCommitTime = end }
         requestCallbackAndCommit(newPixels: true)
         onFrameCommitted?(preRotated?.frame ?? buffer.framebuffer, end)
+    }
+
+    /// 16.7 ms: one refresh at 60 Hz, the wait for a scene's next step when it moves without
+    /// changing a pixel (no commit, so no frame callback, paces it).
+    static let stepWithoutPixels = 1000.0 / 60
+
+    /// Sets the timer for the time the scene asked to be woken at (`FrameScheduler.wakeTime`),
+    /// replacing the one set before.
+    private func armWakeTimer() {
+        if let wakeTimer { display.cancelTimer(wakeTimer) }
+        wakeTimer = nil
+        if let deadline = scheduler.wakeTime {
+            wakeTimer = display.schedule(at: deadline) { [unowned self] in
+                self.wakeTimer = nil
+                self.scheduler.timerFired()
+            }
+        }
     }
 
     /// Commits with a frame callback requested, and for a frame with `newPixels` asks when it
