@@ -13,6 +13,7 @@
 #        when none is named; each --size runs them all at that size, 1920x1080 and 3840x2160
 #        when none is given; exit status 1 when a callback was answered late while driven)
 #        SCRATCH=DIR builds in DIR instead of .build (e.g. SCRATCH=.build-perf)
+#        LOGS=DIR keeps each run's --stats log there as SCENARIO-WxH.log (its frame lines)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -117,6 +118,7 @@ print(f"          whole run, start-up included: {s['callbacksAnswered']} answere
 open(sys.argv[6], "w").write(f"{late}\n")
 PY
     late_total=$((late_total + $(cat "$work/$name.late")))
+    if [ -n "${LOGS:-}" ]; then mkdir -p "$LOGS" && cp "$log" "$LOGS/$name-${width}x${height}.log"; fi
 }
 
 for s in "${scenarios[@]}"; do
