@@ -58,6 +58,9 @@ public final class Display {
     /// The checked scale of every bound output, by registry name.
     var outputScales: [UInt32: Int] { registry.outputs.mapValues(\.scale) }
 
+    /// The checked refresh rate (mHz) of every bound output that has one, by registry name.
+    var outputRefreshes: [UInt32: Int] { registry.outputs.compactMapValues(\.refresh) }
+
     /// The checked transform of every bound output, by registry name.
     var outputTransforms: [UInt32: FrameTransform] { registry.outputs.mapValues(\.transform) }
 

@@ -1,6 +1,6 @@
 // wl_output: one screen the compositor shows surfaces on. Its scale (for the scale buffers and
-// cursors are drawn at) and its transform (how buffers are turned for it) are used, each checked
-// before it is believed.
+// cursors are drawn at), its transform (how buffers are turned for it) and its current mode's
+// refresh (when frames are drawn ahead for) are used, each checked before it is believed.
 import CWaylandClient
 import CWaylandProtocols
 import Raster
@@ -16,6 +16,9 @@ final class Output {
     /// The checked transform (upright until the compositor sends one): how the screen is
     /// turned, and so how buffers shown on it are best drawn.
     private(set) var transform = FrameTransform.normal
+    /// The current mode's checked refresh rate in mHz; nil until the compositor sends one (or
+    /// when it sends 0, as virtual outputs may).
+    private(set) var refresh: Int?
     private let warn: (String) -> Void
     private let changed: () -> Void
 
@@ -52,6 +55,15 @@ final class Output {
         changed()
     }
 
+    private func modeEvent(flags: UInt32, refresh raw: Int32) {
+        guard flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 else { return }
+        let checked = SurfacePlacement.checked(refresh: raw)
+        if let warning = checked.warning { warn(warning) }
+        guard checked.refresh != refresh else { return }
+        refresh = checked.refresh
+        changed()
+    }
+
     private static func from(_ data: UnsafeMutableRawPointer?) -> Output? {
         data.map { Unmanaged<Output>.fromOpaque($0).takeUnretainedValue() }
     }
@@ -62,7 +74,7 @@ final class Output {
         geometry: { data, _, _, _, _, _, _, _, _, transform in
             Output.from(data)?.geometryEvent(transform: transform)
         },
-        mode: { _, _, _, _, _, _ in },
+        mode: { data, _, flags, _, _, refresh in Output.from(data)?.modeEvent(flags: flags, refresh: refresh) },
         done: { _, _ in },
         scale: { data, _, factor in Output.from(data)?.scaleEvent(factor) },
         name: { _, _, _ in },
