@@ -1,6 +1,8 @@
 // When a host ticks and draws its scene: after a change, while the scene animates, and when a
 // timer the scene asked for is due; never while nothing changes (an idle window costs nothing).
 // One state machine for every host: the Wayland window, the offscreen window and the replay.
+// A live window may also draw a frame ahead of its callback while the scene's motion runs on
+// its own (see "Drawing ahead" below).
 import Foundation
 
 /// The frame-loop decisions, as a pure state machine: hosts report what happened (a change,
@@ -10,6 +12,28 @@ import Foundation
 /// when the callback arrives and nothing changed or animates, it asks for no other and sleeps.
 /// Hosts on a simulated clock (the offscreen window, the replay) have no callbacks: they ask
 /// `wantsFrame` at each vsync instead, and take their frame then.
+///
+/// ## Drawing ahead
+///
+/// Momentum, bounces, paging and timed zooms are functions of time alone, so while nothing
+/// follows a finger a live window can draw the frame for its next callback as soon as it has
+/// committed one, into a spare buffer, and commit it the moment the callback arrives: the frame
+/// then has the whole refresh before the callback and the one after it to be drawn in, where it
+/// had only the one after. Its time is the callback's predicted arrival (the arrival of the
+/// callback the last commit answered, or the time a frame drawn after a dispatch was ticked for,
+/// plus one refresh), the time it would have been drawn for on arrival. A change the frame did not draw (input, a timer, a configure) makes it stale: it is
+/// drawn again at once for the same time while the motion still runs on its own (a new wheel
+/// notch), and otherwise thrown away and drawn as before when the callback comes (a finger
+/// caught the motion). Hosts on a simulated clock never draw ahead: nothing they do changes.
+///
+/// The scene itself is advanced to the frame's time when the frame is drawn, one refresh before
+/// it is committed: delegates hear of an offset, a zoom or the end of a motion when its frame is
+/// drawn, and input arriving before the callback meets the state that frame shows. This is how
+/// UIKit runs: the display link's handler moves the model to the frame's target time, the
+/// transaction is committed, the render server draws it during the next refresh and it reaches
+/// the screen after that; delegates and touches always see the model, never what is on the
+/// glass. A scroll view's clock never goes back, so an event stamped before the frame's time is
+/// handled at that time (`ScrollView.advance(to:)`, `receive(_:)`).
 public struct FrameScheduler: Equatable, Sendable {
     /// Whether a `wl_surface.frame` callback is outstanding (at most one ever is).
     public private(set) var callbackPending = false
@@ -19,6 +43,30 @@ public struct FrameScheduler: Equatable, Sendable {
     public private(set) var animating = false
     /// When the scene asked to be woken, in ms on the host's clock; nil when it did not.
     public private(set) var wakeTime: Double?
+    /// The time (ms) of the frame drawn ahead and not committed yet; nil when none is held.
+    public private(set) var heldFrameTime: Double?
+    /// When the outstanding callback is expected (ms): one refresh after the time of the commit
+    /// that asked for it (`committed(at:)`); nil when unknown.
+    public private(set) var expectedCallbackTime: Double?
+    /// Ticks since the last callback (frames drawn as now or ahead); see `maxFramesPerCallback`.
+    public private(set) var framesSinceCallback = 0
+    /// The output's refresh interval in ms (`assumedRefreshInterval` until the host knows better).
+    public var refreshInterval = FrameScheduler.assumedRefreshInterval
+
+    /// 1000/60 ms: the refresh assumed while no output has said its own (60 Hz, what every
+    /// compositor measured here runs its headless and nested outputs at).
+    public static let assumedRefreshInterval = 1000.0 / 60
+    /// 2: at most two frames are drawn per callback, the one shown and one ahead; a third
+    /// change before the callback waits for it, so a burst of input cannot keep the loop
+    /// drawing frames nobody sees (decision).
+    public static let maxFramesPerCallback = 2
+    /// 3 refreshes: a held frame is committed when its callback arrives up to this many
+    /// refreshes after the frame's time, and drawn again as now when later (decision). A
+    /// compositor slower than its output is normal (sway's pixman renderer at 3840×2160 on two
+    /// busy cores calls back every 23–38 ms, measured here) and the held frame is then the best
+    /// there is; three refreshes means the compositor stopped calling (a hidden window, a stall)
+    /// and the held frame shows a moment long gone.
+    public static let heldFrameLifetime = 3.0
 
     /// Creates an idle scheduler.
     public init() {}
@@ -54,15 +102,22 @@ public struct FrameScheduler: Equatable, Sendable {
     /// A tick begins: it draws every change made so far. Changes the scene makes while it
     /// advances mark it dirty again, for the frame after (a replay counts that frame; a live
     /// window's commit clears it, see `committed`).
-    public mutating func frameStarts() { dirty = false }
+    public mutating func frameStarts() {
+        dirty = false
+        framesSinceCallback += 1
+    }
 
     /// After dispatching events: should the window tick and render now? True only when dirty
     /// and no callback is outstanding (the callback path renders otherwise).
     public func shouldRenderAfterDispatch() -> Bool { dirty && !callbackPending }
 
-    /// The frame callback fired: should the window tick and render now?
+    /// The frame callback fired: should the window tick and render now? For a host that never
+    /// draws ahead (a held frame is given up: the callback draws as now).
     public mutating func callbackDone() -> Bool {
         callbackPending = false
+        heldFrameTime = nil
+        expectedCallbackTime = nil
+        framesSinceCallback = 0
         return wantsFrame
     }
 
@@ -70,8 +125,72 @@ public struct FrameScheduler: Equatable, Sendable {
     public mutating func committed() {
         dirty = false
         callbackPending = true
+        heldFrameTime = nil
+        expectedCallbackTime = nil
     }
 
     /// Nothing could be drawn (all buffers busy): stay dirty and try after the next release.
     public mutating func deferred() { dirty = true }
+
+    // MARK: Drawing ahead (live windows)
+
+    /// What a window that draws ahead does when its frame callback fires.
+    public enum CallbackAnswer: Equatable, Sendable {
+        /// Nothing changed or animates: ask for no other callback.
+        case sleep
+        /// Tick and draw now, for the callback's time (a held frame, if any, is given up).
+        case draw
+        /// Commit the frame drawn ahead as it is.
+        case commitHeld
+    }
+
+    /// The frame callback fired at `time` (ms, the host's clock): commit the frame held for it
+    /// when nothing changed since it was drawn and it is not long gone (`heldFrameLifetime`),
+    /// else draw as now (what the held frame drew has not been shown); without a held frame,
+    /// draw or sleep as `callbackDone()` says.
+    public mutating func callbackDone(at time: Double) -> CallbackAnswer {
+        let held = heldFrameTime
+        let wanted = callbackDone()
+        guard let held else { return wanted ? .draw : .sleep }
+        return !dirty && time <= held + Self.heldFrameLifetime * refreshInterval ? .commitHeld : .draw
+    }
+
+    /// A frame answering a callback (or drawn after a dispatch) at `time` (ms) was committed
+    /// with a callback requested: as `committed()`, and the callback is expected one refresh
+    /// after `time`.
+    public mutating func committed(at time: Double) {
+        committed()
+        expectedCallbackTime = time + refreshInterval
+    }
+
+    /// Right after a commit, or after a dispatch: the time (ms) to draw the frame for the
+    /// outstanding callback ahead of it, or nil. `predictable` is the scene's word that its
+    /// next frame depends on time alone (`Scene.isMotionPredictable`).
+    ///
+    /// After a commit the scene must animate with nothing changed since; after a dispatch
+    /// that changed something (the held frame, if any, is stale) the motion must still run on
+    /// its own. Either way a callback must be outstanding with a known expected time, and no
+    /// more than `maxFramesPerCallback` frames drawn since the last callback.
+    /// `predictable` is asked only when the rest allows drawing ahead.
+    public func drawAheadTime(predictable: @autoclosure () -> Bool) -> Double? {
+        guard callbackPending, let expected = expectedCallbackTime, framesSinceCallback < Self.maxFramesPerCallback,
+              dirty || heldFrameTime == nil && animating else { return nil }
+        // Dirty: the held frame (if any) is stale, or a motion just began.
+        return predictable() ? expected : nil
+    }
+
+    /// The frame for `time` was drawn ahead and is held for the callback: the changes it drew
+    /// (the tick's own included) are in it.
+    public mutating func drewAhead(for time: Double) {
+        dirty = false
+        heldFrameTime = time
+    }
+
+    /// Whether the host holds a frame that can no longer be committed: something changed since
+    /// it was drawn. The host gives it up (`discardHeldFrame`) unless it draws ahead again.
+    public var heldFrameIsStale: Bool { heldFrameTime != nil && dirty }
+
+    /// The held frame was given up: the callback draws as now. What it drew was never shown, so
+    /// the host must draw the next tick even if the scene reports no change since.
+    public mutating func discardHeldFrame() { heldFrameTime = nil }
 }

@@ -1,0 +1,192 @@
+// Drawing ahead in the frame scheduler: a live window draws the frame for its next callback as
+// soon as it has committed one, while the scene moves by itself, and commits it on arrival.
+import Host
+import Testing
+
+@Suite("Frame scheduler: drawing ahead")
+struct DrawAheadTests {
+    /// 16 ms refreshes keep the expected times exact.
+    static let refresh = 16.0
+
+    /// A scheduler whose window committed a frame answering a callback at `time` while the
+    /// scene animates: the state right after the commit.
+    static func animatingAfterCommit(at time: Double) -> FrameScheduler {
+        var s = FrameScheduler()
+        s.refreshInterval = refresh
+        s.invalidate()
+        s.frameStarts()
+        s.sceneRequests(.nextFrame)
+        s.committed(at: time)
+        return s
+    }
+
+    @Test("After a commit at t, an animation that runs by itself is drawn ahead for t + one refresh, once")
+    func drawsAheadOnce() {
+        var s = Self.animatingAfterCommit(at: 1000)
+        #expect(s.expectedCallbackTime == 1016)
+        #expect(s.drawAheadTime(predictable: false) == nil, "a finger on the content: drawn when the callback comes")
+        #expect(s.drawAheadTime(predictable: true) == 1016)
+        s.frameStarts()
+        s.invalidate()  // the tick moved the content
+        s.sceneRequests(.nextFrame)
+        s.drewAhead(for: 1016)
+        #expect(s.heldFrameTime == 1016 && !s.dirty, "the tick's own changes are in the held frame")
+        #expect(s.drawAheadTime(predictable: true) == nil, "one frame is held at a time")
+        #expect(!s.shouldRenderAfterDispatch() && !s.heldFrameIsStale)
+    }
+
+    @Test("The callback commits the held frame, and the next one is drawn ahead from its arrival")
+    func callbackCommitsHeld() {
+        var s = Self.animatingAfterCommit(at: 1000)
+        s.frameStarts()
+        s.sceneRequests(.nextFrame)
+        s.drewAhead(for: 1016)
+        #expect(s.callbackDone(at: 1017.5) == .commitHeld)
+        #expect(s.heldFrameTime == nil && !s.callbackPending)
+        s.committed(at: 1017.5)
+        #expect(s.drawAheadTime(predictable: true) == 1033.5, "last callback time + one refresh")
+    }
+
+    @Test("The last frame of a motion is held and committed too; then the loop sleeps")
+    func lastFrame() {
+        var s = Self.animatingAfterCommit(at: 1000)
+        s.frameStarts()
+        s.sceneRequests(.idle)  // the deceleration ends at the frame's time
+        s.drewAhead(for: 1016)
+        #expect(s.callbackDone(at: 1016) == .commitHeld)
+        s.committed(at: 1016)
+        #expect(s.drawAheadTime(predictable: true) == nil, "nothing animates")
+        #expect(s.callbackDone(at: 1032) == .sleep)
+    }
+
+    /// A window in the steady state of drawing ahead: the callback at `time` committed the frame
+    /// held for it and the next one is held for `time` + one refresh.
+    static func steady(at time: Double) -> FrameScheduler {
+        var s = animatingAfterCommit(at: time - refresh)
+        s.frameStarts()
+        s.sceneRequests(.nextFrame)
+        s.drewAhead(for: time)
+        _ = s.callbackDone(at: time)
+        s.committed(at: time)
+        s.frameStarts()
+        s.sceneRequests(.nextFrame)
+        s.drewAhead(for: time + refresh)
+        return s
+    }
+
+    @Test("A change after the frame was drawn (a new wheel notch) has it drawn again at once, for the same time")
+    func redrawnAfterInput() {
+        var s = Self.steady(at: 984)
+        #expect(s.heldFrameTime == 1000)
+        s.invalidate()  // the notch
+        #expect(s.heldFrameIsStale)
+        #expect(!s.shouldRenderAfterDispatch(), "a callback is outstanding")
+        #expect(s.drawAheadTime(predictable: true) == 1000, "the motion still runs by itself")
+        s.frameStarts()
+        s.sceneRequests(.nextFrame)
+        s.drewAhead(for: 1000)
+        #expect(s.callbackDone(at: 1001) == .commitHeld)
+    }
+
+    @Test("A finger catching the motion throws the held frame away; the callback draws as now")
+    func fingerCatches() {
+        var s = Self.steady(at: 1000)
+        s.invalidate()
+        #expect(s.drawAheadTime(predictable: false) == nil)
+        #expect(s.heldFrameIsStale)
+        s.discardHeldFrame()
+        #expect(s.heldFrameTime == nil && !s.heldFrameIsStale)
+        #expect(s.callbackDone(at: 1016) == .draw)
+    }
+
+    @Test("A held frame something changed is drawn as now when the host keeps it to the callback")
+    func staleAtCallback() {
+        var s = Self.animatingAfterCommit(at: 1000)
+        s.frameStarts()
+        s.sceneRequests(.nextFrame)
+        s.drewAhead(for: 1016)
+        s.timerFired()
+        #expect(s.callbackDone(at: 1016) == .draw)
+        #expect(s.heldFrameTime == nil)
+    }
+
+    @Test("At most two frames are drawn per callback: a third change waits for it")
+    func limitPerCallback() {
+        var s = Self.animatingAfterCommit(at: 1000)
+        #expect(s.framesSinceCallback == 1, "the frame committed")
+        s.frameStarts()
+        s.sceneRequests(.nextFrame)
+        s.drewAhead(for: 1016)
+        s.invalidate()
+        #expect(s.drawAheadTime(predictable: true) == nil, "the shown frame and one ahead were drawn")
+        s.discardHeldFrame()
+        #expect(s.callbackDone(at: 1016) == .draw)
+        #expect(s.framesSinceCallback == 0)
+        // Committing a held frame draws nothing: after it, one redraw is still allowed, not two.
+        var t = Self.steady(at: 1016)
+        #expect(t.framesSinceCallback == 1)
+        t.invalidate()
+        #expect(t.drawAheadTime(predictable: true) == 1032)
+        t.frameStarts()
+        t.drewAhead(for: 1032)
+        t.invalidate()
+        #expect(t.drawAheadTime(predictable: true) == nil)
+    }
+
+    @Test("A motion that begins while a callback is outstanding (a fling's release) is drawn ahead at once")
+    func motionBegins() {
+        var s = FrameScheduler()
+        s.refreshInterval = Self.refresh
+        s.invalidate()
+        s.frameStarts()
+        s.sceneRequests(.idle)  // a drag frame: nothing animates by itself
+        s.committed(at: 500)
+        #expect(s.drawAheadTime(predictable: false) == nil && s.drawAheadTime(predictable: true) == nil,
+                "nothing changed and nothing animates")
+        s.invalidate()  // the finger lifts
+        #expect(s.drawAheadTime(predictable: true) == 516)
+    }
+
+    @Test("A callback more than three refreshes after the held frame's time draws as now; one slower compositor does not")
+    func heldFrameLifetime() {
+        for (arrival, answer) in [(1016.0 + 47.9, FrameScheduler.CallbackAnswer.commitHeld), (1016 + 48.1, .draw)] {
+            var s = Self.animatingAfterCommit(at: 1000)
+            s.frameStarts()
+            s.sceneRequests(.nextFrame)
+            s.drewAhead(for: 1016)
+            #expect(s.callbackDone(at: arrival) == answer, "callback at \(arrival)")
+        }
+        // The last frame of a motion, held while the window was hidden: never lost to a sleep.
+        var s = Self.animatingAfterCommit(at: 1000)
+        s.frameStarts()
+        s.sceneRequests(.idle)
+        s.drewAhead(for: 1016)
+        #expect(s.callbackDone(at: 6000) == .draw, "what the held frame drew was never shown")
+        #expect(s.callbackDone(at: 6016) == .sleep)
+    }
+
+    @Test("Without a known commit time (hosts on a simulated clock, old callers) nothing is drawn ahead")
+    func noExpectedTime() {
+        var s = FrameScheduler()
+        s.invalidate()
+        s.frameStarts()
+        s.sceneRequests(.nextFrame)
+        s.committed()
+        #expect(s.expectedCallbackTime == nil && s.drawAheadTime(predictable: true) == nil)
+        #expect(s.callbackDone(at: 16) == .draw)
+        // Nor without a callback outstanding, where the frame is drawn after the dispatch.
+        var t = FrameScheduler()
+        t.invalidate()
+        #expect(t.drawAheadTime(predictable: true) == nil && t.shouldRenderAfterDispatch())
+    }
+
+    @Test("The refresh interval sets the expected time; 60 Hz until the host says")
+    func refreshInterval() {
+        var s = FrameScheduler()
+        #expect(s.refreshInterval == 1000.0 / 60)
+        s.refreshInterval = 1000.0 / 144
+        s.sceneRequests(.nextFrame)
+        s.committed(at: 0)
+        #expect(s.drawAheadTime(predictable: true) == 1000.0 / 144)
+    }
+}
