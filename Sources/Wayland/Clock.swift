@@ -71,3 +71,29 @@ enum EventClocks {
 func unwrapEventTime(_ time: UInt32, source: InputClock, now: Double = monotonicMilliseconds()) -> Double {
     EventClocks.clocks[source, default: EventClock()].map(time, now: now)
 }
+
+/// When frame callbacks arrived, on the local monotonic clock (pure: `now` is a parameter).
+///
+/// A callback is dispatched when the loop gets to it, which may be well after it arrived
+/// when the loop was drawing a frame ahead; the time a frame callback is answered in counts
+/// from when the compositor sent it. `wl_callback.done` carries the compositor's time in ms
+/// (CLOCK_MONOTONIC in wlroots and weston), mapped like an input device's stamps.
+public struct CallbackClock: Sendable {
+    private var clock = EventClock()
+    private var lastStamp: UInt32?
+
+    /// A clock that has seen no callback.
+    public init() {}
+
+    /// The arrival (ms) of a callback stamped `stamp` by the compositor, asked for by a commit
+    /// at `requested` and dispatched at `now` (both ms on the local clock): the stamp mapped,
+    /// kept between the two. A stamp that repeats the last one, or maps to more than its 1 ms
+    /// resolution before the commit that asked for the callback, cannot be believed (a
+    /// compositor sending no real time): `now`, the dispatch, stands in.
+    public mutating func arrival(stamp: UInt32, requested: Double, now: Double) -> Double {
+        defer { lastStamp = stamp }
+        let mapped = clock.map(stamp, now: now)
+        guard stamp != lastStamp, mapped >= requested - 1 else { return now }
+        return min(max(mapped, requested), now)
+    }
+}

@@ -1,9 +1,31 @@
-// The pure parts a window needs to draw frames ahead: how often the outputs it is on refresh.
+// The pure parts a window needs to draw frames ahead: when a callback arrived (the compositor's
+// stamp, not the dispatch), how often the outputs it is on refresh, and a drawn buffer that is
+// never attached going back to the pool.
 import Testing
 @testable import Wayland
 
 @Suite("Drawing ahead: callback times, refresh, held buffers")
 struct DrawAheadPartsTests {
+    @Test("A callback dispatched late (the loop was drawing) arrived when the compositor stamped it")
+    func callbackArrival() {
+        var clock = CallbackClock()
+        // sway stamps CLOCK_MONOTONIC in whole ms; the first callback comes at once.
+        #expect(clock.arrival(stamp: 10_016, requested: 10_001.5, now: 10_016.3) == 10_016)
+        // The next is read 14 ms after it was sent: a frame ahead was being drawn.
+        #expect(clock.arrival(stamp: 10_033, requested: 10_016.4, now: 10_047.2) == 10_033)
+        // Never before the commit that asked for it, never after its dispatch.
+        #expect(clock.arrival(stamp: 10_049, requested: 10_049.4, now: 10_050) == 10_049.4)
+        #expect(clock.arrival(stamp: 10_067, requested: 10_050, now: 10_066.2) <= 10_066.2)
+    }
+
+    @Test("A compositor whose stamps say nothing (always 0) gets the dispatch time, as before")
+    func unbelievableStamps() {
+        var clock = CallbackClock()
+        #expect(clock.arrival(stamp: 0, requested: 5_000, now: 5_016) == 5_016)
+        #expect(clock.arrival(stamp: 0, requested: 5_017, now: 5_033) == 5_033)
+        #expect(clock.arrival(stamp: 0, requested: 5_034, now: 5_050) == 5_050)
+    }
+
     @Test("Refresh rates: 0 is unknown, absurd ones are refused with a warning", arguments: [
         (Int32(60_000), Int?.some(60_000), false), (0, nil, false), (59_940, 59_940, false), (1_000, 1_000, false),
         (999, nil, true), (-60_000, nil, true), (1_000_001, nil, true), (Int32.max, nil, true),
@@ -27,5 +49,30 @@ struct DrawAheadPartsTests {
         placement.enter(output: 3)
         #expect(placement.refreshInterval(refreshes: refreshes) == 1_000_000 / 60_000.0)
         #expect(placement.refreshInterval(refreshes: [4: 144_000]) == nil, "the outputs it is on said nothing")
+    }
+
+    @Test("A frame drawn ahead and given up frees its buffer holding the newest frame; an outdated one is destroyed")
+    func unusedBuffer() throws {
+        var buffers = FrameBuffers<FrameBuffersTests.Memory>(capacity: 3)
+        let make: (Int) -> FrameBuffersTests.Memory = { FrameBuffersTests.Memory(id: $0) }
+        _ = try buffers.acquire(width: 4, height: 4, make: make)  // committed; the compositor holds it
+        _ = try buffers.acquire(width: 4, height: 4, make: make)  // drawn ahead, then given up
+        #expect(buffers.canAcquire(width: 4, height: 4), "a third may be made")
+        _ = try buffers.acquire(width: 4, height: 4, make: make)
+        #expect(!buffers.canAcquire(width: 4, height: 4), "all three busy")
+        buffers.unused(3)
+        #expect(buffers.canAcquire(width: 4, height: 4) && !buffers.canAcquire(width: 8, height: 8))
+        guard case .draw(let id, _, let age, let created) = try buffers.acquire(width: 4, height: 4, make: make) else {
+            Issue.record("the given-up buffer was not handed out again")
+            return
+        }
+        #expect(id == 3 && age == 1 && !created, "it holds the last frame drawn: only the next frame's changes are painted")
+        weak var held: FrameBuffersTests.Memory?
+        if case .draw(_, let memory, _, _)? = Optional(try buffers.acquire(width: 4, height: 4, make: make)) { held = memory }
+        #expect(held == nil, "nothing free: exhausted")
+        buffers.resize(width: 8, height: 8)
+        buffers.unused(3)
+        #expect(buffers.pool.state(of: 3) == nil, "of the old size: destroyed, since no release will ever come")
+        #expect(buffers.canAcquire(width: 8, height: 8))
     }
 }
