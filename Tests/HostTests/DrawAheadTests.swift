@@ -38,9 +38,7 @@ struct DrawAheadTests {
     @Test("The callback commits the held frame, and the next one is drawn ahead from its arrival")
     func callbackCommitsHeld() {
         var s = Self.animatingAfterCommit(at: 1000)
-        s.frameStarts()
-        s.sceneRequests(.nextFrame)
-        s.drewAhead(for: 1016)
+        s.drawAhead(for: 1016)
         #expect(s.callbackDone(at: 1017.5) == .commitHeld)
         #expect(s.heldFrameTime == nil && !s.callbackPending)
         s.committed(at: 1017.5)
@@ -50,9 +48,7 @@ struct DrawAheadTests {
     @Test("The last frame of a motion is held and committed too; then the loop sleeps")
     func lastFrame() {
         var s = Self.animatingAfterCommit(at: 1000)
-        s.frameStarts()
-        s.sceneRequests(.idle)  // the deceleration ends at the frame's time
-        s.drewAhead(for: 1016)
+        s.drawAhead(for: 1016, request: .idle)  // the deceleration ends at the frame's time
         #expect(s.callbackDone(at: 1016) == .commitHeld)
         s.committed(at: 1016)
         #expect(s.drawAheadTime(predictable: true) == nil, "nothing animates")
@@ -63,14 +59,10 @@ struct DrawAheadTests {
     /// held for it and the next one is held for `time` + one refresh.
     static func steady(at time: Double) -> FrameScheduler {
         var s = animatingAfterCommit(at: time - refresh)
-        s.frameStarts()
-        s.sceneRequests(.nextFrame)
-        s.drewAhead(for: time)
+        s.drawAhead(for: time)
         _ = s.callbackDone(at: time)
         s.committed(at: time)
-        s.frameStarts()
-        s.sceneRequests(.nextFrame)
-        s.drewAhead(for: time + refresh)
+        s.drawAhead(for: time + refresh)
         return s
     }
 
@@ -82,9 +74,7 @@ struct DrawAheadTests {
         #expect(s.heldFrameIsStale)
         #expect(!s.shouldRenderAfterDispatch(), "a callback is outstanding")
         #expect(s.drawAheadTime(predictable: true) == 1000, "the motion still runs by itself")
-        s.frameStarts()
-        s.sceneRequests(.nextFrame)
-        s.drewAhead(for: 1000)
+        s.drawAhead(for: 1000)
         #expect(s.callbackDone(at: 1001) == .commitHeld)
     }
 
@@ -102,9 +92,7 @@ struct DrawAheadTests {
     @Test("A held frame something changed is drawn as now when the host keeps it to the callback")
     func staleAtCallback() {
         var s = Self.animatingAfterCommit(at: 1000)
-        s.frameStarts()
-        s.sceneRequests(.nextFrame)
-        s.drewAhead(for: 1016)
+        s.drawAhead(for: 1016)
         s.timerFired()
         #expect(s.callbackDone(at: 1016) == .draw)
         #expect(s.heldFrameTime == nil)
@@ -114,9 +102,7 @@ struct DrawAheadTests {
     func limitPerCallback() {
         var s = Self.animatingAfterCommit(at: 1000)
         #expect(s.framesSinceCallback == 1, "the frame committed")
-        s.frameStarts()
-        s.sceneRequests(.nextFrame)
-        s.drewAhead(for: 1016)
+        s.drawAhead(for: 1016)
         s.invalidate()
         #expect(s.drawAheadTime(predictable: true) == nil, "the shown frame and one ahead were drawn")
         s.discardHeldFrame()
@@ -127,8 +113,7 @@ struct DrawAheadTests {
         #expect(t.framesSinceCallback == 1)
         t.invalidate()
         #expect(t.drawAheadTime(predictable: true) == 1032)
-        t.frameStarts()
-        t.drewAhead(for: 1032)
+        t.drawAhead(for: 1032)
         t.invalidate()
         #expect(t.drawAheadTime(predictable: true) == nil)
     }
@@ -151,16 +136,12 @@ struct DrawAheadTests {
     func heldFrameLifetime() {
         for (arrival, answer) in [(1016.0 + 47.9, FrameScheduler.CallbackAnswer.commitHeld), (1016 + 48.1, .draw)] {
             var s = Self.animatingAfterCommit(at: 1000)
-            s.frameStarts()
-            s.sceneRequests(.nextFrame)
-            s.drewAhead(for: 1016)
+            s.drawAhead(for: 1016)
             #expect(s.callbackDone(at: arrival) == answer, "callback at \(arrival)")
         }
         // The last frame of a motion, held while the window was hidden: never lost to a sleep.
         var s = Self.animatingAfterCommit(at: 1000)
-        s.frameStarts()
-        s.sceneRequests(.idle)
-        s.drewAhead(for: 1016)
+        s.drawAhead(for: 1016, request: .idle)
         #expect(s.callbackDone(at: 6000) == .draw, "what the held frame drew was never shown")
         #expect(s.callbackDone(at: 6016) == .sleep)
     }
@@ -188,5 +169,14 @@ struct DrawAheadTests {
         s.sceneRequests(.nextFrame)
         s.committed(at: 0)
         #expect(s.drawAheadTime(predictable: true) == 1000.0 / 144)
+    }
+}
+
+extension FrameScheduler {
+    /// What a window does to draw ahead: a tick for `time` whose scene answers `request`, held.
+    mutating func drawAhead(for time: Double, request: FrameRequest = .nextFrame) {
+        frameStarts()
+        sceneRequests(request)
+        drewAhead(for: time)
     }
 }
