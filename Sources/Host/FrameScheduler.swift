@@ -48,7 +48,8 @@ public struct FrameScheduler: Equatable, Sendable {
     /// When the outstanding callback is expected (ms): one refresh after the time of the commit
     /// that asked for it (`committed(at:)`); nil when unknown.
     public private(set) var expectedCallbackTime: Double?
-    /// Ticks since the last callback (frames drawn as now or ahead); see `maxFramesPerCallback`.
+    /// Ticks since the last callback, or since the tick that began the frames after a dispatch
+    /// or a timer (frames drawn as now or ahead); see `maxFramesPerCallback`.
     public private(set) var framesSinceCallback = 0
     /// The output's refresh interval in ms (`assumedRefreshInterval` until the host knows better).
     public var refreshInterval = FrameScheduler.assumedRefreshInterval
@@ -60,13 +61,6 @@ public struct FrameScheduler: Equatable, Sendable {
     /// change before the callback waits for it, so a burst of input cannot keep the loop
     /// drawing frames nobody sees (decision).
     public static let maxFramesPerCallback = 2
-    /// 3 refreshes: a held frame is committed when its callback arrives up to this many
-    /// refreshes after the frame's time, and drawn again as now when later (decision). A
-    /// compositor slower than its output is normal (sway's pixman renderer at 3840×2160 on two
-    /// busy cores calls back every 23–38 ms, measured here) and the held frame is then the best
-    /// there is; three refreshes means the compositor stopped calling (a hidden window, a stall)
-    /// and the held frame shows a moment long gone.
-    public static let heldFrameLifetime = 3.0
 
     /// Creates an idle scheduler.
     public init() {}
@@ -104,7 +98,8 @@ public struct FrameScheduler: Equatable, Sendable {
     /// window's commit clears it, see `committed`).
     public mutating func frameStarts() {
         dirty = false
-        framesSinceCallback += 1
+        // A tick with no callback outstanding (after a dispatch, a timer) starts the count anew.
+        framesSinceCallback = callbackPending ? framesSinceCallback + 1 : 1
     }
 
     /// After dispatching events: should the window tick and render now? True only when dirty
@@ -144,15 +139,21 @@ public struct FrameScheduler: Equatable, Sendable {
         case commitHeld
     }
 
-    /// The frame callback fired at `time` (ms, the host's clock): commit the frame held for it
-    /// when nothing changed since it was drawn and it is not long gone (`heldFrameLifetime`),
-    /// else draw as now (what the held frame drew has not been shown); without a held frame,
-    /// draw or sleep as `callbackDone()` says.
-    public mutating func callbackDone(at time: Double) -> CallbackAnswer {
-        let held = heldFrameTime
+    /// The frame callback fired, for a host that draws ahead: commit the frame held for it when
+    /// nothing changed since it was drawn, else draw as now (what the held frame drew has not
+    /// been shown); without a held frame, draw or sleep as `callbackDone()` says.
+    ///
+    /// A held frame is committed however late its callback comes. A compositor slower than its
+    /// output is normal (sway's pixman renderer at 3840×2160 on two busy cores calls back every
+    /// 23–38 ms, measured here), and when frames take longer than a refresh (a debug build on a
+    /// loaded machine: 1.2–1.7 s at 800×600) every held frame is old by then: drawing it again
+    /// would double the work exactly when the machine has least to spare. The next frame is
+    /// drawn for the new callback's time, so the motion catches up at once.
+    public mutating func callbackArrived() -> CallbackAnswer {
+        let held = heldFrameTime != nil
         let wanted = callbackDone()
-        guard let held else { return wanted ? .draw : .sleep }
-        return !dirty && time <= held + Self.heldFrameLifetime * refreshInterval ? .commitHeld : .draw
+        guard held else { return wanted ? .draw : .sleep }
+        return dirty ? .draw : .commitHeld
     }
 
     /// A frame answering a callback (or drawn after a dispatch) at `time` (ms) was committed

@@ -76,24 +76,24 @@ func unwrapEventTime(_ time: UInt32, source: InputClock, now: Double = monotonic
 ///
 /// A callback is dispatched when the loop gets to it, which may be well after it arrived
 /// when the loop was drawing a frame ahead; the time a frame callback is answered in counts
-/// from when the compositor sent it. `wl_callback.done` carries the compositor's time in ms
-/// (CLOCK_MONOTONIC in wlroots and weston), mapped like an input device's stamps.
-public struct CallbackClock: Sendable {
-    private var clock = EventClock()
-    private var lastStamp: UInt32?
-
-    /// A clock that has seen no callback.
-    public init() {}
-
-    /// The arrival (ms) of a callback stamped `stamp` by the compositor, asked for by a commit
-    /// at `requested` and dispatched at `now` (both ms on the local clock): the stamp mapped,
-    /// kept between the two. A stamp that repeats the last one, or maps to more than its 1 ms
-    /// resolution before the commit that asked for the callback, cannot be believed (a
-    /// compositor sending no real time): `now`, the dispatch, stands in.
-    public mutating func arrival(stamp: UInt32, requested: Double, now: Double) -> Double {
-        defer { lastStamp = stamp }
-        let mapped = clock.map(stamp, now: now)
-        guard stamp != lastStamp, mapped >= requested - 1 else { return now }
-        return min(max(mapped, requested), now)
+/// from when the compositor sent it. `wl_callback.done` carries the compositor's time in ms,
+/// CLOCK_MONOTONIC's in wlroots (sway, cage), weston, KWin and mutter: the local clock's
+/// milliseconds, cut to 32 bits. No offset is estimated, as `EventClock` does for input: an
+/// estimate from the fastest dispatch never learns when every callback comes while the loop
+/// draws, which is when it matters.
+public enum CallbackClock {
+    /// The arrival (ms) of a callback stamped `stamp`, asked for by a commit at `requested` and
+    /// dispatched at `now` (both ms on the local clock): the stamp as the local clock's
+    /// milliseconds, kept between the two. A stamp that is not such a time (before the commit
+    /// by more than its 1 ms resolution, or after the dispatch: a compositor on another clock,
+    /// or sending none) cannot be believed: `now`, the dispatch, stands in.
+    public static func arrival(stamp: UInt32, requested: Double, now: Double) -> Double {
+        guard now.isFinite, now >= 0, now < 0x1p52 else { return now }
+        let wrap = Double(1 << 32)
+        // The time ending in `stamp` nearest below now (the stamp truncates to whole ms).
+        var time = (now / wrap).rounded(.down) * wrap + Double(stamp)
+        if time > now + 1 { time -= wrap }
+        guard time >= requested - 1, time <= now + 1 else { return now }
+        return min(max(time, requested), now)
     }
 }

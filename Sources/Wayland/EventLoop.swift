@@ -144,6 +144,11 @@ extension Display {
         try flush(fd: fd)
     }
 
+    /// Sends the requests queued so far now rather than when the loop next waits: a window about
+    /// to draw a frame ahead sends the commit it just made first, or the compositor would get it
+    /// only when that drawing is done.
+    func flushRequests() throws { try flush(fd: wl_display_get_fd(proxy)) }
+
     private func flush(fd: Int32) throws {
         while wl_display_flush(proxy) < 0 {
             guard Errno.lastCall == .resourceTemporarilyUnavailable else { throw connectionError() }

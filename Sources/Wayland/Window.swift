@@ -97,8 +97,6 @@ public final class Window {
     /// see `CallbackClock`), from its dispatch until it is answered after the dispatch; nil once
     /// a commit has answered it.
     private var callbackArrival: Double?
-    /// Maps the compositor's callback stamps onto the local clock.
-    private var callbackClock = CallbackClock()
     /// Monotonic ms of the commit that asked for the outstanding callback.
     private var callbackRequested = 0.0
     /// The time the scene was last ticked for (ms): a frame drawn after a dispatch expects its
@@ -109,6 +107,10 @@ public final class Window {
     /// A frame drawn ahead was given up before it was shown: the scene counts what it drew as
     /// drawn, so the next tick draws whether or not the scene changed since.
     private var unshownDrawing = false
+    /// The damage of frames drawn and given up since the last commit: the renderer reports what
+    /// changed since the frame it drew before, but the compositor must hear of everything that
+    /// changed since the frame it was last given, or it keeps showing that frame's pixels there.
+    private var unshownDamage = PixelRegion()
     /// The sizes configures give, and the floating one to return to (see `ToplevelSizing`).
     private var sizing: ToplevelSizing
     /// An error from inside a C callback, rethrown by the event loop.
@@ -346,7 +348,7 @@ public final class Window {
     private func frameDone(time: UInt32) {
         // When the compositor sent it: the loop may have been drawing a frame ahead meanwhile.
         // Local time is the frame clock, the one input times are mapped onto.
-        callbackArrival = callbackClock.arrival(stamp: time, requested: callbackRequested, now: monotonicMilliseconds())
+        callbackArrival = CallbackClock.arrival(stamp: time, requested: callbackRequested, now: monotonicMilliseconds())
     }
 
     /// Answers the callback that arrived at `arrival` (ms): with the frame held for it, with a
@@ -354,7 +356,7 @@ public final class Window {
     /// callback, no wakeups). `callbackArrival` is cleared by the commit, or here when none is made.
     private func answerCallback(arrivedAt arrival: Double) throws {
         defer { callbackArrival = nil }
-        switch scheduler.callbackDone(at: arrival) {
+        switch scheduler.callbackArrived() {
         case .sleep:
             break
         case .commitHeld:
@@ -432,13 +434,19 @@ public final class Window {
 
     /// Attaches a drawn frame with its damage and commits it.
     private func present(_ frame: DrawnFrame, drawnAhead: Bool) {
+        var damage = frame.damage
+        if !unshownDamage.isEmpty {
+            unshownDamage.formUnion(PixelRegion(frame.damage))
+            damage = unshownDamage.rects
+        }
         unshownDrawing = false
+        unshownDamage = PixelRegion()
         statistics.lastRenderMilliseconds = frame.renderMilliseconds
         statistics.lastFrameDrawnAhead = drawnAhead
         surface.attach(frame.buffer.proxy)
         commitScaleState()
         // Damage is in buffer pixels, whatever the scale: the renderer's rects as they are.
-        for rect in frame.damage where !rect.isEmpty {
+        for rect in damage where !rect.isEmpty {
             surface.damageBuffer((rect.x, rect.y, rect.width, rect.height))
         }
         statistics.framesCommitted += 1
@@ -462,6 +470,8 @@ public final class Window {
         // Its buffer holds the newest pixels: free again, it is the one drawn into next.
         discardHeldFrame()
         guard buffers.canAcquire(width: size.width, height: size.height) else { return }
+        // The frame just committed goes to the compositor now, not after this one is drawn.
+        try display.flushRequests()
         let request = tick(at: time)
         var drawn: DrawnFrame?
         if tickNeedsDrawing {
@@ -488,6 +498,7 @@ public final class Window {
         if let drawn = heldFrame?.drawn {
             buffers.unused(drawn.id)
             unshownDrawing = true
+            unshownDamage.formUnion(PixelRegion(drawn.damage))
         }
         heldFrame = nil
     }

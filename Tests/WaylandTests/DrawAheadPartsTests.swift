@@ -8,22 +8,27 @@ import Testing
 struct DrawAheadPartsTests {
     @Test("A callback dispatched late (the loop was drawing) arrived when the compositor stamped it")
     func callbackArrival() {
-        var clock = CallbackClock()
-        // sway stamps CLOCK_MONOTONIC in whole ms; the first callback comes at once.
-        #expect(clock.arrival(stamp: 10_016, requested: 10_001.5, now: 10_016.3) == 10_016)
-        // The next is read 14 ms after it was sent: a frame ahead was being drawn.
-        #expect(clock.arrival(stamp: 10_033, requested: 10_016.4, now: 10_047.2) == 10_033)
+        // sway stamps CLOCK_MONOTONIC in whole ms.
+        #expect(CallbackClock.arrival(stamp: 10_016, requested: 10_001.5, now: 10_016.3) == 10_016)
+        // Read 14 ms after it was sent: a frame ahead was being drawn.
+        #expect(CallbackClock.arrival(stamp: 10_033, requested: 10_016.4, now: 10_047.2) == 10_033)
+        // A slow frame: read 1.6 s late, still counted from the stamp.
+        #expect(CallbackClock.arrival(stamp: 10_050, requested: 10_034, now: 11_650) == 10_050)
         // Never before the commit that asked for it, never after its dispatch.
-        #expect(clock.arrival(stamp: 10_049, requested: 10_049.4, now: 10_050) == 10_049.4)
-        #expect(clock.arrival(stamp: 10_067, requested: 10_050, now: 10_066.2) <= 10_066.2)
+        #expect(CallbackClock.arrival(stamp: 10_049, requested: 10_049.4, now: 10_050) == 10_049.4)
+        #expect(CallbackClock.arrival(stamp: 10_067, requested: 10_050, now: 10_066.2) == 10_066.2)
+        // Across the 32-bit wrap (49.7 days of uptime).
+        let wrap = Double(1 << 32)
+        #expect(CallbackClock.arrival(stamp: UInt32.max, requested: wrap - 20, now: wrap + 3) == wrap - 1)
+        #expect(CallbackClock.arrival(stamp: 2, requested: wrap - 5, now: wrap + 3) == wrap + 2)
     }
 
-    @Test("A compositor whose stamps say nothing (always 0) gets the dispatch time, as before")
+    @Test("A compositor whose stamps are no local time (always 0, another clock) gets the dispatch time, as before")
     func unbelievableStamps() {
-        var clock = CallbackClock()
-        #expect(clock.arrival(stamp: 0, requested: 5_000, now: 5_016) == 5_016)
-        #expect(clock.arrival(stamp: 0, requested: 5_017, now: 5_033) == 5_033)
-        #expect(clock.arrival(stamp: 0, requested: 5_034, now: 5_050) == 5_050)
+        #expect(CallbackClock.arrival(stamp: 0, requested: 5_000, now: 5_016) == 5_016)
+        #expect(CallbackClock.arrival(stamp: 42_490_916, requested: 6_891_000, now: 6_891_016) == 6_891_016)
+        #expect(CallbackClock.arrival(stamp: 5_030, requested: 5_000, now: 5_016) == 5_016, "stamped after it was read")
+        #expect(CallbackClock.arrival(stamp: 5_030, requested: 5_000, now: .nan).isNaN)
     }
 
     @Test("Refresh rates: 0 is unknown, absurd ones are refused with a warning", arguments: [
