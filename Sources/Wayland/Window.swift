@@ -36,6 +36,9 @@ public final class Window {
     public private(set) var isConfigured = false
     /// Frame-loop figures.
     public private(set) var statistics = FrameStatistics()
+    /// Whether frames of motions that run by themselves are drawn ahead of their callbacks (see
+    /// `FrameScheduler`); false draws every frame when its callback comes, as a reference.
+    public var drawsAhead = true
     /// Called when the user closes the window (xdg_toplevel.close).
     public var onClose: (() -> Void)?
     /// Called after each commit with the frame's buffer and the commit time (screenshots, stats).
@@ -463,7 +466,8 @@ public final class Window {
     private func drawAheadIfDue() throws {
         let size = turnedBufferSize
         // Not while a configure waits for its commit: that commit must carry a frame of its size.
-        guard isConfigured, !needsCommit, let time = scheduler.drawAheadTime(predictable: scene.isMotionPredictable) else {
+        guard drawsAhead, isConfigured, !needsCommit,
+              let time = scheduler.drawAheadTime(predictable: scene.isMotionPredictable) else {
             if scheduler.heldFrameIsStale { discardHeldFrame() }
             return
         }

@@ -100,6 +100,7 @@ extension ImageViewer {
         }
         gallery?.onWindowRequest = { [unowned app] request in app.perform(request) }
         gallery?.onTitleChange = { [unowned app] in app.window.setTitle($0) }
+        app.window.drawsAhead = !noDrawAhead
         if let gallery {
             // The screen stays on while the slideshow plays or a finger is down.
             app.keepsScreenOn = { [unowned gallery] in gallery.keepsScreenOn }
