@@ -21,10 +21,15 @@ import Foundation
 /// then has the whole refresh before the callback and the one after it to be drawn in, where it
 /// had only the one after. Its time is the callback's predicted arrival (the arrival of the
 /// callback the last commit answered, or the time a frame drawn after a dispatch was ticked for,
-/// plus one refresh), the time it would have been drawn for on arrival. A change the frame did not draw (input, a timer, a configure) makes it stale: it is
-/// drawn again at once for the same time while the motion still runs on its own (a new wheel
-/// notch), and otherwise thrown away and drawn as before when the callback comes (a finger
-/// caught the motion). Hosts on a simulated clock never draw ahead: nothing they do changes.
+/// plus one refresh), the time it would have been drawn for on arrival.
+///
+/// A change the frame did not draw (input, a timer, a configure) makes it stale. While
+/// the motion still runs on its own (a new wheel notch) it is drawn again at once for the same
+/// time, or, when the change is read with the callback (or two frames were drawn already), it
+/// is committed as it is and the change drawn ahead for the next callback: it shows the moment
+/// before the change, as if the change had come just after the callback. When a finger now
+/// leads it is thrown away and the callback draws as before. Hosts on a simulated clock never
+/// draw ahead: nothing they do changes.
 ///
 /// The scene itself is advanced to the frame's time when the frame is drawn, one refresh before
 /// it is committed: delegates hear of an offset, a zoom or the end of a motion when its frame is
@@ -53,6 +58,9 @@ public struct FrameScheduler: Equatable, Sendable {
     public private(set) var framesSinceCallback = 0
     /// The output's refresh interval in ms (`assumedRefreshInterval` until the host knows better).
     public var refreshInterval = FrameScheduler.assumedRefreshInterval
+    /// The held frame being committed does not show a change (`commitHeldThenChange`): the
+    /// commit leaves the scheduler dirty, so the change is drawn next.
+    private var changeOutlivesCommit = false
 
     /// 1000/60 ms: the refresh assumed while no output has said its own (60 Hz, what every
     /// compositor measured here runs its headless and nested outputs at).
@@ -98,6 +106,7 @@ public struct FrameScheduler: Equatable, Sendable {
     /// window's commit clears it, see `committed`).
     public mutating func frameStarts() {
         dirty = false
+        changeOutlivesCommit = false
         // A tick with no callback outstanding (after a dispatch, a timer) starts the count anew.
         framesSinceCallback = callbackPending ? framesSinceCallback + 1 : 1
     }
@@ -116,9 +125,11 @@ public struct FrameScheduler: Equatable, Sendable {
         return wantsFrame
     }
 
-    /// A frame was committed with a callback requested: its changes are on screen.
+    /// A frame was committed with a callback requested: its changes are on screen (all but the
+    /// one a held frame committed by `commitHeldThenChange` does not show).
     public mutating func committed() {
-        dirty = false
+        dirty = changeOutlivesCommit
+        changeOutlivesCommit = false
         callbackPending = true
         heldFrameTime = nil
         expectedCallbackTime = nil
@@ -137,11 +148,20 @@ public struct FrameScheduler: Equatable, Sendable {
         case draw
         /// Commit the frame drawn ahead as it is.
         case commitHeld
+        /// Commit the frame drawn ahead, which shows the moment before a change that leaves the
+        /// motion running by itself (a wheel notch read with the callback), then draw that
+        /// change ahead for the next callback: the change shows a refresh later, as it would
+        /// have had it come just after the callback, and no frame is drawn twice or late.
+        case commitHeldThenChange
     }
 
     /// The frame callback fired, for a host that draws ahead: commit the frame held for it when
-    /// nothing changed since it was drawn, else draw as now (what the held frame drew has not
-    /// been shown); without a held frame, draw or sleep as `callbackDone()` says.
+    /// nothing changed since it was drawn; when something did and the motion still runs by itself
+    /// (`predictable`, asked only then), commit it and draw the change next
+    /// (`commitHeldThenChange`); when a finger now leads, draw as now (what the held frame drew
+    /// has not been shown). Without a held frame, draw or sleep as `callbackDone()` says. After
+    /// `commitHeldThenChange` the commit leaves the scheduler dirty: `drawAheadTime` then gives
+    /// the change's frame the next callback's time.
     ///
     /// A held frame is committed however late its callback comes. A compositor slower than its
     /// output is normal (sway's pixman renderer at 3840×2160 on two busy cores calls back every
@@ -149,11 +169,14 @@ public struct FrameScheduler: Equatable, Sendable {
     /// loaded machine: 1.2–1.7 s at 800×600) every held frame is old by then: drawing it again
     /// would double the work exactly when the machine has least to spare. The next frame is
     /// drawn for the new callback's time, so the motion catches up at once.
-    public mutating func callbackArrived() -> CallbackAnswer {
+    public mutating func callbackArrived(predictable: @autoclosure () -> Bool) -> CallbackAnswer {
         let held = heldFrameTime != nil
         let wanted = callbackDone()
         guard held else { return wanted ? .draw : .sleep }
-        return dirty ? .draw : .commitHeld
+        guard dirty else { return .commitHeld }
+        guard predictable() else { return .draw }
+        changeOutlivesCommit = true
+        return .commitHeldThenChange
     }
 
     /// A frame answering a callback (or drawn after a dispatch) at `time` (ms) was committed
@@ -187,8 +210,9 @@ public struct FrameScheduler: Equatable, Sendable {
         heldFrameTime = time
     }
 
-    /// Whether the host holds a frame that can no longer be committed: something changed since
-    /// it was drawn. The host gives it up (`discardHeldFrame`) unless it draws ahead again.
+    /// Whether the host holds a frame that does not show everything: something changed since it
+    /// was drawn. The host draws ahead again, or keeps it for `callbackArrived` when the motion
+    /// still runs by itself, or gives it up (`discardHeldFrame`).
     public var heldFrameIsStale: Bool { heldFrameTime != nil && dirty }
 
     /// The held frame was given up: the callback draws as now. What it drew was never shown, so

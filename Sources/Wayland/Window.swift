@@ -359,15 +359,17 @@ public final class Window {
     /// callback, no wakeups). `callbackArrival` is cleared by the commit, or here when none is made.
     private func answerCallback(arrivedAt arrival: Double) throws {
         defer { callbackArrival = nil }
-        switch scheduler.callbackArrived() {
+        let answer = scheduler.callbackArrived(predictable: heldFrameOutlivesChange)
+        switch answer {
         case .sleep:
             break
-        case .commitHeld:
+        case .commitHeld, .commitHeldThenChange:
             guard let held = heldFrame else { return try renderFrame(at: arrival) }
             heldFrame = nil
             if let drawn = held.drawn {
                 present(drawn, drawnAhead: true)
-            } else if held.animating {
+            } else if held.animating || answer == .commitHeldThenChange {
+                // The change it does not show is drawn ahead for the callback this asks for.
                 requestCallbackAndCommit()
             }
         case .draw:
@@ -468,7 +470,9 @@ public final class Window {
         // Not while a configure waits for its commit: that commit must carry a frame of its size.
         guard drawsAhead, isConfigured, !needsCommit,
               let time = scheduler.drawAheadTime(predictable: scene.isMotionPredictable) else {
-            if scheduler.heldFrameIsStale { discardHeldFrame() }
+            // Kept for its callback when it may be committed before the change (see
+            // `FrameScheduler.callbackArrived`).
+            if scheduler.heldFrameIsStale && !heldFrameOutlivesChange { discardHeldFrame() }
             return
         }
         // Its buffer holds the newest pixels: free again, it is the one drawn into next.
@@ -488,6 +492,17 @@ public final class Window {
         heldFrame = HeldFrame(drawn: drawn, animating: request == .nextFrame)
         scheduler.drewAhead(for: time)
         statistics.framesDrawnAhead += 1
+    }
+
+    /// Whether the held frame may still be committed after a change it does not show, the change
+    /// being drawn after it: the motion still runs by itself, and the frame is of the window's
+    /// size with no configure waiting for a frame (a configure or a new scale outdates it).
+    private var heldFrameOutlivesChange: Bool {
+        let size = turnedBufferSize
+        let fits = heldFrame?.drawn.map {
+            $0.buffer.framebuffer.width == size.width && $0.buffer.framebuffer.height == size.height
+        } ?? true
+        return fits && !needsCommit && scene.isMotionPredictable
     }
 
     /// Gives the held frame up: the callback draws as now.

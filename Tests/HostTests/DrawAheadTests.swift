@@ -39,7 +39,7 @@ struct DrawAheadTests {
     func callbackCommitsHeld() {
         var s = Self.animatingAfterCommit(at: 1000)
         s.drawAhead(for: 1016)
-        #expect(s.callbackArrived() == .commitHeld)
+        #expect(s.callbackArrived(predictable: true) == .commitHeld)
         #expect(s.heldFrameTime == nil && !s.callbackPending)
         s.committed(at: 1017.5)
         #expect(s.drawAheadTime(predictable: true) == 1033.5, "last callback time + one refresh")
@@ -49,10 +49,10 @@ struct DrawAheadTests {
     func lastFrame() {
         var s = Self.animatingAfterCommit(at: 1000)
         s.drawAhead(for: 1016, request: .idle)  // the deceleration ends at the frame's time
-        #expect(s.callbackArrived() == .commitHeld)
+        #expect(s.callbackArrived(predictable: true) == .commitHeld)
         s.committed(at: 1016)
         #expect(s.drawAheadTime(predictable: true) == nil, "nothing animates")
-        #expect(s.callbackArrived() == .sleep)
+        #expect(s.callbackArrived(predictable: true) == .sleep)
     }
 
     /// A window in the steady state of drawing ahead: the callback at `time` committed the frame
@@ -60,7 +60,7 @@ struct DrawAheadTests {
     static func steady(at time: Double) -> FrameScheduler {
         var s = animatingAfterCommit(at: time - refresh)
         s.drawAhead(for: time)
-        _ = s.callbackArrived()
+        _ = s.callbackArrived(predictable: true)
         s.committed(at: time)
         s.drawAhead(for: time + refresh)
         return s
@@ -75,7 +75,7 @@ struct DrawAheadTests {
         #expect(!s.shouldRenderAfterDispatch(), "a callback is outstanding")
         #expect(s.drawAheadTime(predictable: true) == 1000, "the motion still runs by itself")
         s.drawAhead(for: 1000)
-        #expect(s.callbackArrived() == .commitHeld)
+        #expect(s.callbackArrived(predictable: true) == .commitHeld)
     }
 
     @Test("A finger catching the motion throws the held frame away; the callback draws as now")
@@ -86,28 +86,49 @@ struct DrawAheadTests {
         #expect(s.heldFrameIsStale)
         s.discardHeldFrame()
         #expect(s.heldFrameTime == nil && !s.heldFrameIsStale)
-        #expect(s.callbackArrived() == .draw)
+        #expect(s.callbackArrived(predictable: true) == .draw)
     }
 
-    @Test("A held frame something changed is drawn as now when the host keeps it to the callback")
-    func staleAtCallback() {
-        var s = Self.animatingAfterCommit(at: 1000)
-        s.drawAhead(for: 1016)
-        s.timerFired()
-        #expect(s.callbackArrived() == .draw)
+    @Test("A change read with the callback, the motion still running by itself (a wheel notch), has the held frame committed and the change drawn ahead for the next callback")
+    func changeWithCallback() {
+        var s = Self.steady(at: 1000)
+        s.invalidate()  // a wheel notch read in the same dispatch as the callback
+        #expect(s.callbackArrived(predictable: true) == .commitHeldThenChange)
+        #expect(s.heldFrameTime == nil && s.framesSinceCallback == 0)
+        s.committed(at: 1016)
+        #expect(s.dirty, "the held frame does not show the notch")
+        #expect(s.drawAheadTime(predictable: true) == 1032, "the notch's frame is drawn ahead for the next callback")
+        s.drawAhead(for: 1032)
+        #expect(!s.dirty && s.framesSinceCallback == 1)
+        #expect(s.callbackArrived(predictable: true) == .commitHeld)
+        s.committed(at: 1032)
+        #expect(!s.dirty, "only the commit of the held frame keeps a change for later")
+    }
+
+    @Test("A change read with the callback while a finger leads gives the held frame up; the callback draws as now")
+    func changeWithCallbackFinger() {
+        var s = Self.steady(at: 1000)
+        s.invalidate()  // a finger caught the motion
+        #expect(s.callbackArrived(predictable: false) == .draw)
         #expect(s.heldFrameTime == nil)
+        s.frameStarts()
+        s.sceneRequests(.idle)
+        s.committed(at: 1016)
+        #expect(!s.dirty && s.drawAheadTime(predictable: true) == nil, "the frame drawn now showed the change")
     }
 
-    @Test("At most two frames are drawn per callback: a third change waits for it")
+    @Test("At most two frames are drawn per callback: a third change waits for it, the held frame committed before it")
     func limitPerCallback() {
         var s = Self.animatingAfterCommit(at: 1000)
         #expect(s.framesSinceCallback == 1, "the frame committed")
         s.drawAhead(for: 1016)
         s.invalidate()
         #expect(s.drawAheadTime(predictable: true) == nil, "the shown frame and one ahead were drawn")
-        s.discardHeldFrame()
-        #expect(s.callbackArrived() == .draw)
+        #expect(s.heldFrameIsStale)
+        #expect(s.callbackArrived(predictable: true) == .commitHeldThenChange, "the motion still runs by itself")
         #expect(s.framesSinceCallback == 0)
+        s.committed(at: 1016)
+        #expect(s.drawAheadTime(predictable: true) == 1032, "the third change is drawn ahead for the next callback")
         // Committing a held frame draws nothing: after it, one redraw is still allowed, not two.
         var t = Self.steady(at: 1016)
         #expect(t.framesSinceCallback == 1)
@@ -116,6 +137,9 @@ struct DrawAheadTests {
         t.drawAhead(for: 1032)
         t.invalidate()
         #expect(t.drawAheadTime(predictable: true) == nil)
+        // A finger leads now: the host gives the stale frame up and the callback draws.
+        t.discardHeldFrame()
+        #expect(t.callbackArrived(predictable: false) == .draw)
     }
 
     @Test("A motion that begins while a callback is outstanding (a fling's release) is drawn ahead at once")
@@ -137,19 +161,19 @@ struct DrawAheadTests {
         // Frames slower than a refresh: the callback is read long after the frame's time.
         var s = Self.animatingAfterCommit(at: 1000)
         s.drawAhead(for: 1016)
-        #expect(s.callbackArrived() == .commitHeld, "drawing it again would double the work")
+        #expect(s.callbackArrived(predictable: true) == .commitHeld, "drawing it again would double the work")
         s.committed(at: 2600)
         #expect(s.drawAheadTime(predictable: true) == 2616, "the next frame catches up with the callback")
         // The last frame of a motion, held while the window was hidden and then changed.
         var t = Self.animatingAfterCommit(at: 1000)
         t.drawAhead(for: 1016, request: .idle)
         t.invalidate()
-        #expect(t.callbackArrived() == .draw, "what the held frame drew was never shown")
+        #expect(t.callbackArrived(predictable: false) == .draw, "what the held frame drew was never shown")
         t.frameStarts()
         t.sceneRequests(.idle)
         t.committed(at: 6000)
         #expect(t.drawAheadTime(predictable: true) == nil)
-        #expect(t.callbackArrived() == .sleep)
+        #expect(t.callbackArrived(predictable: true) == .sleep)
     }
 
     @Test("Without a known commit time (hosts on a simulated clock, old callers) nothing is drawn ahead")
@@ -160,7 +184,7 @@ struct DrawAheadTests {
         s.sceneRequests(.nextFrame)
         s.committed()
         #expect(s.expectedCallbackTime == nil && s.drawAheadTime(predictable: true) == nil)
-        #expect(s.callbackArrived() == .draw)
+        #expect(s.callbackArrived(predictable: true) == .draw)
         // Nor without a callback outstanding, where the frame is drawn after the dispatch.
         var t = FrameScheduler()
         t.invalidate()
