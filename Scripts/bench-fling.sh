@@ -49,11 +49,12 @@ fi
 Scripts/install-deps.sh --demo >/dev/null
 swift build -c release --scratch-path "$scratch" --product image-viewer >/dev/null
 swift build -c release --scratch-path "$scratch" --product wl-inject >/dev/null
+swift build -c release --scratch-path "$scratch" --product headless-session >/dev/null
 bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
 city="$root/Assets/04-city-4000x3000.jpg"
 
 . "$root/Scripts/headless-sway.sh"
-headless_sway "$width" "$height"
+headless_sway "$bin" "$width" "$height"
 start_injector "$bin"
 inject "abs 10 10"
 

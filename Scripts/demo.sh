@@ -11,6 +11,7 @@ Scripts/install-deps.sh --demo
 echo "demo: building image-viewer (release)"
 swift build -c release --product image-viewer >/dev/null
 swift build -c release --product wl-inject >/dev/null
+swift build -c release --product headless-session >/dev/null
 bin=$(swift build -c release --show-bin-path)
 
 if [ -n "${WAYLAND_DISPLAY:-}" ] || [ -n "${WAYLAND_SOCKET:-}" ]; then
@@ -22,7 +23,7 @@ fi
 shots="$root/screenshots"
 mkdir -p "$shots"
 . "$root/Scripts/headless-sway.sh"
-touch_sway 1280 800
+touch_sway "$bin" 1280 800
 start_injector "$bin"
 wait_for_touch
 inject "sleep 200"

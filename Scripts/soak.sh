@@ -35,10 +35,11 @@ done
 Scripts/install-deps.sh --demo >/dev/null
 swift build -c release --scratch-path "$scratch" --product image-viewer >/dev/null
 swift build -c release --scratch-path "$scratch" --product wl-inject >/dev/null
+swift build -c release --scratch-path "$scratch" --product headless-session >/dev/null
 bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
 
 . "$root/Scripts/headless-sway.sh"
-headless_sway 1280 800
+headless_sway "$bin" 1280 800
 start_injector "$bin"
 inject "abs 640 400"
 

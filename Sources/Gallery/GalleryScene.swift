@@ -154,6 +154,18 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// Whether a frame drawn so far showed the current page's picture, preview or error card:
     /// the moment `--stats` calls the first frame.
     public private(set) var hasRenderedContent = false
+    /// The size of the largest screen the window can be on, in device pixels, nil when the host
+    /// does not know (the live viewer asks the compositor's outputs). Until the first picture
+    /// shows, loads are sized for it as well as for the window (see `startLoads`).
+    public var screenSize: (() -> (width: Int, height: Int)?)?
+    /// Neighbours that wait for the first frame with content before they load (see `startLoads`).
+    private var neighboursWait = false
+    /// Called once the gallery comes to rest after pictures were let go (pages dropped, a
+    /// picture replaced by another rendition): the allocator's free pages go back to the
+    /// system (`FreeMemory`). Nil keeps them.
+    public var onRestAfterRelease: (@Sendable () -> Void)? = FreeMemory.returnToSystem
+    /// Pictures were let go since the gallery last rested.
+    var releasedSinceRest = false
 
     let loader: PageLoader
     /// Where each file's page sits in the pager (with `wraps`, copies at the ends).
@@ -246,6 +258,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// pixels per point (integer or fractional).
     public func resize(width: Int, height: Int, scale: Double) {
         viewScene.resize(width: width, height: height, scale: scale)
+        let pixels = (width: Double(width) * scale, height: Double(height) * scale)
+        if pixels.width.isFinite, pixels.height.isFinite {
+            renderer.cacheBudget = Self.tileBudget(width: Int(min(pixels.width.rounded(.up), 1e6)),
+                                                   height: Int(min(pixels.height.rounded(.up), 1e6)), ceiling: options.cacheBudget)
+        }
         // The page shown, found with the old page width: the pager's offset is still in it.
         let shown = currentSlot
         windowSize = CGSize(width: width, height: height)
@@ -266,8 +283,13 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         for action in actions { perform(action) }
         let animations = advanceAnimations()
         var request = viewScene.advance(to: now)
-        // A zoom past what the page in the middle holds asks for more of its picture.
-        if let page = currentPage, page.wantedLoad(isCurrent: true) != nil { startLoads() }
+        // A zoom past what the page in the middle holds asks for more of its picture; the
+        // neighbours load once the first picture is on screen.
+        if let page = currentPage, page.wantedLoad(isCurrent: true) != nil {
+            startLoads()
+        } else if neighboursWait, hasRenderedContent {
+            startLoads()
+        }
         // After the step: it may have brought the pager to rest.
         applyFolderChanges()
         // Events that arrived during this tick (a synchronous loader) are shown next tick.
@@ -275,7 +297,12 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         if pendingFolderChange != nil, request == .idle { request = .nextFrame }
         let poll = loadsInFlight.isEmpty || onNeedsFrameFromAnyThread != nil ? nil : now + Self.loadPollInterval
         request = request.merged(with: [poll, schedule.nextDeadline])
-        return request.merged(with: overlays.update(currentFacts, at: now)).sooner(animations)
+        request = request.merged(with: overlays.update(currentFacts, at: now)).sooner(animations)
+        if releasedSinceRest, request != .nextFrame, loadsInFlight.isEmpty, !neighboursWait, pagerRests {
+            releasedSinceRest = false
+            onRestAfterRelease?()
+        }
+        return request
     }
 
     /// The view tree's word (`ViewScene.isMotionPredictable`): the gallery's own timed work
@@ -285,8 +312,12 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     /// Draws the gallery into `buffer` (see `Scene.render`), noting when picture content first shows.
     public func render(into buffer: Framebuffer, bufferAge: Int) -> [PixelRect] {
-        if !hasRenderedContent, let page = currentPage, page.showsContent { hasRenderedContent = true }
-        if !hasRenderedContent, emptyCard != nil { hasRenderedContent = true }
+        if !hasRenderedContent, (currentPage?.showsContent ?? false) || emptyCard != nil {
+            hasRenderedContent = true
+            // A tick after this frame's commit starts the neighbours' loads (a wake, since a
+            // frame asked for while drawing counts as drawn by this one).
+            if neighboursWait { onNeedsFrameFromAnyThread?() }
+        }
         return viewScene.render(into: buffer, bufferAge: bufferAge)
     }
 
@@ -370,14 +401,21 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
                             y: ((windowSize.height - size.height) / 2).rounded(), width: size.width, height: size.height)
     }
 
+    /// What the "No pictures" card says, naming every format the decoders take so that it
+    /// cannot fall behind them.
+    static let emptyMessage: String = {
+        let names = ImageFormat.allCases.map(\.name)
+        return "Give image-viewer pictures (\(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")) "
+            + "or folders holding them."
+    }()
+
     /// Shows the "No pictures" card while there are no files, and only then.
     func updateEmptyCard() {
         if !files.isEmpty {
             emptyCard?.removeFromSuperview()
             emptyCard = nil
         } else if emptyCard == nil {
-            let card = CardView(title: "No pictures to show",
-                                message: "Give image-viewer PNG or JPEG files, or folders holding them.")
+            let card = CardView(title: "No pictures to show", message: Self.emptyMessage)
             card.isUserInteractionEnabled = false
             // Above the pager, under the overlays (the help shows over it).
             viewScene.root.insertSubview(card, at: (viewScene.root.subviews.firstIndex { $0 === pager } ?? -1) + 1)
@@ -428,7 +466,10 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         let current = currentSlot
         if current != middleSlot {
             // Only the page in the middle holds more than a screen's worth of its picture.
-            if let previous = middleSlot { pages[previous]?.keepScreenDetail() }
+            if let previous = middleSlot, let page = pages[previous] {
+                page.keepScreenDetail()
+                releasedSinceRest = true
+            }
             middleSlot = current
         }
         startLoads()
@@ -439,6 +480,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     /// Removes a page, cancelling its load.
     func drop(_ page: PageView) {
+        releasedSinceRest = true
         if let token = page.loadToken { loadsInFlight[token] = nil }
         page.loadTask?.cancel()
         page.removeFromSuperview()
@@ -446,13 +488,28 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     /// Starts the loads pages need (see `PageView.wantedLoad`): the current page first (the
     /// loader runs them in order), then its neighbours at screen size.
+    ///
+    /// Until the first picture shows, two things differ. Loads are sized for the largest screen
+    /// (`screenSize`) as well as for the window: a tiling compositor maps a window at the size
+    /// it chose itself (800×600 here) and only then gives it its tile, and a picture sized for
+    /// the placeholder was decoded twice, the second time after the window had its size. And
+    /// the neighbours wait (when loads run in the background): on two cores their decodes
+    /// took one from the first frame's tiles.
     func startLoads() {
         let current = currentSlot
         let order = pages.keys.sorted { abs($0 - current) < abs($1 - current) }
-        let screen = (width: Int((windowSize.width * outputScale).rounded(.up)),
+        var screen = (width: Int((windowSize.width * outputScale).rounded(.up)),
                       height: Int((windowSize.height * outputScale).rounded(.up)))
+        if !hasRenderedContent, let largest = screenSize?() {
+            screen = (max(screen.width, largest.width), max(screen.height, largest.height))
+        }
+        neighboursWait = false
         for slot in order {
             guard let page = pages[slot], let detail = page.wantedLoad(isCurrent: slot == current) else { continue }
+            if slot != current, !hasRenderedContent, options.loading == .background {
+                neighboursWait = true
+                continue
+            }
             let token = nextToken
             nextToken += 1
             loadsInFlight[token] = page
@@ -472,7 +529,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         for delivery in deliveries {
             guard let page = loadsInFlight[delivery.token], page.loadToken == delivery.token else { continue }
             switch delivery.event {
-            case .loaded, .failed: loadsInFlight[delivery.token] = nil
+            case .loaded:
+                loadsInFlight[delivery.token] = nil
+                // Another rendition replaces the one shown (a preview, a screen-size picture).
+                if page.pictureView.picture != nil { releasedSinceRest = true }
+            case .failed: loadsInFlight[delivery.token] = nil
             default: break
             }
             let before = page.imageSize

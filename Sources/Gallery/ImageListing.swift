@@ -118,6 +118,50 @@ public enum NaturalOrder {
         public static func == (x: Key, y: Key) -> Bool { x.text == y.text }
     }
 
+    /// The bytes of a path (its components, each a file name) whose plain comparison orders
+    /// paths as comparing their components' `Key`s one by one does, when every byte is
+    /// printable ASCII (0x20–0x7E: what `TerminalText.escaped` leaves as it is); nil otherwise.
+    ///
+    /// Sorting a folder of thousands of names compares their keys tens of thousands of times;
+    /// comparing bytes instead of `Key`'s chunks of `String`s is several times faster. Each
+    /// component is written as its chunks, a digit run as 0x01, its length without leading
+    /// zeros and those digits (so runs compare by value), other text as 0x02 and its
+    /// characters lower-cased; then 0x00 and the name as it is (the tie-break), and 0x00 before
+    /// the next component. The markers sort below every printable character and 0x00 below the
+    /// markers, so a name whose chunks run out first, and a path whose components do, come first.
+    static func collation(of components: [[UInt8]]) -> [UInt8]? {
+        var key: [UInt8] = []
+        key.reserveCapacity(components.reduce(0) { $0 + 2 * $1.count + 4 })
+        for (n, name) in components.enumerated() {
+            guard name.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+            if n > 0 { key.append(0) }
+            var i = 0
+            while i < name.count {
+                let digits = isDigit(name[i])
+                var end = i
+                while end < name.count, isDigit(name[end]) == digits { end += 1 }
+                if digits {
+                    var first = i
+                    while first < end - 1, name[first] == UInt8(ascii: "0") { first += 1 }
+                    key.append(0x01)
+                    key.append(UInt8(end - first))
+                    key.append(contentsOf: name[first..<end])
+                } else {
+                    key.append(0x02)
+                    for byte in name[i..<end] {
+                        key.append((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 0x20 : byte)
+                    }
+                }
+                i = end
+            }
+            key.append(0)
+            key.append(contentsOf: name)
+        }
+        return key
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
     /// A run of digits (value as its digits without leading zeros, and the original text) or
     /// of other characters.
     enum Chunk: Equatable, Sendable {

@@ -31,7 +31,15 @@ extension PageView {
     /// Shows `picture` (nil: nothing) with the backdrop under it when it may be transparent.
     func show(picture: Picture?) {
         pictureView.show(picture)
+        updatePictureVisibility()
         updateBackdrop()
+    }
+
+    /// The picture's view is shown only while it has pixels and no error card stands in its
+    /// place. Shown empty (a header has laid the page out, nothing is decoded yet), the renderer
+    /// made a screen of blank tiles for it: 55 at 1920×1080, 36 ms of the first frame here.
+    func updatePictureVisibility() {
+        pictureView.isHidden = pictureView.picture == nil || card != nil
     }
 
     /// Puts the background's view under a picture that may have transparent pixels and takes it
@@ -120,7 +128,6 @@ extension PageView {
         card = nil
         failure = nil
         isZoomEnabled = true
-        pictureView.isHidden = false
         show(picture: nil)
         reopen()
         updateBanner()

@@ -108,6 +108,7 @@ public final class PageView: ZoomingScrollView {
         progressFill.isUserInteractionEnabled = false
         progressTrack.isHidden = true
         progressFill.isHidden = true
+        updatePictureVisibility()
         addSubview(progressTrack)
         addSubview(progressFill)
     }
@@ -316,7 +317,7 @@ public final class PageView: ZoomingScrollView {
             card.removeFromSuperview()
             self.card = nil
             isZoomEnabled = true
-            pictureView.isHidden = false
+            updatePictureVisibility()
             // The header lays the page out afresh, whatever size it says.
             uprightSize = nil
             zoomedContentSize = nil
@@ -341,7 +342,6 @@ public final class PageView: ZoomingScrollView {
         isZoomEnabled = false
         animation = nil
         show(picture: nil)
-        pictureView.isHidden = true
         // Nothing to zoom or pan any more: the card sits still in the page.
         contentInset = .zero
         contentSize = .zero
@@ -353,6 +353,7 @@ public final class PageView: ZoomingScrollView {
         card.isUserInteractionEnabled = false
         addSubview(card)
         self.card = card
+        updatePictureVisibility()
         updateBanner()
     }
 

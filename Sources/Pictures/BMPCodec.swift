@@ -6,8 +6,11 @@
 // system and a loader cache into the decoder for one format; ImageMagick is a whole image
 // toolkit; stb_image says it is not meant for untrusted input. BMP itself is small: headers,
 // a palette or bit masks, rows of samples, and two run-length codings.
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// BMP header reading and decoding to straight-alpha ARGB.
+/// BMP header reading and decoding, row by row into a picture's levels.
 enum BMPCodec {
     /// BI_RGB, BI_RLE8, BI_RLE4, BI_BITFIELDS, BI_JPEG, BI_PNG, BI_ALPHABITFIELDS (wingdi.h).
     enum Compression: Int {
@@ -30,12 +33,43 @@ enum BMPCodec {
         var declaredAlpha: Bool
         /// An embedded ICC profile (V5 header, colour space "MBED").
         var icc: [UInt8]?
+
+        /// Run-length coded (BI_RLE8, BI_RLE4): rows can only be decoded from the first.
+        var isRunLength: Bool { compression == .rle8 || compression == .rle4 }
+        /// Bytes of one uncompressed row, padded to 4. The size was checked against the pixel
+        /// limit, so width × 32 bits cannot overflow.
+        var rowBytes: Int { (width * bitCount + 31) / 32 * 4 }
     }
+
+    /// A BMP's bytes: in memory, or its file read in place, of which `data` holds the headers.
+    struct Source {
+        let data: [UInt8]
+        let stream: PictureFile?
+        /// Bytes there are.
+        var count: Int { stream?.size ?? data.count }
+
+        /// `length` bytes at `offset`, or nil when the file does not hold them all.
+        func bytes(at offset: Int, count length: Int) -> [UInt8]? {
+            guard offset >= 0, length >= 0, offset <= count - length else { return nil }
+            if offset <= data.count - length { return Array(data[offset..<(offset + length)]) }
+            return stream?.bytes(at: offset, count: length)
+        }
+    }
+
+    /// 4 KiB: what is read first of a file read in place, enough for the largest headers, their
+    /// masks and a 256-colour palette (14 + 124 + 16 + 1024 bytes).
+    static let headerBytes = 4096
+    /// 16 MiB: the largest embedded profile read (decision: profiles cameras and editors embed
+    /// are 0.5–60 KiB).
+    static let maxProfileBytes = 16 << 20
+    /// 1 MiB: how much of a file read in place is read at a time, a block of whole rows.
+    static let blockBytes = 1 << 20
 
     /// The 'MBED' colour space type of a V5 header: the profile is in the file (wingdi.h PROFILE_EMBEDDED).
     static let profileEmbedded: UInt32 = 0x4D42_4544
 
-    static func layout(_ b: [UInt8], file: String) throws(PictureError) -> Layout {
+    static func layout(_ source: Source, file: String) throws(PictureError) -> Layout {
+        let b = source.data
         func u16(_ o: Int) -> Int? { Metadata.uint(b, o, 2, bigEndian: false) }
         func u32(_ o: Int) -> Int? { Metadata.uint(b, o, 4, bigEndian: false) }
         func i32(_ o: Int) -> Int? { u32(o).map { Int(Int32(bitPattern: UInt32($0))) } }
@@ -116,98 +150,196 @@ enum BMPCodec {
         if infoSize >= 124, let type = u32(70), UInt32(type) == profileEmbedded,
            let offset = u32(14 + 112), let size = u32(14 + 116), size > 0 {
             // The profile offset counts from the info header's start (BITMAPV5HEADER).
-            let start = 14 + offset
-            if start >= 14, size <= b.count, start <= b.count - size { layout.icc = Array(b[start..<(start + size)]) }
+            if size <= maxProfileBytes { layout.icc = source.bytes(at: 14 + offset, count: size) }
         }
         return layout
     }
 
-    static func header(_ data: [UInt8], file: String) throws(PictureError) -> CodecHeader {
-        let l = try layout(data, file: file)
+    static func header(_ source: Source, file: String) throws(PictureError) -> CodecHeader {
+        let l = try layout(source, file: file)
+        // Not a single row in the file: refused before anything is sized by the header.
+        if !l.isRunLength, source.count - l.pixelOffset < l.rowBytes { throw PictureError(file: file, kind: .truncated) }
         // Alpha for declared masks; BI_RGB 32-bit may carry it too (decided while decoding),
         // and run-length files may skip pixels, which stay transparent.
-        let maybeAlpha = l.declaredAlpha || l.bitCount == 32 || l.compression == .rle4 || l.compression == .rle8
-        return CodecHeader(width: l.width, height: l.height, hasAlpha: maybeAlpha)
+        let maybeAlpha = l.declaredAlpha || l.bitCount == 32 || l.isRunLength
+        var header = CodecHeader(width: l.width, height: l.height, hasAlpha: maybeAlpha)
+        // Run-length data is decoded onto a whole canvas; other files hold a block of rows.
+        if l.isRunLength { header.workingBytesPerPixel = 4 } else { header.workingBytes = max(blockBytes, l.rowBytes) }
+        return header
     }
 
-    static func decode(_ data: [UInt8], file: String, header: CodecHeader) throws(PictureError) -> CodecOutput {
-        let l = try layout(data, file: file)
-        let pixels = try ARGBPixels.make(width: l.width, height: l.height, file: file)
-        let rows: Int
-        if l.compression == .rle8 || l.compression == .rle4 {
-            rows = decodeRLE(data, l, into: pixels)
-        } else {
-            rows = decodeRows(data, l, into: pixels)
+    /// Decodes into `plan`'s levels. Uncompressed rows are read a block at a time (from the file
+    /// when it is read in place, so it is never held whole), the top row first: bottom-up files,
+    /// the usual kind, from their end. Run-length data, which only decodes from the bottom row,
+    /// is decoded onto a whole canvas first. A file cut short keeps its rows, the rest
+    /// transparent, and says how much decoded.
+    static func decodeLevels(_ source: Source, file: String, header: CodecHeader, plan: LevelPlan, folder: String?,
+                             isCancelled: () -> Bool) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) {
+        let l = try layout(source, file: file)
+        guard let builder = LevelBuilder(plan: plan, orientation: .up, folder: folder) else {
+            throw PictureError(file: file, kind: .insufficientMemory(width: l.width, height: l.height, needed: plan.memoryBytes,
+                                                                     available: SystemMemory.available() ?? 0))
         }
-        let color = l.icc.map(ColorDescription.icc)
-        guard rows < l.height else { return CodecOutput(pixels: pixels, premultiplied: false, color: color) }
+        let transform = l.icc.flatMap { ColorTransform(.icc($0), input: .bgra(premultiplied: false)) }
+        let rows: Int
+        if l.isRunLength {
+            let canvas = try ARGBPixels.make(width: l.width, height: l.height, file: file)
+            rows = decodeRLE(RunLengthReader(source), l, into: canvas)
+            for y in 0..<l.height {
+                builder.take(.straight, transform: transform) { $0.update(from: canvas.base + y * l.width, count: l.width) }
+            }
+        } else {
+            rows = try decodeRows(source, l, file: file, into: builder, transform: transform, isCancelled: isCancelled)
+        }
+        guard rows < l.height else { return (builder.finish(complete: true), nil) }
         let problem = PictureError(file: file, kind: .truncated)
         guard rows > 0 else { throw problem }
-        return CodecOutput(pixels: pixels, premultiplied: false, color: color,
-                           damage: PictureDamage(error: problem, decodedFraction: Double(rows) / Double(l.height)))
+        return (builder.finish(complete: true), PictureDamage(error: problem, decodedFraction: Double(rows) / Double(l.height)))
     }
 
-    /// Uncompressed and bit-field rows; returns how many rows the data held.
-    private static func decodeRows(_ b: [UInt8], _ l: Layout, into pixels: ARGBPixels) -> Int {
-        // Rows are padded to 4 bytes. The size was checked against the pixel limit, so
-        // width × 32 bits cannot overflow.
-        let rowBytes = (l.width * l.bitCount + 31) / 32 * 4
-        let available = l.pixelOffset < b.count ? (b.count - l.pixelOffset) / rowBytes : 0
-        let rows = min(l.height, available)
-        // 32-bit BI_RGB: the fourth byte is alpha only if some pixel sets it (as Firefox does);
-        // files that leave it zero would otherwise vanish.
-        var useAlpha = l.declaredAlpha
-        if l.bitCount == 32, !l.declaredAlpha, l.compression == .rgb {
-            useAlpha = (0..<rows).contains { r in
-                let start = l.pixelOffset + r * rowBytes
-                return stride(from: start + 3, to: start + l.width * 4, by: 4).contains { b[$0] != 0 }
+    /// Uncompressed and bit-field rows into `builder`, top row first, a block of file rows at a
+    /// time; returns how many rows the file held. Rows it lacks (the top of a cut bottom-up
+    /// file, the bottom of a cut top-down one) are transparent.
+    private static func decodeRows(_ source: Source, _ l: Layout, file: String, into builder: LevelBuilder,
+                                   transform: ColorTransform?, isCancelled: () -> Bool) throws(PictureError) -> Int {
+        let rowBytes = l.rowBytes
+        let available = min(l.height, max(0, source.count - l.pixelOffset) / rowBytes)
+        // Whole rows per block: at least one.
+        let blockRows = max(1, blockBytes / rowBytes)
+        let block = source.stream == nil ? nil : UnsafeMutablePointer<UInt8>.allocate(capacity: blockRows * rowBytes)
+        defer { block?.deallocate() }
+        /// File rows `first..<first + count` (count ≤ blockRows), contiguous, for `body`.
+        func withFileRows(_ first: Int, _ count: Int, _ body: (UnsafePointer<UInt8>) -> Void) throws(PictureError) {
+            let offset = l.pixelOffset + first * rowBytes
+            if let block, let stream = source.stream {
+                guard FileSource.read(stream.fd, into: block, count: count * rowBytes, at: offset) else {
+                    // The file shrank since its size was taken, or cannot be read there.
+                    throw PictureError(file: file, kind: errno == 0 ? .truncated : .unreadable(String(cString: strerror(errno))))
+                }
+                body(block)
+            } else {
+                source.data.withUnsafeBufferPointer { body($0.baseAddress! + offset) }
             }
         }
-        let shifts = l.masks.map { UInt32($0 == 0 ? 0 : $0.trailingZeroBitCount) }
-        let maxima = zip(l.masks, shifts).map { UInt64($0 >> $1) }
-        // A channel's value scaled to 0…255, rounded; 64-bit so a 32-bit-wide mask cannot overflow.
-        func channel(_ v: UInt32, _ i: Int) -> UInt32 {
-            let m = maxima[i]
-            guard m != 0 else { return 0 }
-            return UInt32((UInt64((v & l.masks[i]) >> shifts[i]) * 255 + m / 2) / m)
-        }
-        b.withUnsafeBufferPointer { buf in
-            for r in 0..<rows {
-                let src = buf.baseAddress! + l.pixelOffset + r * rowBytes
-                let y = l.topDown ? r : l.height - 1 - r
-                let out = pixels.base + y * l.width
-                switch l.bitCount {
-                case 1, 4, 8:
-                    let perByte = 8 / l.bitCount, mask = (1 << l.bitCount) - 1
-                    for x in 0..<l.width {
-                        let byte = Int(src[x / perByte])
-                        let index = byte >> ((perByte - 1 - x % perByte) * l.bitCount) & mask
-                        // Indices past the palette show its first colour (the palette may be short).
-                        out[x] = index < l.palette.count ? l.palette[index] : l.palette[0]
-                    }
-                case 24:
-                    for x in 0..<l.width {
-                        out[x] = 0xFF00_0000 | UInt32(src[3 * x + 2]) << 16 | UInt32(src[3 * x + 1]) << 8 | UInt32(src[3 * x])
-                    }
-                default:  // 16 or 32 bits through the masks
-                    let bytes = l.bitCount / 8
-                    for x in 0..<l.width {
-                        var v = UInt32(src[bytes * x]) | UInt32(src[bytes * x + 1]) << 8
-                        if bytes == 4 { v |= UInt32(src[4 * x + 2]) << 16 | UInt32(src[4 * x + 3]) << 24 }
-                        let a = useAlpha ? (l.masks[3] != 0 ? channel(v, 3) : v >> 24) : 255
-                        out[x] = a << 24 | channel(v, 0) << 16 | channel(v, 1) << 8 | channel(v, 2)
+        // 32-bit BI_RGB: the fourth byte is alpha only if some pixel sets it (as Firefox does);
+        // files that leave it zero would otherwise vanish. A first pass over the rows finds out.
+        var useAlpha = l.declaredAlpha
+        if l.bitCount == 32, !l.declaredAlpha, l.compression == .rgb {
+            for first in stride(from: 0, to: available, by: blockRows) where !useAlpha {
+                let count = min(blockRows, available - first)
+                try withFileRows(first, count) { rows in
+                    for r in 0..<count where !useAlpha {
+                        let row = rows + r * rowBytes
+                        useAlpha = stride(from: 3, to: l.width * 4, by: 4).contains { row[$0] != 0 }
                     }
                 }
             }
         }
-        return rows
+        let convert = RowConverter(l, useAlpha: useAlpha)
+        let alpha: LevelBuilder.RowAlpha = useAlpha ? .straight : .premultiplied
+        // Stored rows from the top: those the file lacks, then the rest a block at a time (a
+        // bottom-up file's blocks from its end, each walked backwards).
+        let missing = l.height - available
+        if !l.topDown { builder.takeTransparentRows(missing) }
+        for y in stride(from: 0, to: available, by: blockRows) {
+            if isCancelled() { throw PictureError(file: file, kind: .cancelled) }
+            let count = min(blockRows, available - y)
+            let first = l.topDown ? y : available - y - count
+            try withFileRows(first, count) { rows in
+                for r in 0..<count {
+                    let row = rows + (l.topDown ? r : count - 1 - r) * rowBytes
+                    builder.take(alpha, transform: transform) { convert.row(row, into: $0) }
+                }
+            }
+        }
+        if l.topDown { builder.takeTransparentRows(missing) }
+        return available
+    }
+
+    /// Turns a row of samples into ARGB (straight alpha, or opaque).
+    private struct RowConverter {
+        let l: Layout
+        let useAlpha: Bool
+        let shifts: [UInt32]
+        let maxima: [UInt64]
+
+        init(_ l: Layout, useAlpha: Bool) {
+            self.l = l
+            self.useAlpha = useAlpha
+            shifts = l.masks.map { UInt32($0 == 0 ? 0 : $0.trailingZeroBitCount) }
+            maxima = zip(l.masks, shifts).map { UInt64($0 >> $1) }
+        }
+
+        /// A channel's value scaled to 0…255, rounded; 64-bit so a 32-bit-wide mask cannot overflow.
+        private func channel(_ v: UInt32, _ i: Int) -> UInt32 {
+            let m = maxima[i]
+            guard m != 0 else { return 0 }
+            return UInt32((UInt64((v & l.masks[i]) >> shifts[i]) * 255 + m / 2) / m)
+        }
+
+        func row(_ src: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt32>) {
+            switch l.bitCount {
+            case 1, 4, 8:
+                let perByte = 8 / l.bitCount, mask = (1 << l.bitCount) - 1
+                l.palette.withUnsafeBufferPointer { palette in
+                    for x in 0..<l.width {
+                        let byte = Int(src[x / perByte])
+                        let index = byte >> ((perByte - 1 - x % perByte) * l.bitCount) & mask
+                        // Indices past the palette show its first colour (the palette may be short).
+                        out[x] = index < palette.count ? palette[index] : palette[0]
+                    }
+                }
+            case 24:
+                for x in 0..<l.width {
+                    out[x] = 0xFF00_0000 | UInt32(src[3 * x + 2]) << 16 | UInt32(src[3 * x + 1]) << 8 | UInt32(src[3 * x])
+                }
+            case 32 where l.masks == [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0] || l.masks == [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0xFF00_0000]:
+                // B, G, R and a fourth byte: the pixel as it stands, opaque unless that is alpha.
+                let words = UnsafeRawPointer(src)
+                for x in 0..<l.width {
+                    let v = UInt32(littleEndian: words.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self))
+                    out[x] = useAlpha ? v : v | 0xFF00_0000
+                }
+            default:  // 16 or 32 bits through the masks
+                let bytes = l.bitCount / 8
+                for x in 0..<l.width {
+                    var v = UInt32(src[bytes * x]) | UInt32(src[bytes * x + 1]) << 8
+                    if bytes == 4 { v |= UInt32(src[4 * x + 2]) << 16 | UInt32(src[4 * x + 3]) << 24 }
+                    let a = useAlpha ? (l.masks[3] != 0 ? channel(v, 3) : v >> 24) : 255
+                    out[x] = a << 24 | channel(v, 0) << 16 | channel(v, 1) << 8 | channel(v, 2)
+                }
+            }
+        }
+    }
+
+    /// Reads run-length data front to back, from memory or a block at a time from the file.
+    private final class RunLengthReader {
+        private let source: Source
+        private var window: [UInt8] = []
+        private var windowStart = 0
+        let count: Int
+
+        init(_ source: Source) {
+            self.source = source
+            count = source.count
+        }
+
+        /// The byte at `offset` (< `count`); 0 when the file cannot be read there.
+        subscript(offset: Int) -> UInt8 {
+            if source.stream == nil { return source.data[offset] }
+            if offset < windowStart || offset >= windowStart + window.count {
+                windowStart = offset
+                window = source.bytes(at: offset, count: min(BMPCodec.blockBytes, count - offset)) ?? [0]
+            }
+            return window[offset - windowStart]
+        }
     }
 
     /// BI_RLE8 and BI_RLE4 (wingdi documentation, "Bitmap Compression"): runs of one index,
     /// literal runs padded to 16 bits, and escapes for end of line, end of bitmap and a
     /// move. Pixels the data skips stay transparent. Returns the rows finished, the height
     /// when the end-of-bitmap escape was reached.
-    private static func decodeRLE(_ b: [UInt8], _ l: Layout, into pixels: ARGBPixels) -> Int {
+    private static func decodeRLE(_ b: RunLengthReader, _ l: Layout, into pixels: ARGBPixels) -> Int {
         let four = l.compression == .rle4
         var pos = l.pixelOffset, x = 0, row = 0  // row counts from the bottom (or the top when top-down)
         func put(_ index: Int) {

@@ -104,14 +104,23 @@ extension FileSource {
     /// `count` bytes at `offset` of `fd` with pread, or nil when they cannot all be read.
     static func bytes(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: count)
+        let read = out.withUnsafeMutableBytes { Self.read(fd, into: $0.baseAddress, count: count, at: offset) }
+        return read ? out : nil
+    }
+
+    /// Reads `count` bytes at `offset` of `fd` into `buffer` with pread; false when they cannot
+    /// all be read (errno says why, or is 0 at the end of the file).
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer?, count: Int, at offset: Int) -> Bool {
         var filled = 0
         while filled < count {
-            let got = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
+            guard let buffer else { return false }
+            let got = pread(fd, buffer + filled, count - filled, off_t(offset + filled))
             if got < 0, errno == EINTR { continue }
-            guard got > 0 else { return nil }
+            if got == 0 { errno = 0 }
+            guard got > 0 else { return false }
             filled += got
         }
-        return out
+        return true
     }
 
     /// For a PNG, the bytes worth reading (see `Metadata.pngExtent`); nil for other files.

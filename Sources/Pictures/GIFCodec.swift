@@ -92,18 +92,100 @@ enum GIFCodec {
         var header = CodecHeader(width: s.width, height: s.height, hasAlpha: s.hasTransparency || !s.complete)
         header.isProgressive = s.firstInterlaced
         header.frameCount = max(1, s.frames)
+        // A still decode holds a line (at most 65535 indices), or an interlaced first frame's
+        // indices on the canvas, at most a byte a pixel.
+        if s.firstInterlaced { header.workingBytesPerPixel = 1 } else { header.workingBytes = 1 << 16 }
         return header
     }
 
-    /// The first frame on a transparent canvas.
-    static func decode(_ data: [UInt8], file: String, header: CodecHeader) throws(PictureError) -> CodecOutput {
-        let animation = try GIFAnimation(data: data, file: file, width: header.width, height: header.height)
-        guard let first = try animation.next(handingOverCanvas: true) else {
-            throw animation.damage?.error ?? PictureError(file: file, kind: .corrupt(.gif, "no image in the file"))
+    /// The first frame on a transparent canvas, its rows straight into `plan`'s levels: only a
+    /// row is held beside them, or for an interlaced frame, whose rows come in four passes, its
+    /// palette indices on the canvas (a byte a pixel; see `header`'s working bytes). A frame cut short keeps
+    /// its decoded rows (an interlaced one each decoded row repeated over the rows its pass
+    /// stands for, as browsers show them while loading), the rest transparent.
+    static func decodeLevels(_ data: [UInt8], file: String, header: CodecHeader, plan: LevelPlan, folder: String?,
+                             isCancelled: () -> Bool) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) {
+        try data.withBytes { (buffer) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) in
+            let records = try GIFRecords(buffer, file: file, canvasWidth: header.width)
+            let control: GraphicsControlBlock
+            switch records.next() {
+            case .image(let c): control = c
+            case .end: throw PictureError(file: file, kind: .corrupt(.gif, "no image in the file"))
+            case .failed(let error): throw error
+            }
+            guard let builder = LevelBuilder(plan: plan, orientation: .up, folder: folder) else {
+                throw PictureError(file: file, kind: .insufficientMemory(width: header.width, height: header.height,
+                                                                         needed: plan.memoryBytes, available: SystemMemory.available() ?? 0))
+            }
+            let frame = records.frame
+            let palette = records.palette(control)
+            let width = header.width
+            // The frame's rows and columns on the canvas.
+            let rows = max(0, min(frame.y + frame.height, header.height) - frame.y)
+            let (x0, x1) = frame.clipped
+            let line = UnsafeMutablePointer<GifPixelType>.allocate(capacity: max(1, frame.width))
+            defer { line.deallocate() }
+            /// Canvas row `y`, whose on-canvas frame columns start at `indices` (nil: none).
+            func take(_ y: Int, _ indices: UnsafePointer<GifPixelType>?) {
+                builder.take(.premultiplied, transform: nil) { row in
+                    row.update(repeating: 0, count: width)
+                    guard let indices else { return }
+                    for x in x0..<x1 { row[x] = palette[Int(indices[x - x0])] }
+                }
+            }
+            var damage: PictureDamage?
+            if !records.interlaced {
+                var n = 0  // the frame's lines read
+                for y in 0..<header.height {
+                    if y % 64 == 0, isCancelled() { throw PictureError(file: file, kind: .cancelled) }
+                    guard y >= frame.y, n < rows, damage == nil else { take(y, nil); continue }
+                    if let problem = records.readLine(line, count: frame.width) {
+                        damage = PictureDamage(error: problem, decodedFraction: Double(n) / Double(frame.height))
+                        take(y, nil)
+                        continue
+                    }
+                    n += 1
+                    take(y, line + (x0 - frame.x))
+                }
+                // Lines past the canvas's bottom are read too: a file cut there is damaged.
+                while damage == nil, n < frame.height {
+                    if let problem = records.readLine(line, count: frame.width) {
+                        damage = PictureDamage(error: problem, decodedFraction: Double(n) / Double(frame.height))
+                    }
+                    n += 1
+                }
+            } else {
+                // Interlaced frames arrive in four passes of rows (GIF89a Appendix E): the
+                // indices on the canvas are kept until the last pass has filled them in.
+                let columns = x1 - x0
+                let indices = UnsafeMutablePointer<GifPixelType>.allocate(capacity: max(1, columns * rows))
+                defer { indices.deallocate() }
+                var decoded = [Bool](repeating: false, count: rows)
+                var n = 0
+                passes: for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
+                    for y in stride(from: start, to: frame.height, by: step) {
+                        if let problem = records.readLine(line, count: frame.width) {
+                            damage = PictureDamage(error: problem, decodedFraction: Double(n) / Double(frame.height))
+                            break passes
+                        }
+                        n += 1
+                        guard y < rows else { continue }
+                        (indices + y * columns).update(from: line + (x0 - frame.x), count: columns)
+                        decoded[y] = true
+                    }
+                }
+                var source: Int?
+                for y in 0..<header.height {
+                    if y % 64 == 0, isCancelled() { throw PictureError(file: file, kind: .cancelled) }
+                    let row = y - frame.y
+                    guard row >= 0, row < rows else { take(y, nil); continue }
+                    if decoded[row] { source = row }
+                    take(y, source.map { UnsafePointer(indices + $0 * columns) })
+                }
+            }
+            if let damage, damage.decodedFraction == 0 { throw damage.error }
+            return (builder.finish(complete: true), damage)
         }
-        if let damage = animation.damage, damage.decodedFraction == 0 { throw damage.error }
-        // Opaque colours and fully transparent pixels: premultiplied as they stand.
-        return CodecOutput(pixels: first.pixels, premultiplied: true, color: nil, damage: animation.damage)
     }
 }
 
@@ -125,6 +207,119 @@ private let gifRead: InputFunc = { gif, out, count in
     return Int32(n)
 }
 
+/// giflib over bytes the caller keeps alive, read record by record: each `next()` goes on to the
+/// next image descriptor, whose frame's lines `readLine` then gives. Closed with this object.
+final class GIFRecords {
+    /// What `next()` found.
+    enum Record {
+        /// An image descriptor, with the graphic control block that came before it.
+        case image(GraphicsControlBlock)
+        /// The trailer: no frame follows.
+        case end
+        /// A broken record, or data that ends early.
+        case failed(PictureError)
+    }
+
+    /// The current frame's place on the canvas: its rectangle (which may reach past the canvas)
+    /// and the part of its columns on it.
+    struct Frame {
+        var x = 0, y = 0, width = 0, height = 0
+        var clipped = (x0: 0, x1: 0)
+    }
+
+    private let gif: UnsafeMutablePointer<GifFileType>
+    private let reader: GIFReader
+    private let file: String
+    /// The canvas's width, in pixels (the header's: the first frame's extent when the screen
+    /// descriptor gives none).
+    private let canvasWidth: Int
+    /// The current frame (after `next()` gave `.image`).
+    private(set) var frame = Frame()
+    /// Whether the current frame's rows come in interlaced passes.
+    var interlaced: Bool { gif.pointee.Image.Interlace }
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, file: String, canvasWidth: Int) throws(PictureError) {
+        self.file = file
+        self.canvasWidth = canvasWidth
+        reader = GIFReader(bytes)
+        var status: Int32 = 0
+        guard let gif = DGifOpen(Unmanaged.passUnretained(reader).toOpaque(), gifRead, &status) else {
+            throw Self.failure(status, file: file)
+        }
+        self.gif = gif
+    }
+
+    deinit { DGifCloseFile(gif, nil) }
+
+    /// giflib's error code as a PictureError; running out of data is `.truncated`.
+    static func failure(_ code: Int32, file: String) -> PictureError {
+        if code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON {
+            return PictureError(file: file, kind: .truncated)
+        }
+        let message = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
+        return PictureError(file: file, kind: .corrupt(.gif, message))
+    }
+
+    private var failed: Record { .failed(Self.failure(gif.pointee.Error, file: file)) }
+
+    /// Reads on to the next image descriptor (or the trailer), taking the graphic control
+    /// extension before it.
+    func next() -> Record {
+        var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
+        while true {
+            var type = UNDEFINED_RECORD_TYPE
+            guard DGifGetRecordType(gif, &type) == GIF_OK else { return failed }
+            switch type {
+            case EXTENSION_RECORD_TYPE:
+                var code: Int32 = 0
+                var block: UnsafeMutablePointer<GifByteType>?
+                guard DGifGetExtension(gif, &code, &block) == GIF_OK else { return failed }
+                var first = true
+                while let b = block {
+                    if code == GRAPHICS_EXT_FUNC_CODE, first {
+                        _ = DGifExtensionToGCB(Int(b[0]), b + 1, &control)
+                    }
+                    first = false
+                    guard DGifGetExtensionNext(gif, &block) == GIF_OK else { return failed }
+                }
+            case IMAGE_DESC_RECORD_TYPE:
+                guard DGifGetImageHeader(gif) == GIF_OK else { return failed }
+                let desc = gif.pointee.Image
+                frame = Frame(x: Int(desc.Left), y: Int(desc.Top), width: Int(desc.Width), height: Int(desc.Height))
+                // The part of the frame on the canvas; frames may reach past it (browsers clip).
+                frame.clipped = (min(max(frame.x, 0), canvasWidth), min(max(frame.x + frame.width, 0), canvasWidth))
+                return .image(control)
+            case TERMINATE_RECORD_TYPE:
+                return .end
+            default:
+                return .failed(Self.failure(D_GIF_ERR_WRONG_RECORD, file: file))
+            }
+        }
+    }
+
+    /// The current frame's palette as opaque ARGB, with its transparent index (if `control`
+    /// gives one) 0; indices past the colour table's end show black.
+    func palette(_ control: GraphicsControlBlock) -> [UInt32] {
+        let map = gif.pointee.Image.ColorMap ?? gif.pointee.SColorMap
+        var palette = [UInt32](repeating: 0xFF00_0000, count: 256)
+        if let map, let colors = map.pointee.Colors {
+            for i in 0..<min(256, Int(map.pointee.ColorCount)) {
+                let c = colors[i]
+                palette[i] = 0xFF00_0000 | UInt32(c.Red) << 16 | UInt32(c.Green) << 8 | UInt32(c.Blue)
+            }
+        }
+        let transparent = Int(control.TransparentColor)
+        if transparent >= 0 && transparent < 256 { palette[transparent] = 0 }
+        return palette
+    }
+
+    /// The current frame's next line of `count` indices into `line`; the problem when the data
+    /// stopped or broke.
+    func readLine(_ line: UnsafeMutablePointer<GifPixelType>, count: Int) -> PictureError? {
+        DGifGetLine(gif, line, Int32(count)) == GIF_OK ? nil : Self.failure(gif.pointee.Error, file: file)
+    }
+}
+
 /// A GIF played frame by frame: each `next()` decodes one frame with giflib and draws it on
 /// the canvas left by the previous one, after that one's disposal. Memory: the canvas, one
 /// frame's row, and a saved copy of a frame's area when it asks to be restored afterwards.
@@ -140,14 +335,11 @@ final class GIFAnimation: AnimationSource {
 
     private let file: String
     private let bytes: UnsafeMutableBufferPointer<UInt8>
-    private var reader: GIFReader
-    private var gif: UnsafeMutablePointer<GifFileType>?
+    private var records: GIFRecords?
     private let canvas: ARGBPixels
     /// How the last frame wants its area treated before the next one is drawn.
     private var pendingDisposal: (mode: Int, rect: (x: Int, y: Int, w: Int, h: Int), saved: [UInt32]?)?
     private var finished = false
-    /// Whether `next(handingOverCanvas:)` gave the canvas away: nothing may draw on it again.
-    private var canvasGiven = false
 
     init(data: [UInt8], file: String, width: Int, height: Int) throws(PictureError) {
         self.file = file
@@ -158,100 +350,45 @@ final class GIFAnimation: AnimationSource {
         loopCount = structure.loopCount
         bytes = .allocate(capacity: max(1, data.count))
         _ = bytes.initialize(from: data)
-        reader = GIFReader(UnsafeBufferPointer(start: bytes.baseAddress, count: data.count))
         canvas = try ARGBPixels.make(width: width, height: height, file: file)
         // Every property is set: if this throws, deinit runs and frees `bytes`.
-        try open()
+        records = try GIFRecords(UnsafeBufferPointer(start: bytes.baseAddress, count: data.count), file: file, canvasWidth: width)
     }
 
     deinit {
-        if let gif { DGifCloseFile(gif, nil) }
+        records = nil
         bytes.deallocate()
     }
 
-    private func open() throws(PictureError) {
-        reader.position = 0
-        var status: Int32 = 0
-        guard let gif = DGifOpen(Unmanaged.passUnretained(reader).toOpaque(), gifRead, &status) else {
-            throw failure(status)
-        }
-        self.gif = gif
-    }
-
-    /// giflib's error code as a PictureError; running out of data is `.truncated`.
-    private func failure(_ code: Int32) -> PictureError {
-        if code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON {
-            return PictureError(file: file, kind: .truncated)
-        }
-        let message = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
-        return PictureError(file: file, kind: .corrupt(.gif, message))
-    }
-
     func reset() {
-        guard !canvasGiven else { return }
-        if let gif { DGifCloseFile(gif, nil) }
-        gif = nil
-        reader = GIFReader(reader.bytes)
+        records = nil
         canvas.clearRows(from: 0)
         pendingDisposal = nil
         finished = false
         damage = nil
-        try? open()
+        records = try? GIFRecords(UnsafeBufferPointer(start: bytes.baseAddress, count: bytes.count), file: file, canvasWidth: width)
     }
 
+    /// The next frame, or nil after the last.
     func next() throws(PictureError) -> (pixels: ARGBPixels, delayMs: Int)? {
-        try next(handingOverCanvas: false)
-    }
-
-    /// The next frame, or nil after the last. `handingOverCanvas`: the frame is the canvas
-    /// itself rather than a copy, for a still decode that wants no further frame (the whole
-    /// picture once instead of twice); the animation ends there for good.
-    func next(handingOverCanvas: Bool) throws(PictureError) -> (pixels: ARGBPixels, delayMs: Int)? {
-        guard !finished, !canvasGiven, let gif else { return nil }
-        var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
-        while true {
-            var type = UNDEFINED_RECORD_TYPE
-            guard DGifGetRecordType(gif, &type) == GIF_OK else { return endEarly(gif.pointee.Error) }
-            switch type {
-            case EXTENSION_RECORD_TYPE:
-                var code: Int32 = 0
-                var block: UnsafeMutablePointer<GifByteType>?
-                guard DGifGetExtension(gif, &code, &block) == GIF_OK else { return endEarly(gif.pointee.Error) }
-                var first = true
-                while let b = block {
-                    if code == GRAPHICS_EXT_FUNC_CODE, first {
-                        _ = DGifExtensionToGCB(Int(b[0]), b + 1, &control)
-                    }
-                    first = false
-                    guard DGifGetExtensionNext(gif, &block) == GIF_OK else { return endEarly(gif.pointee.Error) }
-                }
-            case IMAGE_DESC_RECORD_TYPE:
-                guard DGifGetImageHeader(gif) == GIF_OK else { return endEarly(gif.pointee.Error) }
-                disposePrevious()
-                let delay = Int(control.DelayTime) * 10  // centiseconds
-                let complete = drawFrame(gif, control: control)
-                if !complete { finished = true }
-                if handingOverCanvas {
-                    canvasGiven = true
-                    return (canvas, delay)
-                }
-                let out = ARGBPixels.small(width: width, height: height, zeroed: false)
-                out.rawBytes.update(from: canvas.rawBytes, count: canvas.byteCount)
-                return (out, delay)
-            case TERMINATE_RECORD_TYPE:
-                finished = true
-                return nil
-            default:
-                return endEarly(D_GIF_ERR_WRONG_RECORD)
-            }
+        guard !finished, let records else { return nil }
+        switch records.next() {
+        case .image(let control):
+            disposePrevious()
+            let delay = Int(control.DelayTime) * 10  // centiseconds
+            if !drawFrame(records, control: control) { finished = true }
+            let out = ARGBPixels.small(width: width, height: height, zeroed: false)
+            out.rawBytes.update(from: canvas.rawBytes, count: canvas.byteCount)
+            return (out, delay)
+        case .end:
+            finished = true
+            return nil
+        case .failed(let error):
+            // A broken record between frames: the frames so far stand, nothing follows.
+            finished = true
+            if damage == nil { damage = PictureDamage(error: error, decodedFraction: nil) }
+            return nil
         }
-    }
-
-    /// Stops at a broken record between frames: the frames so far stand, nothing follows.
-    private func endEarly(_ code: Int32) -> (pixels: ARGBPixels, delayMs: Int)? {
-        finished = true
-        if damage == nil { damage = PictureDamage(error: failure(code), decodedFraction: nil) }
-        return nil
     }
 
     /// Applies the previous frame's disposal (GIF89a §23): 2 clears its area to transparent
@@ -273,12 +410,12 @@ final class GIFAnimation: AnimationSource {
 
     /// Decodes the current frame's rows onto the canvas; false when the data stopped
     /// part-way (the rows that decoded are drawn and `damage` says how much).
-    private func drawFrame(_ gif: UnsafeMutablePointer<GifFileType>, control: GraphicsControlBlock) -> Bool {
-        let desc = gif.pointee.Image
-        let fw = Int(desc.Width), fh = Int(desc.Height), fx = Int(desc.Left), fy = Int(desc.Top)
-        // The part of the frame on the canvas; frames may reach past it (browsers clip).
-        let x0 = min(max(fx, 0), width), y0 = min(max(fy, 0), height)
-        let x1 = min(max(fx + fw, 0), width), y1 = min(max(fy + fh, 0), height)
+    private func drawFrame(_ records: GIFRecords, control: GraphicsControlBlock) -> Bool {
+        let frame = records.frame
+        let (fw, fh, fx, fy) = (frame.width, frame.height, frame.x, frame.y)
+        // The part of the frame on the canvas.
+        let x0 = frame.clipped.x0, x1 = frame.clipped.x1
+        let y0 = min(max(fy, 0), height), y1 = min(max(fy + fh, 0), height)
         let rect = (x: x0, y: y0, w: x1 - x0, h: y1 - y0)
         var saved: [UInt32]?
         if control.DisposalMode == DISPOSE_PREVIOUS, rect.w > 0, rect.h > 0 {
@@ -287,22 +424,11 @@ final class GIFAnimation: AnimationSource {
             saved = copy
         }
         pendingDisposal = (Int(control.DisposalMode), rect, saved)
-
-        // The frame's palette as opaque ARGB; indices past its end show black.
-        let map = desc.ColorMap ?? gif.pointee.SColorMap
-        var palette = [UInt32](repeating: 0xFF00_0000, count: 256)
-        if let map, let colors = map.pointee.Colors {
-            for i in 0..<min(256, Int(map.pointee.ColorCount)) {
-                let c = colors[i]
-                palette[i] = 0xFF00_0000 | UInt32(c.Red) << 16 | UInt32(c.Green) << 8 | UInt32(c.Blue)
-            }
-        }
-        let transparent = Int(control.TransparentColor)
-        if transparent >= 0 && transparent < 256 { palette[transparent] = 0 }
+        let palette = records.palette(control)
 
         // Interlaced frames arrive in four passes of rows (GIF89a Appendix E).
         var order: [Int] = []
-        if desc.Interlace {
+        if records.interlaced {
             for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] { order += Array(stride(from: start, to: fh, by: step)) }
         } else {
             order = Array(0..<fh)
@@ -311,9 +437,9 @@ final class GIFAnimation: AnimationSource {
         defer { line.deallocate() }
         var decodedRows = Set<Int>()
         for (n, y) in order.enumerated() {
-            guard DGifGetLine(gif, line, Int32(fw)) == GIF_OK else {
-                if desc.Interlace { fillInterlaceGaps(decoded: decodedRows, frameTop: fy, frameHeight: fh, rect: rect) }
-                damage = PictureDamage(error: failure(gif.pointee.Error), decodedFraction: Double(n) / Double(max(1, fh)))
+            if let problem = records.readLine(line, count: fw) {
+                if records.interlaced { fillInterlaceGaps(decoded: decodedRows, frameTop: fy, frameHeight: fh, rect: rect) }
+                damage = PictureDamage(error: problem, decodedFraction: Double(n) / Double(max(1, fh)))
                 return false
             }
             let cy = fy + y

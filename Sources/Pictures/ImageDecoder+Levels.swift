@@ -1,5 +1,6 @@
-// Decoding within the memory budget: PNG row by row into levels, the other raster formats whole
-// and then halved into levels, JPEG reduced by DCT scaling; refused when even that would not fit.
+// Decoding within the memory budget: rows into levels as each library hands them out, whole
+// pictures within an allowance for the libraries that only decode whole, JPEG reduced by DCT
+// scaling; refused when even that would not fit.
 import CTurboJPEG
 #if canImport(Glibc)
 import Glibc
@@ -25,6 +26,24 @@ extension ImageDecoder {
                                                          needed: needed + data.count, budget: limits.memoryBudget))
     }
 
+    /// Refuses a decode its library makes whole that would hold more than
+    /// `limits.wholeDecodeAllowance` with the encoded bytes (`needed` is the rest).
+    func checkWholeDecode(_ needed: Int, _ header: PictureHeader) throws(PictureError) {
+        let allowance = limits.wholeDecodeAllowance
+        guard allowance != .max, needed > allowance - data.count else { return }
+        throw PictureError(file: file, kind: .overAllowance(width: header.width, height: header.height,
+                                                            needed: needed + data.count, allowance: allowance))
+    }
+
+    /// Refuses a decode whose levels kept (`kept` bytes) pass the budget, or that with the
+    /// buffers it holds only while it runs (`transient` bytes) passes the allowance for whole
+    /// decodes or the memory available.
+    func checkDecode(kept: Int, transient: Int, _ header: PictureHeader) throws(PictureError) {
+        try checkBudget(kept, header)
+        try checkWholeDecode(kept + transient, header)
+        try checkMemory(kept + transient, header)
+    }
+
     /// The screen level of a picture stored as `width`×`height`.
     private func screenLevel(width: Int, height: Int) -> Int {
         LevelPlan.screenLevel(width: width, height: height, screenWidth: limits.screenWidth, screenHeight: limits.screenHeight)
@@ -42,9 +61,10 @@ extension ImageDecoder {
     }
 
     /// Decodes a raster format other than JPEG with `detail`, its levels down to `floor`.
-    /// Non-interlaced PNG streams its rows into the levels; the other formats (and interlaced
-    /// PNG, whose last pass completes every row) are decoded whole, which must fit the
-    /// budget, then halved.
+    /// PNG (not interlaced), TIFF, BMP, GIF and JPEG XL stream their rows into the levels; WebP
+    /// decodes the smallest level asked for whole (libwebp scaling it as it decodes); HEIF, AVIF
+    /// and interlaced PNG, whose libraries make the whole picture, decode it within the allowance
+    /// for whole decodes and then keep the levels the budget holds.
     func decodeLevels(_ i: Inspection, detail: PictureDetail, floor: LevelFloor, acceptsDamage: Bool,
                       isCancelled: () -> Bool = { false }) throws(PictureError) -> Picture {
         let header = i.header
@@ -64,30 +84,100 @@ extension ImageDecoder {
             return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
         }
         if header.format == .tiff {
-            // A band of rows beside the levels: the plan has the budget less the band.
+            // A band of rows beside the levels while it decodes (a whole picture for a file of
+            // one strip, as Pillow writes them): counted against the allowance for whole decodes.
             let band = try TIFFCodec.bandBytes(data, file: file, stream: stream, page: header.page)
-            let (plan, folder) = plan(width: w, height: h, last: last, detail: detail, beside: band)
-            try checkBudget(plan.memoryBytes + band + codec.workingTotal, header)
-            try checkMemory(plan.memoryBytes + band + codec.workingTotal, header)
+            let (plan, folder) = plan(width: w, height: h, last: last, detail: detail)
+            try checkDecode(kept: plan.memoryBytes, transient: band + codec.workingTotal, header)
             let (pyramid, damage) = try TIFFCodec.decodeLevels(data, file: file, stream: stream, page: header.page, header: codec,
                                                                plan: plan, folder: folder, isCancelled: isCancelled)
             if let damage, !acceptsDamage { throw damage.error }
             return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
         }
-        // The whole picture, and beside it the coarser levels kept (the whole one is level 0).
-        // A file read in place is a PNG, JPEG or TIFF: an interlaced PNG needs its bytes in memory.
+        if header.format == .bmp || header.format == .gif || header.format == .jxl {
+            // Rows straight into the levels, beside the codec's own buffers: a block of BMP rows,
+            // a GIF line, libjxl's own memory, or a whole canvas for run-length BMP data and
+            // interlaced GIF indices.
+            let (plan, folder) = plan(width: w, height: h, last: last, detail: detail)
+            try checkDecode(kept: plan.memoryBytes, transient: codec.workingTotal, header)
+            let (pyramid, damage): (PixelPyramid, PictureDamage?)
+            switch header.format {
+            case .bmp:
+                (pyramid, damage) = try BMPCodec.decodeLevels(BMPCodec.Source(data: data, stream: stream), file: file, header: codec,
+                                                              plan: plan, folder: folder, isCancelled: isCancelled)
+            case .gif:
+                (pyramid, damage) = try GIFCodec.decodeLevels(data, file: file, header: codec, plan: plan, folder: folder,
+                                                              isCancelled: isCancelled)
+            default:
+                (pyramid, damage) = try JXLCodec.decodeLevels(data, file: file, header: codec, plan: plan, folder: folder)
+            }
+            if let damage, !acceptsDamage { throw damage.error }
+            return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
+        }
+        if header.format == .heif || header.format == .avif {
+            // libheif decodes whole pictures only: its planes are held beside the levels while
+            // their rows go in, within the allowance for whole decodes.
+            let (plan, folder) = plan(width: w, height: h, last: last, detail: detail)
+            try checkDecode(kept: plan.memoryBytes, transient: codec.workingTotal, header)
+            let pyramid = try HEIFCodec.decodeLevels(data, file: file, format: header.format, page: header.page, header: codec,
+                                                     plan: plan, folder: folder)
+            return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha)
+        }
+        if header.format == .webp {
+            return try decodeWebP(i, detail: detail, last: last, acceptsDamage: acceptsDamage)
+        }
+        // An interlaced PNG, whose last pass completes every row: the whole picture, and beside
+        // it the coarser levels kept (the whole one is level 0), within the allowance for whole
+        // decodes; the levels then keep what the budget holds.
+        precondition(header.format == .png, "\(header.format.name) has no whole decode")
         let whole = header.pixelCount * 4 + codec.workingTotal
-        if stream != nil { throw PictureError(file: file, kind: .overBudget(width: header.width, height: header.height,
-                                                                             needed: whole + encodedSize, budget: limits.memoryBudget)) }
-        let coarser = LevelPlan.make(width: w, height: h, last: last, detail: detail, memoryBudget: .max, canUseFile: false)
-        let levels = (1..<coarser.places.count).filter { coarser.places[$0] == .memory }.reduce(0) { $0 + coarser.bytes($1) }
-        try checkBudget(whole + levels, header)
+        let levels = coarserLevelBytes(width: w, height: h, last: last, detail: detail)
+        try checkWholeDecode(whole + levels, header)
         try checkMemory(whole + levels, header)
-        let output = try codecDecode(i)
+        let output = try PNGCodec.decode(data, file: file, stream: stream, header: codec)
         if let damage = output.damage, !acceptsDamage { throw damage.error }
         let picture = finish(output, header: header)
         guard case .argb(let pixels) = picture.storage else { preconditionFailure("codecs decode to ARGB") }
         return levelPicture(pixels, header: header, detail: detail, last: last, damage: output.damage)
+    }
+
+    /// Bytes of the levels coarser than level 0 that `detail` keeps in memory of a picture
+    /// stored as `width`×`height`, down to `last`, within the budget: what a decode of level 0
+    /// whole holds beside it while the levels are made.
+    private func coarserLevelBytes(width: Int, height: Int, last: Int, detail: PictureDetail) -> Int {
+        let plan = LevelPlan.make(width: width, height: height, last: last, detail: detail, memoryBudget: pixelBudget,
+                                  canUseFile: true)
+        return (1..<plan.places.count).filter { plan.places[$0] == .memory }.reduce(0) { $0 + plan.bytes($1) }
+    }
+
+    /// A WebP still, or an animation's first frame, with `detail`, its levels down to `last`.
+    /// libwebp decodes a picture whole (no rows are handed out), so the level decoded is the
+    /// smallest asked for: for `.screen` the screen level itself, scaled by libwebp as it
+    /// decodes; else full size, or when that would pass the allowance for whole decodes, the
+    /// finest level that does not (a reduction). A frame short of its canvas decodes full size.
+    private func decodeWebP(_ i: Inspection, detail: PictureDetail, last: Int, acceptsDamage: Bool) throws(PictureError) -> Picture {
+        let header = i.header
+        guard let codec = i.codec else { preconditionFailure("decodeWebP without a codec header") }
+        let still = try WebPCodec.still(data, file: file, header: codec)
+        let scalable = still.covers(codec)
+        let plan = LevelPlan.make(width: codec.width, height: codec.height, last: last, detail: .screen,
+                                  memoryBudget: .max, canUseFile: false)
+        let last = plan.widths.count - 1
+        /// What decoding level `k` holds: its pixels, libwebp's own buffers, the coarser levels kept.
+        func needed(_ k: Int) -> Int {
+            plan.bytes(k) + still.workingBytes + coarserLevelBytes(width: plan.widths[k], height: plan.heights[k], last: last - k,
+                                                                  detail: detail)
+        }
+        var level = detail == .screen && scalable ? last : 0
+        while scalable, level < last, needed(level) + data.count > limits.wholeDecodeAllowance { level += 1 }
+        try checkWholeDecode(needed(level), header)
+        try checkMemory(needed(level), header)
+        let output = try WebPCodec.decode(data, file: file, header: codec, still: still, width: plan.widths[level],
+                                          height: plan.heights[level])
+        if let damage = output.damage, !acceptsDamage { throw damage.error }
+        let picture = finish(output, header: header)
+        guard case .argb(let pixels) = picture.storage else { preconditionFailure("codecs decode to ARGB") }
+        return levelPicture(pixels, header: header, detail: detail, last: last - level, damage: output.damage)
     }
 
     /// `pixels` (the decoded picture, premultiplied, stored orientation, perhaps already
@@ -160,11 +250,12 @@ extension ImageDecoder {
     /// 16 MiB: the most of a JPEG's headers (EXIF, ICC profile) read to find its first scan.
     static let streamedHeaderBytes = 16 << 20
 
-    /// A decoder reading `file` in place, when it is a PNG, JPEG or TIFF larger than a quarter of
+    /// A decoder reading `file` in place, when it is a PNG, JPEG, TIFF or BMP larger than a quarter of
     /// `limits.memoryBudget` (what the bytes would take of the budget), or than `threshold`
     /// bytes when given; nil otherwise, and the
     /// caller reads the file into memory. Its headers are read now: a PNG's or TIFF's signature
-    /// (libpng and libtiff read the rest from the file), a JPEG's markers up to its first scan.
+    /// (libpng and libtiff read the rest from the file), a JPEG's markers up to its first scan, a
+    /// BMP's first 4 KiB.
     static func streaming(_ file: PictureFile, limits: DecodeLimits, above threshold: Int? = nil) -> ImageDecoder? {
         guard limits.memoryBudget != .max, file.size > threshold ?? limits.memoryBudget / 4,
               let signature = file.bytes(at: 0, count: 8) else { return nil }
@@ -172,6 +263,11 @@ extension ImageDecoder {
         let tiff = signature.starts(with: [0x49, 0x49]) || signature.starts(with: [0x4D, 0x4D])
         if signature == ImageFormat.pngSignature || (tiff && (try? ImageFormat.sniff(signature, file: file.name)) == .tiff) {
             return ImageDecoder(streaming: file, headerBytes: signature, limits: limits)
+        }
+        // BMP: its headers and palette (BMPCodec reads the rows, and a profile past them, itself).
+        if signature.starts(with: [0x42, 0x4D]), let prefix = file.bytes(at: 0, count: min(file.size, BMPCodec.headerBytes)),
+           ImageFormat.recognise(prefix) == .bmp {
+            return ImageDecoder(streaming: file, headerBytes: prefix, limits: limits)
         }
         guard signature.starts(with: [0xFF, 0xD8, 0xFF]) else { return nil }
         var count = 1 << 16

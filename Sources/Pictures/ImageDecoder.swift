@@ -25,6 +25,18 @@ public struct DecodeLimits: Sendable {
     /// (JPEG, by DCT scaling) or refused (`PictureError.Kind.overBudget`). Unlimited by default:
     /// only `availableMemory` bounds a decode.
     public var memoryBudget: Int
+    /// Bytes a decode may hold while it runs when its library makes the whole picture at once
+    /// (libheif's planes, libwebp's lossless picture, an interlaced PNG), the encoded bytes and
+    /// the library's buffers included; afterwards the picture keeps what `memoryBudget` holds.
+    /// Three times the budget, 192 MiB of the viewer's default 64 (decision: what a 24-megapixel
+    /// AVIF needs, dav1d holding 8 bytes a pixel; loads run one at a time, so one decode at most
+    /// passes its picture's share, and with the tile cache's 96 MiB beside it the viewer stays at
+    /// issue 12.8's 300 MB over its idle figure). Unlimited when the budget is.
+    public var wholeDecodeAllowance: Int {
+        let (threefold, overflow) = memoryBudget.multipliedReportingOverflow(by: 3)
+        return overflow ? .max : threefold
+    }
+
     /// Makes (once) and names a private folder where a picture over `memoryBudget` keeps its
     /// finer levels, in a file unlinked as soon as it is made; asked only when a decode needs
     /// one. Nil keeps only what memory holds.
@@ -122,8 +134,8 @@ public struct ImageDecoder: Sendable {
         stream = nil
     }
 
-    /// Decodes `stream` in place: `data` holds its headers (`headerBytes`), and PNG and JPEG
-    /// rows are read from the file as they are decoded, so the file is never held whole.
+    /// Decodes `stream` in place: `data` holds its headers (`headerBytes`), and PNG, JPEG, TIFF
+    /// and BMP rows are read from the file as they are decoded, so the file is never held whole.
     init(streaming stream: PictureFile, headerBytes: [UInt8], limits: DecodeLimits) {
         data = headerBytes
         file = stream.name
@@ -203,24 +215,8 @@ public struct ImageDecoder: Sendable {
         case .heif, .avif: return try HEIFCodec.header(data, file: file, format: format, page: page)
         case .jxl: try checkSinglePage(page); return try JXLCodec.header(data, file: file)
         case .svg: try checkSinglePage(page); return try SVGCodec.header(data, file: file)
-        case .bmp: try checkSinglePage(page); return try BMPCodec.header(data, file: file)
+        case .bmp: try checkSinglePage(page); return try BMPCodec.header(BMPCodec.Source(data: data, stream: stream), file: file)
         case .jpeg: preconditionFailure("JPEG is inspected by inspect()")
-        }
-    }
-
-    /// Decodes `page` of a format beyond PNG and JPEG, at its full size.
-    func codecDecode(_ i: Inspection) throws(PictureError) -> CodecOutput {
-        guard let codec = i.codec else { preconditionFailure("codecDecode without a codec header") }
-        let page = i.header.page
-        switch i.header.format {
-        case .png: return try PNGCodec.decode(data, file: file, header: codec)
-        case .webp: return try WebPCodec.decode(data, file: file, header: codec)
-        case .gif: return try GIFCodec.decode(data, file: file, header: codec)
-        case .tiff: return try TIFFCodec.decode(data, file: file, page: page, header: codec)
-        case .heif, .avif: return try HEIFCodec.decode(data, file: file, format: i.header.format, page: page, header: codec)
-        case .jxl: return try JXLCodec.decode(data, file: file, header: codec)
-        case .bmp: return try BMPCodec.decode(data, file: file, header: codec)
-        case .svg, .jpeg: preconditionFailure("\(i.header.format.name) is not decoded by codecDecode")
         }
     }
 
@@ -266,8 +262,9 @@ public struct ImageDecoder: Sendable {
     ///   - isCancelled: polled while a picture is decoded in parts (PNG); true stops the
     ///     decode with `.cancelled`.
     ///
-    /// A picture over `limits.memoryBudget` keeps what the budget holds: PNG its finer levels
-    /// in `limits.levelFolder`, JPEG a DCT-scaled reduction; formats decoded whole are refused.
+    /// A picture over `limits.memoryBudget` keeps what the budget holds, its finer levels in
+    /// `limits.levelFolder` (a JPEG without one a DCT-scaled reduction); a format its library
+    /// decodes whole may pass the budget while it decodes, up to `limits.wholeDecodeAllowance`.
     public func decode(page: Int = 0, storage: StoragePreference = .automatic, detail: PictureDetail = .full,
                        acceptsDamage: Bool = false, isCancelled: () -> Bool = { false }) throws(PictureError) -> Picture {
         let inspection = try inspect(page: page)
@@ -324,9 +321,9 @@ public struct ImageDecoder: Sendable {
     /// Decodes a reduced image of at most `maxPixels` pixels (at least 1×1) for showing
     /// something quickly, or a whole picture on one screen: JPEG through libjpeg-turbo's DCT
     /// scaling (n/8), which skips most of the inverse DCT work; SVG by rendering at the
-    /// reduced scale; PNG row by row, halving as it goes; the other formats by decoding fully
-    /// and halving (their libraries have no reduced pass). `Picture.fullWidth/fullHeight`
-    /// keep the size of the real image.
+    /// reduced scale; WebP scaled by libwebp as it decodes; the other formats row by row (or
+    /// whole, where their libraries decode only whole pictures), halving as they go.
+    /// `Picture.fullWidth/fullHeight` keep the size of the real image.
     public func decodePreview(maxPixels: Int, page: Int = 0) throws(PictureError) -> Picture {
         let inspection = try inspect(page: page)
         let header = inspection.header

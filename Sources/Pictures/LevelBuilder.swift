@@ -161,6 +161,38 @@ final class LevelBuilder {
         commit(0)
     }
 
+    /// How a decoder's rows hold alpha.
+    enum RowAlpha {
+        /// Every pixel opaque, or already premultiplied and within its alpha.
+        case premultiplied
+        /// Straight (unassociated) alpha: premultiplied as the row is taken.
+        case straight
+        /// Premultiplied by a library that may leave colours above alpha (a file's
+        /// associated alpha): clamped to it as the row is taken.
+        case clamped
+    }
+
+    /// Takes the next full-size row, which `fill` writes (B, G, R, A; alpha as `alpha` says)
+    /// and `transform` then converts to sRGB.
+    func take(_ alpha: RowAlpha, transform: ColorTransform?, _ fill: (UnsafeMutablePointer<UInt32>) -> Void) {
+        let row = alpha == .straight ? nextStraightRow : nextRow
+        fill(row)
+        transform?.apply(row: UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt8.self), count: levels[0].width)
+        switch alpha {
+        case .straight: commitStraightRow()
+        case .clamped: ARGBPixels.clampToAlpha(row, count: levels[0].width); commitRow()
+        case .premultiplied: commitRow()
+        }
+    }
+
+    /// Takes `count` transparent rows: the part of a damaged picture that did not decode.
+    func takeTransparentRows(_ count: Int) {
+        for _ in 0..<count {
+            nextRow.update(repeating: 0, count: levels[0].width)
+            commitRow()
+        }
+    }
+
     /// Takes every row of `pixels` (the full picture, premultiplied).
     func commitRows(of pixels: ARGBPixels) {
         for y in 0..<pixels.height {
@@ -173,12 +205,29 @@ final class LevelBuilder {
     /// bytes, as libtiff delivers them, to B, G, R, A), by pixman: a conversion between its
     /// a8b8g8r8 and a8r8g8b8 formats.
     static func copySwappingRedBlue(_ source: UnsafeMutablePointer<UInt32>, to target: UnsafeMutablePointer<UInt32>, count: Int) {
+        convert(source, PIXMAN_a8b8g8r8, bytesPerPixel: 4, to: target, count: count)
+    }
+
+    /// Converts `count` pixels of R, G, B, A floats (nominal range 0…1, as libjxl hands them
+    /// out) at `source` to B, G, R, A bytes at `target`, by pixman: each value clamped and
+    /// rounded to the nearest of 0…255.
+    static func convertFloats(_ source: UnsafeRawPointer, to target: UnsafeMutablePointer<UInt32>, count: Int) {
+        convert(UnsafeMutableRawPointer(mutating: source).assumingMemoryBound(to: UInt32.self), PIXMAN_rgba_float,
+                bytesPerPixel: 16, to: target, count: count)
+    }
+
+    /// Converts `count` pixels of `format` at `source` to a8r8g8b8 at `target`, in pieces that
+    /// pixman's coordinates reach.
+    private static func convert(_ source: UnsafeMutablePointer<UInt32>, _ format: pixman_format_code_t, bytesPerPixel: Int,
+                                to target: UnsafeMutablePointer<UInt32>, count: Int) {
         for x in stride(from: 0, to: count, by: piece) {
             let n = min(piece, count - x)
-            guard let from = pixman_image_create_bits(PIXMAN_a8b8g8r8, Int32(n), 1, source + x, Int32(n * 4)),
+            let from = UnsafeMutableRawPointer(source) + x * bytesPerPixel
+            guard let image = pixman_image_create_bits(format, Int32(n), 1, from.assumingMemoryBound(to: UInt32.self),
+                                                       Int32(n * bytesPerPixel)),
                   let to = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(n), 1, target + x, Int32(n * 4)) else { return }
-            pixman_image_composite32(PIXMAN_OP_SRC, from, nil, to, 0, 0, 0, 0, 0, 0, Int32(n), 1)
-            pixman_image_unref(from)
+            pixman_image_composite32(PIXMAN_OP_SRC, image, nil, to, 0, 0, 0, 0, 0, 0, Int32(n), 1)
+            pixman_image_unref(image)
             pixman_image_unref(to)
         }
     }

@@ -149,10 +149,10 @@ enum PNGCodec {
         return (passes, colorType & PNG_COLOR_MASK_COLOR == 0)
     }
 
-    static func decode(_ data: [UInt8], file: String, header: CodecHeader) throws(PictureError) -> CodecOutput {
-        let chunks = Metadata.png(data)
+    static func decode(_ data: [UInt8], file: String, stream: PictureFile? = nil, header: CodecHeader) throws(PictureError) -> CodecOutput {
+        let chunks = chunks(data, stream: stream)
         return try data.withBytes { (buffer) throws(PictureError) -> CodecOutput in
-            let reader = try Reader(buffer, file: file)
+            let reader = try Reader(buffer, file: file, stream: stream)
             let png = reader.png
             let (passes, gray) = try prepareARGBRows(reader, header: header)
             let w = header.width, h = header.height

@@ -30,6 +30,9 @@ public struct PictureError: Error, Sendable, Equatable, CustomStringConvertible 
         /// Decoding would hold more memory than the memory budget allows
         /// (`DecodeLimits.memoryBudget`), and the format cannot be decoded in parts, in bytes.
         case overBudget(width: Int, height: Int, needed: Int, budget: Int)
+        /// Decoding would hold more memory while it runs than `DecodeLimits.wholeDecodeAllowance`,
+        /// for a format whose library makes the whole picture at once, in bytes.
+        case overAllowance(width: Int, height: Int, needed: Int, allowance: Int)
         /// The codec library rejected the data; the payload is its message.
         case corrupt(ImageFormat, String)
         /// Valid data this build cannot decode (a missing codec, an unhandled sample layout).
@@ -70,6 +73,9 @@ public struct PictureError: Error, Sendable, Equatable, CustomStringConvertible 
         case .overBudget(let w, let h, let needed, let budget):
             return "image too large for the memory budget: \(w)×\(h) needs \(Self.bytes(needed)) to decode, "
                 + "the budget is \(Self.bytes(budget))"
+        case .overAllowance(let w, let h, let needed, let allowance):
+            return "image too large to decode within the memory budget: \(w)×\(h) needs \(Self.bytes(needed)) while "
+                + "its library decodes it whole, the allowance for that is \(Self.bytes(allowance))"
         case .corrupt(let format, let message): return "corrupt \(format.name) data: \(message)"
         case .unsupportedVariant(let format, let message): return "unsupported \(format.name) file: \(message)"
         case .noSuchPage(let page, let count):

@@ -199,7 +199,7 @@ public final class PictureLoader: Sendable {
         do throws(PictureError) {
             // Reading is real progress; decoding is estimated from the pixel count. The bytes
             // are held while the picture decodes: the memory budget holds them too.
-            // A PNG, JPEG or TIFF too large to hold is read in place as it decodes.
+            // A PNG, JPEG, TIFF or BMP too large to hold is read in place as it decodes.
             let limits = options.limits
             let file = try PictureFile.open(path: path)
             let decoder: ImageDecoder

@@ -226,23 +226,6 @@ enum TIFFCodec {
         return max(1, min(Int(band == 0 ? UInt32(height) : band), height))
     }
 
-    /// Decodes `page` whole, band by band.
-    static func decode(_ data: [UInt8], file: String, page: Int, header: CodecHeader) throws(PictureError) -> CodecOutput {
-        try data.withBytes { (buffer) throws(PictureError) -> CodecOutput in
-            let (h, checked) = try open(buffer, file: file, page: page)
-            let pixels = try ARGBPixels.make(width: checked.width, height: checked.height, file: file)
-            let bands = try decodeBands(h, file: file, header: checked, target: { pixels.base + $0 * checked.width }, take: { _, _ in })
-            pixels.clearRows(from: bands.rows)
-            var output = CodecOutput(pixels: pixels, premultiplied: bands.premultiplied, color: bands.color,
-                                     colorInput: bands.gray ? .grayInBGRA : nil)
-            if let problem = bands.problem {
-                guard bands.rows > 0 else { throw problem }
-                output.damage = PictureDamage(error: problem, decodedFraction: Double(bands.rows) / Double(checked.height))
-            }
-            return output
-        }
-    }
-
     /// Bytes of the band buffer a decode into levels holds beside them.
     static func bandBytes(_ data: [UInt8], file: String, stream: PictureFile?, page: Int) throws(PictureError) -> Int {
         try data.withBytes { (buffer) throws(PictureError) -> Int in

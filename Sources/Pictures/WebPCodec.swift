@@ -60,32 +60,96 @@ enum WebPCodec {
         return Array(UnsafeBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
     }
 
-    /// Decodes a still picture, or an animation's first frame, to premultiplied ARGB.
-    static func decode(_ data: [UInt8], file: String, header: CodecHeader) throws(PictureError) -> CodecOutput {
-        if header.frameCount > 1 {
-            let animation = try WebPAnimation(data: data, file: file)
-            guard let first = try animation.next() else { throw PictureError(file: file, kind: .truncated) }
-            return CodecOutput(pixels: first.pixels, premultiplied: true, color: animation.color)
+    /// The bitstream a still decode shows: the file's own, or an animation's first frame placed
+    /// on its canvas (over transparency, which is what blending onto the empty canvas gives).
+    struct Still {
+        /// Where the bitstream lies in the file's bytes.
+        var offset: Int
+        var count: Int
+        /// Where it lies on the canvas, and its size, in pixels.
+        var x = 0, y = 0
+        var width: Int
+        var height: Int
+        /// Lossless (VP8L): libwebp holds the whole picture as ARGB while it decodes it.
+        var lossless: Bool
+        /// Lossy with an alpha plane, which libwebp decodes whole, a byte a pixel.
+        var lossyAlpha: Bool
+
+        /// Whether it fills the canvas of `header`, so that libwebp can scale it whole.
+        func covers(_ header: CodecHeader) -> Bool { x == 0 && y == 0 && width == header.width && height == header.height }
+
+        /// Bytes libwebp holds for itself while decoding, beside the pixels it writes out.
+        var workingBytes: Int { width * height * (lossless ? 4 : lossyAlpha ? 1 : 0) }
+    }
+
+    /// What a still decode of `data` decodes: for an animation, its first frame (from the
+    /// demuxer, which the header has already run over the whole file).
+    static func still(_ data: [UInt8], file: String, header: CodecHeader) throws(PictureError) -> Still {
+        try data.withBytes { (buffer) throws(PictureError) -> Still in
+            guard let base = buffer.baseAddress else { throw PictureError(file: file, kind: .truncated) }
+            var still = Still(offset: 0, count: buffer.count, width: header.width, height: header.height, lossless: false,
+                              lossyAlpha: false)
+            if header.frameCount > 1 {
+                var webp = webpData(buffer)
+                guard let demux = WebPDemux(&webp) else { throw PictureError(file: file, kind: .truncated) }
+                defer { WebPDemuxDelete(demux) }
+                var frame = WebPIterator()
+                guard WebPDemuxGetFrame(demux, 1, &frame) != 0, let bytes = frame.fragment.bytes else {
+                    throw PictureError(file: file, kind: .corrupt(.webp, "no first frame"))
+                }
+                defer { WebPDemuxReleaseIterator(&frame) }
+                still = Still(offset: bytes - base, count: frame.fragment.size, x: Int(frame.x_offset), y: Int(frame.y_offset),
+                              width: Int(frame.width), height: Int(frame.height), lossless: false, lossyAlpha: false)
+                // The demuxer checked the frame lies on the canvas; said again, as pixels are written there.
+                guard still.x >= 0, still.y >= 0, still.width > 0, still.height > 0,
+                      still.x + still.width <= header.width, still.y + still.height <= header.height else {
+                    throw PictureError(file: file, kind: .corrupt(.webp, "first frame outside the canvas"))
+                }
+            }
+            var features = WebPBitstreamFeatures()
+            let status = WebPGetFeatures(base + still.offset, still.count, &features)
+            guard status == VP8_STATUS_OK else { throw error(status, file: file) }
+            still.lossless = features.format == 2
+            still.lossyAlpha = features.format != 2 && features.has_alpha != 0
+            return still
         }
+    }
+
+    /// Decodes `still` (see `still(_:file:header:)`) to premultiplied ARGB on a canvas of
+    /// `width`×`height`: the header's size, or smaller when `still` covers the canvas, which
+    /// libwebp then scales down as it decodes (averaging the pixels each output pixel covers),
+    /// so that only the smaller picture is ever written. A cut or broken file keeps the rows
+    /// that decoded, the rest transparent.
+    static func decode(_ data: [UInt8], file: String, header: CodecHeader, still: Still,
+                       width: Int, height: Int) throws(PictureError) -> CodecOutput {
+        let scaled = width != header.width || height != header.height
+        precondition(!scaled || still.covers(header), "only a whole canvas is scaled")
         return try data.withBytes { (buffer) throws(PictureError) -> CodecOutput in
-            let pixels = try ARGBPixels.make(width: header.width, height: header.height, file: file)
-            var output = WebPDecBuffer()
-            guard WebPInitDecBuffer(&output) != 0 else {
+            let pixels = try ARGBPixels.make(width: width, height: height, file: file)
+            var config = WebPDecoderConfig()
+            guard WebPInitDecoderConfig(&config) != 0 else {
                 throw PictureError(file: file, kind: .unsupportedVariant(.webp, "libwebp version mismatch"))
             }
-            // Premultiplied B, G, R, A straight into our pixels: no copy, no second pass.
-            output.colorspace = MODE_bgrA
-            output.is_external_memory = 1
-            output.u.RGBA.rgba = pixels.rawBytes
-            output.u.RGBA.stride = Int32(header.width * 4)
-            output.u.RGBA.size = pixels.byteCount
-            guard let decoder = WebPINewDecoder(&output) else {
+            if scaled {
+                config.options.use_scaling = 1
+                config.options.scaled_width = Int32(width)
+                config.options.scaled_height = Int32(height)
+            }
+            // Premultiplied B, G, R, A straight into our pixels (at the frame's place on the
+            // canvas): no copy, no second pass.
+            config.output.colorspace = MODE_bgrA
+            config.output.is_external_memory = 1
+            let origin = scaled ? 0 : still.y * width + still.x
+            config.output.u.RGBA.rgba = pixels.rawBytes + origin * 4
+            config.output.u.RGBA.stride = Int32(width * 4)
+            config.output.u.RGBA.size = pixels.byteCount - origin * 4
+            guard let decoder = WebPIDecode(nil, 0, &config) else {
                 throw PictureError(file: file, kind: .corrupt(.webp, "out of memory"))
             }
             defer { WebPIDelete(decoder) }
             // The incremental decoder, given everything at once, decodes like WebPDecode but
             // can say how many rows came out when the data stops or breaks.
-            let status = WebPIUpdate(decoder, buffer.baseAddress, buffer.count)
+            let status = WebPIUpdate(decoder, buffer.baseAddress! + still.offset, still.count)
             let color = iccProfile(buffer).map(ColorDescription.icc)
             if status == VP8_STATUS_OK {
                 return CodecOutput(pixels: pixels, premultiplied: true, color: color)
@@ -95,9 +159,10 @@ enum WebPCodec {
             let problem = error(status, file: file)
             guard decoded > 0 else { throw problem }
             // Rows past the last decoded one may hold a partly filtered row: clear them.
-            pixels.clearRows(from: decoded)
+            let rows = scaled ? height : still.height
+            pixels.clearRows(from: (scaled ? 0 : still.y) + decoded)
             return CodecOutput(pixels: pixels, premultiplied: true, color: color,
-                               damage: PictureDamage(error: problem, decodedFraction: Double(decoded) / Double(header.height)))
+                               damage: PictureDamage(error: problem, decodedFraction: Double(decoded) / Double(rows)))
         }
     }
 }

@@ -90,13 +90,17 @@ public struct RawPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The names in this folder (bytes, "." and ".." left out), each with what `stat` says of
-    /// it (links followed; kind `.other` and no identity when it cannot be told). Nothing is
-    /// opened but the folder.
-    public func folderEntries() -> Result<[FolderEntry], Errno> {
+    /// it (links followed; kind `.other` and no identity when it cannot be told), or with
+    /// `detail` `.kinds` only what the folder itself says of files. Nothing is opened but the
+    /// folder.
+    public func folderEntries(detail: FolderEntryDetail = .status) -> Result<[FolderEntry], Errno> {
         Result { () throws(Errno) in
             let folder = try open(.readOnly, options: [.directory, .closeOnExec])
             defer { try? folder.close() }
-            return try SystemCalls.names(in: folder).map { name in
+            return try SystemCalls.names(in: folder).map { name, type in
+                if detail == .kinds, let kind = FileKind(folderEntryType: type) {
+                    return FolderEntry(name: name, info: FileInfo(kind: kind, size: 0, modified: 0, identity: nil))
+                }
                 let status = RawPath(bytes: name).withCString { try? Stat($0, relativeTo: folder, flags: []) }
                 return FolderEntry(name: name, info: status.map(FileInfo.init) ?? .unknown)
             }
@@ -136,6 +140,18 @@ public struct RawPath: Hashable, Sendable, CustomStringConvertible {
         }
         return RawPath(text)
     }
+}
+
+/// How much `RawPath.folderEntries` finds out about each name.
+public enum FolderEntryDetail: Sendable, Equatable {
+    /// What `stat` says of each name (kind, size, time and identity, links followed).
+    case status
+    /// The kind of each file as the folder's own listing gives it (readdir's `d_type`), without
+    /// a `stat` per name: size, time and identity are left unknown (0, nil). Folders, symbolic
+    /// links and names whose kind the file system does not give are still `stat`ed, so a
+    /// folder has its identity and a link is seen as what it leads to. Listing a folder of
+    /// thousands of pictures by name needs no more.
+    case kinds
 }
 
 /// One name in a folder and what `stat` says of it.
@@ -211,6 +227,16 @@ public enum FileKind: Equatable, Sendable {
         case .regular: self = .regular
         case .directory: self = .folder
         default: self = .other
+        }
+    }
+
+    /// The kind readdir's `d_type` gives without following anything: nil for a folder (its
+    /// identity is wanted), a symbolic link (what it leads to counts) and DT_UNKNOWN.
+    init?(folderEntryType type: UInt8) {
+        switch Int32(type) {
+        case Int32(DT_REG): self = .regular
+        case Int32(DT_FIFO), Int32(DT_CHR), Int32(DT_BLK), Int32(DT_SOCK): self = .other
+        default: return nil
         }
     }
 }

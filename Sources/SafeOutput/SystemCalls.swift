@@ -94,8 +94,9 @@ package enum SystemCalls {
     }
 
     /// The names in the folder open as `folder` ("." and ".." left out), in the order the file
-    /// system gives them (fdopendir on a duplicate of `folder`, which stays open, then readdir).
-    package static func names(in folder: FileDescriptor) throws(Errno) -> [[UInt8]] {
+    /// system gives them (fdopendir on a duplicate of `folder`, which stays open, then readdir),
+    /// each with its `d_type` (DT_REG, DT_DIR…; DT_UNKNOWN where the file system does not say).
+    package static func names(in folder: FileDescriptor) throws(Errno) -> [(name: [UInt8], type: UInt8)] {
         let copy = dup(folder.rawValue)
         guard copy >= 0 else { throw .lastCall }
         guard let dir = fdopendir(copy) else {
@@ -104,11 +105,11 @@ package enum SystemCalls {
             throw error
         }
         defer { closedir(dir) }
-        var names: [[UInt8]] = []
+        var names: [(name: [UInt8], type: UInt8)] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
-            names.append(name)
+            names.append((name, entry.pointee.d_type))
         }
         return names
     }

@@ -55,11 +55,18 @@ public final class Display {
     /// are drawn for, so the cursor is sharp on the densest screen it can be on.
     public var maxOutputScale: Int { max(registry.outputs.values.map(\.scale).max() ?? 1, 1) }
 
+    /// The size of the largest output (by pixels) in its own pixels, nil while no output has
+    /// said: the most a window's buffers can cover, what pictures for a window that has not
+    /// settled on its size yet are decoded for.
+    public var largestOutputPixels: (width: Int, height: Int)? {
+        registry.outputs.values.compactMap(\.mode.size).max { $0.width * $0.height < $1.width * $1.height }
+    }
+
     /// The checked scale of every bound output, by registry name.
     var outputScales: [UInt32: Int] { registry.outputs.mapValues(\.scale) }
 
     /// The checked refresh rate (mHz) of every bound output that has one, by registry name.
-    var outputRefreshes: [UInt32: Int] { registry.outputs.compactMapValues(\.refresh) }
+    var outputRefreshes: [UInt32: Int] { registry.outputs.compactMapValues(\.mode.refresh) }
 
     /// The checked transform of every bound output, by registry name.
     var outputTransforms: [UInt32: FrameTransform] { registry.outputs.mapValues(\.transform) }

@@ -99,6 +99,7 @@ extension ImageViewer {
             }
         }
         gallery?.onWindowRequest = { [unowned app] request in app.perform(request) }
+        gallery?.screenSize = { [unowned app] in app.display.largestOutputPixels }
         gallery?.onTitleChange = { [unowned app] in app.window.setTitle($0) }
         app.window.drawsAhead = !noDrawAhead
         if let gallery {

@@ -1,6 +1,7 @@
 // The formats benchmark of pictures-bench: one photo-like picture in every format image-viewer
 // and swayimg both read, each file shown by both viewers under their own headless sway several
 // times, with the medians of the first frame and the peak memory side by side.
+import CompositorHarness
 import Foundation
 import Glibc
 import Pictures
@@ -157,12 +158,12 @@ struct FormatsBenchmark {
             if Self.isRegularFile(target) { continue }
             say("Making the \(format.name) picture")
             let made = scratch.appending("made.\(format.fileExtension)")
-            let started = monotonicMs()
+            let started = monotonicMilliseconds()
             try runMakeCorpus(["--bench", format.name, photo, made])
             // Into place without following a link planted at the name (OutputFile refuses one).
             try OutputFile(creating: target).write(Array(try Data(contentsOf: URL(fileURLWithPath: made))))
             try? FileManager.default.removeItem(atPath: made)
-            say(String(format: "  made in %.0f s", (monotonicMs() - started) / 1000))
+            say(String(format: "  made in %.0f s", (monotonicMilliseconds() - started) / 1000))
         }
         return files
     }
@@ -241,12 +242,12 @@ struct FormatsBenchmark {
     static func decodeFigures(_ file: String) -> String {
         ResidentMemory.resetPeak()
         let base = ResidentMemory.current()
-        let started = monotonicMs()
+        let started = monotonicMilliseconds()
         do {
             let decoder = try ImageDecoder(path: file)
             let read = ResidentMemory.peak() - base
             let picture = try decoder.decode(acceptsDamage: true)
-            let ms = monotonicMs() - started
+            let ms = monotonicMilliseconds() - started
             let peak = ResidentMemory.peak() - base
             return withExtendedLifetime(picture) {
                 String(format: "read and decoded in %.0f ms; resident memory +%.1f MiB after reading, +%.1f MiB at the decode's peak",

@@ -1,9 +1,14 @@
 // One picture viewer shown the huge JPEG under its own headless sway: when its first frame came,
 // when it went quiet, and its peak resident memory read from /proc just before it is ended.
+import CompositorHarness
 import Foundation
 import Glibc
 import Pictures
-import Synchronization
+
+/// Why the benchmark cannot go on: one line, plus a log excerpt where that helps.
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+}
 
 /// What one live run measured.
 struct LiveFigures {
@@ -26,8 +31,6 @@ struct LiveFigures {
 struct LiveSettings {
     /// sway's executable.
     var sway: String
-    /// grim's executable (the screenshot that checks the picture is shown).
-    var grim: String
     /// swaymsg's executable (window events for swayimg's first frame).
     var swaymsg: String
     /// The output's size, in pixels.
@@ -40,9 +43,6 @@ struct LiveSettings {
     var photo: PhotoOnScreen.Expectation
 }
 
-/// Monotonic time in ms (CLOCK_MONOTONIC through Dispatch).
-func monotonicMs() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
-
 /// A field of /proc/PID/status in KiB (VmHWM, VmRSS), or nil once the process is gone.
 func procStatusKiB(_ pid: pid_t, _ field: String) -> Int? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
@@ -50,32 +50,6 @@ func procStatusKiB(_ pid: pid_t, _ field: String) -> Int? {
         return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
     }
     return nil
-}
-
-/// Lines a child writes to a pipe, each stamped with the monotonic time it arrived.
-final class StampedLines: Sendable {
-    private let lines = Mutex<[(ms: Double, text: String)]>([])
-
-    /// Reads `handle` on a thread of its own until end of file.
-    init(reading handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            var pending = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                let now = monotonicMs()
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    let text = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending.removeSubrange(pending.startIndex...newline)
-                    lines.withLock { $0.append((now, text)) }
-                }
-            }
-        }
-    }
-
-    /// Every line so far.
-    var all: [(ms: Double, text: String)] { lines.withLock { $0 } }
 }
 
 /// The key `"name":value` of a one-line JSON object, as a number.
@@ -100,12 +74,12 @@ enum LiveRun {
     /// not grow and the process used no CPU time (the frame from the full-resolution picture
     /// can take longer to draw than `settle`). Then SIGTERM makes it print its summary.
     static func viewer(_ executable: String, file: String, settings: LiveSettings) throws -> LiveFigures {
-        let sway = try HeadlessSway(sway: settings.sway, width: settings.width, height: settings.height)
+        let sway = try SwayHeadless(width: settings.width, height: settings.height, background: background, executable: settings.sway)
         defer { sway.stop() }
         let logURL = sway.folder.appendingPathComponent("viewer.log")
         let home = try privateHome(in: sway)
-        let child = try Child(executable, ["--stats", file], environment: sway.clientEnvironment(home: home),
-                              output: try newLog(logURL))
+        let child = try GroupProcess(executable: executable, arguments: ["--stats", file],
+                                     environment: clientEnvironment(sway, home: home), log: logURL)
         defer { if child.isRunning { child.stop(signal: SIGKILL) } }
         func log() -> String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
         func lines() -> [String] { log().split(separator: "\n").map(String.init) }
@@ -140,31 +114,33 @@ enum LiveRun {
     /// for the first commit with a buffer) is its first frame. It is ended once it has been
     /// idle as `viewer` defines it (VmHWM and CPU time) for `settle` seconds after that.
     static func swayimg(_ executable: String, file: String, settings: LiveSettings) throws -> LiveFigures {
-        let sway = try HeadlessSway(sway: settings.sway, width: settings.width, height: settings.height)
+        let sway = try SwayHeadless(width: settings.width, height: settings.height, background: background, executable: settings.sway)
         defer { sway.stop() }
         // Window events, plus tick: subscribing to tick answers at once with `"first": true`,
         // which shows the subscription is in place before swayimg starts (sway-ipc(7)).
         let pipe = Pipe()
-        let watcher = try Child(settings.swaymsg, ["-s", sway.ipcSocket, "-t", "subscribe", "-m", "--raw", #"["window","tick"]"#],
-                                environment: sway.clientEnvironment(home: sway.folder), output: pipe.fileHandleForWriting)
+        let watcher = try GroupProcess(executable: settings.swaymsg,
+                                       arguments: ["-s", sway.ipcSocket, "-t", "subscribe", "-m", "--raw", #"["window","tick"]"#],
+                                       environment: clientEnvironment(sway, home: sway.folder), output: pipe.fileHandleForWriting)
         defer { watcher.stop() }
-        let events = StampedLines(reading: pipe.fileHandleForReading)
-        let ready = monotonicMs() + 5000
-        while !events.all.contains(where: { $0.text.contains(#""first": true"#) || $0.text.contains(#""first":true"#) }) {
-            guard monotonicMs() < ready, watcher.isRunning else {
+        let events = LineCollector()
+        events.drain(pipe.fileHandleForReading)
+        let ready = monotonicMilliseconds() + 5000
+        while !events.stampedLines.contains(where: { $0.text.contains(#""first": true"#) || $0.text.contains(#""first":true"#) }) {
+            guard monotonicMilliseconds() < ready, watcher.isRunning else {
                 throw BenchError(description: "swaymsg did not subscribe to sway's window events within 5 s")
             }
             usleep(10_000)
         }
         let logURL = sway.folder.appendingPathComponent("swayimg.log")
         let home = try privateHome(in: sway)
-        let output = try newLog(logURL)
-        let launch = monotonicMs()
-        let child = try Child(executable, [file], environment: sway.clientEnvironment(home: home), output: output)
+        let launch = monotonicMilliseconds()
+        let child = try GroupProcess(executable: executable, arguments: [file], environment: clientEnvironment(sway, home: home),
+                                     log: logURL)
         defer { if child.isRunning { child.stop(signal: SIGKILL) } }
         func log() -> String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
         func mapped() -> Double? {
-            events.all.first { jsonString($0.text, "change") == "new" }.map { $0.ms - launch }
+            events.stampedLines.first { jsonString($0.text, "change") == "new" }.map { $0.ms - launch }
         }
         var first: PhotoOnScreen?
         try waitUntilSettled(child, settings: settings, describe: "swayimg", log: log,
@@ -178,8 +154,21 @@ enum LiveRun {
                            reportedPeakKiB: nil, settled: settled)
     }
 
+    /// The output's background, sway's default (decision: a colour the test photo never has).
+    static let background = SwayHeadless.defaultBackground
+
+    /// The environment of a client of `sway`: its sockets (SWAYSOCK too) and a private HOME, so
+    /// no user configuration changes what is measured.
+    private static func clientEnvironment(_ sway: SwayHeadless, home: URL) -> [String: String] {
+        var environment = sway.clientEnvironment
+        environment["SWAYSOCK"] = sway.ipcSocket
+        environment["HOME"] = home.path
+        environment.removeValue(forKey: "XDG_CONFIG_HOME")
+        return environment
+    }
+
     /// A HOME of its own for a client, so no user configuration changes what is measured.
-    private static func privateHome(in sway: HeadlessSway) throws -> URL {
+    private static func privateHome(in sway: SwayHeadless) throws -> URL {
         let home = sway.folder.appendingPathComponent("client-home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         return home
@@ -195,16 +184,16 @@ enum LiveRun {
     /// count of output lines (0 when there are none to watch); `onShown` runs once, as soon
     /// as the first frame is seen.
     private static func waitUntilSettled(
-        _ child: Child, settings: LiveSettings, describe name: String, log: () -> String,
+        _ child: GroupProcess, settings: LiveSettings, describe name: String, log: () -> String,
         progress: () throws -> (shown: Bool, lines: Int), onShown: () throws -> Void
     ) throws {
-        let start = monotonicMs()
+        let start = monotonicMilliseconds()
         var peak = 0, lines = 0, ticks = 0
         var shown = false
         var lastChange = start
         while true {
             usleep(20_000)
-            let now = monotonicMs()
+            let now = monotonicMilliseconds()
             guard child.isRunning, let hwm = procStatusKiB(child.pid, "VmHWM"), let cpu = cpuTicks(child.pid) else {
                 throw BenchError(description: "\(name) exited before it had settled; its output:\n\(log().suffix(3000))")
             }
@@ -217,7 +206,7 @@ enum LiveRun {
                 peak = hwm
                 lines = state.lines
                 ticks = cpu
-                lastChange = monotonicMs()
+                lastChange = monotonicMilliseconds()
             }
             if shown && now - lastChange >= settings.settle * 1000 { return }
             if now - start > settings.timeout * 1000 {
@@ -244,7 +233,7 @@ enum LiveRun {
     static let firstFrameLooks = 4
 
     /// Screenshots until one shows the photo, at most `firstFrameLooks`; the last one seen.
-    private static func lookAfterFirstFrame(at sway: HeadlessSway, settings: LiveSettings) throws -> PhotoOnScreen {
+    private static func lookAfterFirstFrame(at sway: SwayHeadless, settings: LiveSettings) throws -> PhotoOnScreen {
         var seen = try look(at: sway, settings: settings)
         for _ in 1..<firstFrameLooks where !seen.isPhoto {
             usleep(50_000)
@@ -254,23 +243,8 @@ enum LiveRun {
     }
 
     /// A screenshot of the whole output (grim), searched for the photo.
-    private static func look(at sway: HeadlessSway, settings: LiveSettings) throws -> PhotoOnScreen {
-        let pipe = Pipe()
-        let errors = Pipe()
-        let grim = Process()
-        grim.executableURL = URL(fileURLWithPath: settings.grim)
-        grim.arguments = ["-t", "ppm", "-"]
-        grim.environment = sway.clientEnvironment(home: sway.folder)
-        grim.standardOutput = pipe
-        grim.standardError = errors
-        try grim.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        grim.waitUntilExit()
-        guard grim.terminationStatus == 0, let image = PPMImage(data) else {
-            throw BenchError(description: "grim could not take a screenshot (status \(grim.terminationStatus)): \(message)")
-        }
-        return PhotoOnScreen(image, expecting: settings.photo)
+    private static func look(at sway: SwayHeadless, settings: LiveSettings) throws -> PhotoOnScreen {
+        PhotoOnScreen(try sway.screenshot(), expecting: settings.photo)
     }
 
     /// Refuses to report figures for a window that, settled, does not show the photo.

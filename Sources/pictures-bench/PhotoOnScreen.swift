@@ -1,47 +1,6 @@
 // Finding the test photo in a screenshot, so that no figure is reported for a window that does
 // not actually show the picture (a blank window, or a preview drawn at the wrong size).
-
-/// A binary PPM (P6, maxval 255), as `grim -t ppm` writes it.
-struct PPMImage {
-    let width: Int
-    let height: Int
-    /// RGB samples, row by row, 3 bytes per pixel.
-    let samples: [UInt8]
-
-    /// Parses `data`; nil when it is not such a PPM or is cut short.
-    init?<Bytes: Collection>(_ data: Bytes) where Bytes.Element == UInt8 {
-        let bytes = Array(data)
-        guard bytes.count > 2, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "6") else { return nil }
-        // Width, height and maxval as decimal fields between whitespace, then one whitespace
-        // byte before the samples (netpbm's format).
-        var index = 2
-        var fields: [Int] = []
-        while fields.count < 3 {
-            while index < bytes.count, [9, 10, 13, 32].contains(bytes[index]) { index += 1 }
-            var value = 0, digits = 0
-            while index < bytes.count, (48...57).contains(bytes[index]), digits < 7 {
-                value = value * 10 + Int(bytes[index] - 48)
-                digits += 1
-                index += 1
-            }
-            guard digits > 0 else { return nil }
-            fields.append(value)
-        }
-        index += 1
-        guard fields[2] == 255, fields[0] > 0, fields[1] > 0, bytes.count - index >= fields[0] * fields[1] * 3 else {
-            return nil
-        }
-        width = fields[0]
-        height = fields[1]
-        samples = Array(bytes[index..<(index + width * height * 3)])
-    }
-
-    /// The pixel at (x, y) as (r, g, b).
-    func rgb(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
-        let i = (y * width + x) * 3
-        return (Int(samples[i]), Int(samples[i + 1]), Int(samples[i + 2]))
-    }
-}
+import CompositorHarness
 
 /// Where a screenshot shows the test photo, and whether that is the photo fitted whole.
 struct PhotoOnScreen: CustomStringConvertible {
@@ -53,8 +12,8 @@ struct PhotoOnScreen: CustomStringConvertible {
         var centre: (r: Int, g: Int, b: Int)
         /// How far a displayed pixel may stray from `centre` per channel (grain, JPEG, scaling).
         var tolerance: Int
-        /// The compositor's background (sway's `bg`), which is not the photo.
-        var background: (r: Int, g: Int, b: Int)
+        /// The compositor's background (sway's `bg`, 0xRRGGBB), which is not the photo.
+        var background: UInt32
     }
 
     /// 2 levels: pixels this close to the background or to a pure grey (the viewer's black,
@@ -75,14 +34,14 @@ struct PhotoOnScreen: CustomStringConvertible {
     var isPhoto = false
 
     /// Looks for the photo in `image`.
-    init(_ image: PPMImage, expecting photo: Expectation) {
+    init(_ image: Screenshot, expecting photo: Expectation) {
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
         let flat = Self.flatTolerance
+        let bg = Self.channels(photo.background)
         for y in 0..<image.height {
             for x in 0..<image.width {
-                let p = image.rgb(x, y)
+                let p = Self.channels(image.pixel(x, y))
                 let grey = abs(p.r - p.g) <= flat && abs(p.g - p.b) <= flat
-                let bg = photo.background
                 let background = abs(p.r - bg.r) <= flat && abs(p.g - bg.g) <= flat && abs(p.b - bg.b) <= flat
                 if grey || background { continue }
                 minX = min(minX, x); maxX = max(maxX, x)
@@ -92,12 +51,17 @@ struct PhotoOnScreen: CustomStringConvertible {
         guard maxX >= 0 else { return }
         let box = (x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
         self.box = box
-        centre = image.rgb(box.x + box.width / 2, box.y + box.height / 2)
+        centre = Self.channels(image.pixel(box.x + box.width / 2, box.y + box.height / 2))
         let aspect = Double(box.width) / Double(box.height)
         let share = max(Double(box.width) / Double(image.width), Double(box.height) / Double(image.height))
         let e = photo.centre
         isPhoto = abs(aspect / photo.aspect - 1) <= Self.aspectTolerance && share >= Self.minimumShare
             && max(abs(centre.r - e.r), abs(centre.g - e.g), abs(centre.b - e.b)) <= photo.tolerance
+    }
+
+    /// The red, green and blue of a pixel 0xRRGGBB (any alpha above ignored).
+    private static func channels(_ pixel: UInt32) -> (r: Int, g: Int, b: Int) {
+        (Int(pixel >> 16 & 0xFF), Int(pixel >> 8 & 0xFF), Int(pixel & 0xFF))
     }
 
     /// "the photo, 1620×1080 at (150, 0)", or what was seen instead.

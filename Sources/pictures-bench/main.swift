@@ -4,6 +4,7 @@
 // sway, and prints their first frames and peak memory side by side. With --formats it does the
 // same for a 24-MP photo in every format both viewers read (FormatsBenchmark.swift).
 import ArgumentParser
+import CompositorHarness
 import Foundation
 import Glibc
 import Pictures
@@ -115,7 +116,7 @@ struct PicturesBench: ParsableCommand {
             say(FormatsBenchmark.decodeFigures(decodeOnly))
             return
         }
-        let cleanup = Child.cleanUpOnSignals()
+        let cleanup = GroupProcess.killAllOnSignals()
         defer { withExtendedLifetime(cleanup) {} }
         do {
             let withinBudget = try measure()
@@ -207,18 +208,19 @@ struct PicturesBench: ParsableCommand {
             return path
         }
         let sway = try need("sway", "sway"), swaymsg = try need("swaymsg", "sway")
-        let grim = try need("grim", "grim"), swayimg = try need("swayimg", "swayimg")
+        _ = try need("grim", "grim")
+        let swayimg = try need("swayimg", "swayimg")
         let viewerPath = viewer ?? Self.besideThisExecutable("image-viewer")
         guard FileManager.default.isExecutableFile(atPath: viewerPath) else {
             throw BenchError(description: "no image-viewer at \(viewerPath): build it with `swift build -c release --product image-viewer`, or pass --viewer PATH")
         }
         let size = outputSize!
         let settings = LiveSettings(
-            sway: sway, grim: grim, swaymsg: swaymsg, width: size.width, height: size.height, settle: settle,
+            sway: sway, swaymsg: swaymsg, width: size.width, height: size.height, settle: settle,
             timeout: Self.liveTimeout,
             photo: PhotoOnScreen.Expectation(aspect: Double(photoWidth) / Double(photoHeight),
                                              centre: PictureBenchmark.photoColour(u: 0.5, v: 0.5),
-                                             tolerance: Self.centreTolerance, background: HeadlessSway.background))
+                                             tolerance: Self.centreTolerance, background: LiveRun.background))
         return (viewerPath, swayimg, settings)
     }
 

@@ -109,6 +109,7 @@ struct GalleryBadFileTests {
         h.run(Step.drag(0, from: CGPoint(x: 600, y: 200), to: CGPoint(x: 300, y: 200)) + Step.key(300, "Right"))
         let card = try #require(h.scene.emptyCard)
         #expect(card.title == "No pictures to show")
+        #expect(card.message == "Give image-viewer pictures (PNG, JPEG, WebP, GIF, TIFF, HEIF, AVIF, JPEG XL, SVG or BMP) or folders holding them.")
         #expect(h.scene.currentIndex == 0 && h.scene.currentPage == nil)
         #expect(h.shows(400, Int(card.frame.minY) + 8, (0x2C, 0x2C, 0x30), tolerance: 0))
         #expect(frames >= 1)

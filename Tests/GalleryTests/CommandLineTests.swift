@@ -1,5 +1,6 @@
 // The image-viewer program itself, offscreen: paths become pages, a bad file's line goes to
 // stderr once, a swipe in a trace turns the page, and bad options are refused clearly.
+import CompositorHarness
 import Foundation
 import Gallery
 import Testing

@@ -6,6 +6,7 @@ import Gallery
 import Pictures
 import Raster
 import ScrollKit
+import Synchronization
 import Testing
 import TestSupport
 
@@ -64,6 +65,31 @@ struct DetailLoadingTests {
         #expect(h.scene.currentIndex == 1)
         let kept = try #require(first.pictureView.picture)
         #expect(kept.width == 64 && kept.byteCount == 64 * 48 * 4, "the page scrolled away keeps its screen-size picture")
+    }
+
+    /// Counts calls from any thread.
+    final class Calls: Sendable {
+        private let calls = Mutex(0)
+        var count: Int { calls.withLock { $0 } }
+        func call() { calls.withLock { $0 += 1 } }
+    }
+
+    @Test("Once the gallery rests after pictures were let go, free memory goes back once; not at the opening")
+    func freeMemoryAtRest() throws {
+        let folder = try TemporaryFolder()
+        let h = Harness(files: try Self.files(in: folder), width: 64, height: 48, options: Self.options)
+        let rests = Calls()
+        h.scene.onRestAfterRelease = { rests.call() }
+        h.run([])
+        #expect(rests.count == 0, "nothing was let go while the first pictures loaded")
+        // Full resolution replaces the screen-size picture; the next page sends the first back
+        // to its screen-size picture; the last page drops the first: each once, at rest.
+        h.run(Step.key(100, "1"))
+        #expect(rests.count == 1, "\(rests.count)")
+        h.run(Step.key(3000, "Next"))
+        #expect(h.scene.currentIndex == 1 && rests.count == 2, "\(rests.count)")
+        h.run(Step.key(6000, "Next"))
+        #expect(h.scene.currentIndex == 2 && rests.count == 3, "\(rests.count)")
     }
 
     @Test("A window that grows has the page in the middle load a screen-size picture again, not full resolution")

@@ -1,6 +1,7 @@
 // The folder options of the image-viewer program itself, offscreen: one file opens among its
 // folder's pictures, --sort and --reverse, --wrap, `-` with lists, -0 and a picture, names that
 // are not UTF-8, and the options refused.
+import CompositorHarness
 import Foundation
 import Testing
 import TestSupport

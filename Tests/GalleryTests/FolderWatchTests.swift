@@ -46,7 +46,7 @@ private final class WatchedGallery {
     /// Waits for a wake that brought a folder change (at most `timeout` s; the loader's wakes
     /// are passed over), then lets the scene take the change.
     @discardableResult
-    func awaitChange(timeout: Double = 5) -> Bool {
+    func awaitChange(timeout: Double = 30) -> Bool {
         let deadline = DispatchTime.now() + timeout
         while watcher.changes.isEmpty {
             guard woken.wait(timeout: deadline) == .success else { return false }

@@ -1,6 +1,7 @@
 // Scripts/install.sh: the built programs, the pictures, a valid .desktop file with the MIME types
 // of every format the viewer opens, and the icon installed into a temporary prefix; the
 // installed viewer runs and finds its pictures; --uninstall leaves the prefix as it was.
+import CompositorHarness
 import Foundation
 import Testing
 import TestSupport

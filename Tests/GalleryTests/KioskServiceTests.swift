@@ -2,6 +2,7 @@
 // for the system's root: systemd-analyze verify accepts the unit, the operator's settings survive
 // a new install, an uninstall leaves them, and the launcher names the file, line and setting of
 // every wrong setting (mutated settings included) instead of starting anything.
+import CompositorHarness
 import Foundation
 import Glibc
 import Testing

@@ -65,6 +65,41 @@ struct ListingTests {
     ])
     func natural(a: String, b: String, before: Bool) {
         #expect(NaturalOrder.precedes(a, b) == before)
+        // The bytes a folder's listing sorts by agree for these printable ASCII names.
+        let (x, y) = (NaturalOrder.collation(of: [Array(a.utf8)])!, NaturalOrder.collation(of: [Array(b.utf8)])!)
+        #expect(x.lexicographicallyPrecedes(y) == before)
+    }
+
+    @Test("Collation bytes order printable ASCII names and paths exactly as their natural-order keys do")
+    func collationAgreesWithKeys() {
+        // Names built from the pieces natural order cares about: digit runs with and without
+        // leading zeros, case, a prefix of another name, punctuation below and above letters.
+        var random = SystemRandomNumberGenerator()
+        let pieces = ["a", "A", "b", "ab", "0", "00", "7", "007", "10", "9", "99999999999999999999", "-", "_", ".", " ", "~", "Z", "z"]
+        func name() -> [UInt8] {
+            Array((0..<Int.random(in: 1...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined().utf8)
+        }
+        func path() -> [[UInt8]] { (0..<Int.random(in: 1...3, using: &random)).map { _ in name() } }
+        for _ in 0..<20_000 {
+            let (p, q) = (path(), path())
+            let keys = (p.map { NaturalOrder.Key(String(decoding: $0, as: UTF8.self)) },
+                        q.map { NaturalOrder.Key(String(decoding: $0, as: UTF8.self)) })
+            let bytes = (NaturalOrder.collation(of: p)!, NaturalOrder.collation(of: q)!)
+            #expect(bytes.0.lexicographicallyPrecedes(bytes.1) == keys.0.lexicographicallyPrecedes(keys.1),
+                    "\(p.map { String(decoding: $0, as: UTF8.self) }) vs \(q.map { String(decoding: $0, as: UTF8.self) })")
+        }
+        // Names that are not printable ASCII have none: their keys decide.
+        #expect(NaturalOrder.collation(of: [Array("café".utf8)]) == nil)
+        #expect(NaturalOrder.collation(of: [[0x61, 0x0A]]) == nil)
+    }
+
+    @Test("A folder mixing ASCII and other names, and one of ASCII names alone, list in the same natural order")
+    func mixedNames() throws {
+        let folder = try TemporaryFolder()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]
+        for name in ["b10.png", "b9.png", "Äpfel.png", "a.png", "é2.png", "é10.png"] { try folder.write(name, png) }
+        let names = ImageListing.list([folder.path]).files.map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(names == ["a.png", "b9.png", "b10.png", "Äpfel.png", "é2.png", "é10.png"])
     }
 
     @Test("The bundled assets are found beside Package.swift above the executable, or by the environment")

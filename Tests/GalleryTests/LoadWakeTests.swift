@@ -62,6 +62,41 @@ struct LoadWakeTests {
         #expect(scene.advance(to: time + 5000) == .idle || scene.needsRender)
     }
 
+    @Test("Until the first picture shows, its load is sized for the screen and the neighbours wait; then they load for the window")
+    func firstPictureFirst() throws {
+        let folder = try TemporaryFolder()
+        var options = GalleryScene.Options()
+        options.loading = .background
+        // 512×384 pictures; a 32×24 window (a compositor's placeholder) on a 64×48 screen.
+        let scene = GalleryScene(files: try DetailLoadingTests.files(in: folder), options: options)
+        let probe = WakeProbe()
+        scene.onNeedsFrameFromAnyThread = { probe.wake() }
+        scene.screenSize = { (64, 48) }
+        scene.resize(width: 32, height: 24, scale: 1)
+        let buffer = try #require(OwnedFramebuffer(width: 32, height: 24))
+        var time = 0.0
+        /// Ticks (rendering what changed) until `done`, sleeping until a wake when idle.
+        func tick(until done: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                time += 16
+                let request = scene.advance(to: time)
+                if scene.needsRender { _ = scene.render(into: buffer.framebuffer, bufferAge: 0) }
+                if done() { return true }
+                if request != .nextFrame, !probe.wait(seconds: 5) { continue }
+            }
+            return false
+        }
+        let first = try #require(scene.page(at: 0)), second = try #require(scene.page(at: 1))
+        #expect(first.isLoading && !second.isLoading && second.pictureView.picture == nil)
+        #expect(tick { first.pictureView.picture != nil })
+        // The screen's level of 512×384 on 64×48, not the placeholder's 32×24.
+        #expect(first.pictureView.picture?.width == 64, "\(String(describing: first.pictureView.picture?.width))")
+        // Drawn: the neighbour loads now, for the window.
+        #expect(tick { second.pictureView.picture != nil })
+        #expect(second.pictureView.picture?.width == 32, "\(String(describing: second.pictureView.picture?.width))")
+    }
+
     @Test("Without a wake the scene still polls, so a host that cannot be woken sees results")
     func pollingFallback() throws {
         let folder = try TemporaryFolder()

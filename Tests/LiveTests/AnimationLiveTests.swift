@@ -1,6 +1,7 @@
 // Animated GIFs in the live viewer under sway headless: frames committed at the file's delays
 // (timed by the --stats frame lines), none while paused or on a workspace not shown, and no
 // thread waking meanwhile.
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput
@@ -54,7 +55,7 @@ private func intervals(_ times: [Double]) -> [Double] {
     zip(times, times.dropFirst()).map { $1 - $0 }
 }
 
-@Suite("Live animation under sway headless", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live animation under sway headless", .timeLimit(.minutes(3)), .ownThreads)
 struct AnimationLiveTests {
     /// Four 400×300 frames, red, green, blue and yellow, shown 200, 300, 200 and 400 ms, forever.
     static let delays = [200, 300, 200, 400]
@@ -97,8 +98,8 @@ struct AnimationLiveTests {
         Thread.sleep(forTimeInterval: 2)
         #expect(run.frameTimes.count == paused, "frames committed while paused: \(run.frameTimes.suffix(run.frameTimes.count - paused))")
         try run.press("s")
-        Thread.sleep(forTimeInterval: 1.5)
-        #expect(run.frameTimes.count >= paused + 3, "after S again, \(run.frameTimes.count - paused) frames in 1.5 s")
+        #expect(awaitTrue(timeout: 1.5) { run.frameTimes.count >= paused + 3 },
+                "after S again, \(run.frameTimes.count - paused) frames in 1.5 s")
     }
 
     @Test("On another workspace no frame is committed and no thread wakes; back on its own, it plays on")
@@ -106,8 +107,7 @@ struct AnimationLiveTests {
         let folder = try PrivateFolder(prefix: "scrollkit-animation")
         let run = try AnimationRun(try Self.gif(in: folder))
         defer { run.stop() }
-        Thread.sleep(forTimeInterval: 1)
-        #expect(run.frameTimes.count >= 3, "the animation plays before its workspace is left")
+        #expect(awaitTrue(timeout: 1) { run.frameTimes.count >= 3 }, "the animation plays before its workspace is left")
         // sway 1.7 answers no frame callback of a window on a workspace not shown (it sends no
         // wl_surface.leave either, so the viewer learns it from the callbacks alone).
         try run.sway.swaymsg(["workspace", "2"])
@@ -118,8 +118,8 @@ struct AnimationLiveTests {
         #expect(woke.isEmpty, "threads that woke during 5 s on another workspace: \(woke) (threads: \(threads))")
         #expect(run.frameTimes.count == hidden, "frames committed on another workspace: \(run.frameTimes.suffix(run.frameTimes.count - hidden))")
         try run.sway.swaymsg(["workspace", "1"])
-        Thread.sleep(forTimeInterval: 2)
-        #expect(run.frameTimes.count >= hidden + 3, "back on its workspace, \(run.frameTimes.count - hidden) frames in 2 s")
+        #expect(awaitTrue(timeout: 2) { run.frameTimes.count >= hidden + 3 },
+                "back on its workspace, \(run.frameTimes.count - hidden) frames in 2 s")
     }
 
     @Test("Paused, no thread of the viewer wakes for 10 s")
@@ -127,8 +127,7 @@ struct AnimationLiveTests {
         let folder = try PrivateFolder(prefix: "scrollkit-animation")
         let run = try AnimationRun(try Self.gif(in: folder))
         defer { run.stop() }
-        Thread.sleep(forTimeInterval: 1)
-        #expect(run.frameTimes.count >= 3, "the animation plays before it is paused")
+        #expect(awaitTrue(timeout: 1) { run.frameTimes.count >= 3 }, "the animation plays before it is paused")
         try run.press("s")
         try awaitQuiet(run.viewer, quiet: 1, timeout: 10)
         let (woke, threads) = threadsWaking(in: run.viewer.process.processIdentifier, during: 10)

@@ -3,14 +3,16 @@
 // edges are dragged and quits from its close button; fullscreen and kiosk windows have no bar;
 // under sway, which draws its own, the window has none of libdecor's and the plugin is not even
 // loaded.
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput
 import Testing
 import TestSupport
 
-/// Two pictures of one colour each, 400×300: fitted into the viewer's 800×600 window they fill it
-/// exactly, so the window's content is where the colour is.
+/// Two pictures of one colour each, 1600×1200: fitted into the viewer's 800×600 window (or any 4:3
+/// one up to their size) they fill it exactly, so the window's content is where the colour is.
+/// (The gallery shows a picture smaller than its window at 1:1, not enlarged.)
 private struct ColourPictures {
     static let first: UInt32 = 0xD0_2090, second: UInt32 = 0x20_B040
     let folder: PrivateFolder
@@ -19,8 +21,8 @@ private struct ColourPictures {
     init() throws {
         folder = try PrivateFolder(prefix: "decorations")
         paths = [folder.appending("first picture.png"), folder.appending("second.png")]
-        try pngData(width: 400, height: 300) { _, _ in Self.first }.write(to: URL(fileURLWithPath: paths[0]))
-        try pngData(width: 400, height: 300) { _, _ in Self.second }.write(to: URL(fileURLWithPath: paths[1]))
+        try pngData(width: 1600, height: 1200) { _, _ in Self.first }.write(to: URL(fileURLWithPath: paths[0]))
+        try pngData(width: 1600, height: 1200) { _, _ in Self.second }.write(to: URL(fileURLWithPath: paths[1]))
     }
 }
 
@@ -68,7 +70,7 @@ private func awaitFirstPicture(on desktop: any Desktop) throws -> ScreenRect {
     return content
 }
 
-@Suite("Live decorations under weston, mutter and sway", .serialized, .timeLimit(.minutes(4)))
+@Suite("Live decorations under weston, mutter and sway", .timeLimit(.minutes(4)), .ownThreads)
 struct DecorationLiveTests {
     @Test("weston headless: the window has libdecor's title bar with the file's name over its content")
     func westonHeadlessTitleBar() throws {
@@ -178,7 +180,7 @@ struct DecorationLiveTests {
         let desktop = try kind.start()
         defer { desktop.stop() }
         let whole = ScreenRect(x: 0, y: 0, width: desktop.size.width, height: desktop.size.height)
-        // 400×300 pictures fill a 4:3 output edge to edge: no bar, border or shadow anywhere.
+        // 4:3 pictures fill a 4:3 output edge to edge: no bar, border or shadow anywhere.
         func fillsOutput(_ shot: Screenshot) -> [String] {
             let rect = boundingBox(of: ColourPictures.first, in: shot)
             return rect == whole ? [] : ["the picture covers \(rect.map(\.description) ?? "nothing"), not the whole \(whole)"]

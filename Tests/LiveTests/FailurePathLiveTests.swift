@@ -1,13 +1,14 @@
 // The viewer under sway headless when things around it fail or stop: idle with no thread
 // waking, standard error that cannot be written, a recording that cannot be written, and
 // SIGTERM or SIGINT in the middle of a recorded session.
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput
 import Testing
 import TestSupport
 
-@Suite("Live failure paths under sway headless", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live failure paths under sway headless", .timeLimit(.minutes(3)), .ownThreads)
 struct FailurePathLiveTests {
     /// sway, an injector kept connected, and the test card viewer with --stats recording into a
     /// fresh trace path, at its first frame.
@@ -102,7 +103,7 @@ struct FailurePathLiveTests {
     }
 }
 
-@Suite("Live compositors' sockets", .serialized, .timeLimit(.minutes(2)))
+@Suite("Live compositors' sockets", .timeLimit(.minutes(2)), .ownThreads)
 struct CompositorSocketTests {
     @Test("The nested KWin's socket, which takes fake input, is reachable by sway's uid and by no other user")
     func kwinSocketIsPrivate() throws {

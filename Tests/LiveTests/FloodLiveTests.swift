@@ -1,6 +1,7 @@
 // Input floods under sway headless: a compositor drops a client whose socket fills, so the
 // viewer must keep reading while it draws, and stay connected and responsive after 10,000
 // wheel events at once, or with hundreds queued while it was stopped.
+import CompositorHarness
 import Foundation
 import TestCardContent
 import Testing
@@ -17,7 +18,7 @@ private func restingOffsets(_ shot: Screenshot) -> [Int] {
     (0...bottomOffset).filter { cardProblems(shot, size: (800, 600), offset: (0, $0), points: floodPoints).isEmpty }
 }
 
-@Suite("Live input floods under sway headless", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live input floods under sway headless", .timeLimit(.minutes(3)), .ownThreads)
 struct FloodLiveTests {
     /// sway, the viewer's first frame, then an injector whose pointer is over the window.
     private func start() throws -> (SwayHeadless, ClientProcess, Injector) {

@@ -1,13 +1,14 @@
 // A kiosk's content updated by copying files into its folder, under sway headless: the viewer
 // started on an empty folder shows a picture copied in, and a rewritten picture on screen, with
 // no input and no restart (the folder watcher wakes the real event loop).
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput
 import Testing
 import TestSupport
 
-@Suite("Live folder watch under sway headless", .serialized, .timeLimit(.minutes(2)))
+@Suite("Live folder watch under sway headless", .timeLimit(.minutes(2)), .ownThreads)
 struct FolderLiveTests {
     /// Problems with the middle of the screen: it should be `rgb`.
     private func middle(_ shot: Screenshot, is rgb: UInt32) -> [String] {

@@ -1,6 +1,7 @@
 // Every format as the viewer shows it: `image-viewer --offscreen --screenshot` on files of the
 // generated corpus, each compared pixel by pixel with its reference decode (a decoder that is
 // not ours) drawn at 1:1 in the middle of the window over the checkerboard.
+import CompositorHarness
 import Foundation
 import Glibc
 import Testing
@@ -17,7 +18,7 @@ struct ShownFile: CustomStringConvertible, Sendable {
     var description: String { "\(file) page \(page + 1) frame \(frame + 1)" }
 }
 
-@Suite("Formats on screen (offscreen screenshots)", .serialized)
+@Suite("Formats on screen (offscreen screenshots)", .ownThreads)
 struct FormatScreenshotTests {
     /// 2 levels on top of each file's own tolerance: the viewer premultiplies the decoded
     /// pixels and blends them over the checkerboard in 8 bits, the reference in one step from

@@ -1,6 +1,7 @@
 // The image viewer's gallery under real compositors: the first picture fitted, a swipe to the
 // next, zooming around the pointer and the fingers, error cards for bad files, the kiosk's
 // idle reset. Screens are compared with the assets as the project's decoders decode them.
+import CompositorHarness
 import Foundation
 import Gallery
 import Glibc
@@ -233,7 +234,7 @@ func sunPointer(_ fit: Placement) -> (x: Int, y: Int) {
 /// keeps the point in floating point).
 let anchorTolerance = 2.0
 
-@Suite("Live gallery under sway headless", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live gallery under sway headless", .timeLimit(.minutes(3)), .ownThreads)
 struct GalleryLiveTests {
     @Test("The first picture is fitted and centred: its pixels where the fit puts them, black letterbox above and below")
     func firstPictureFitted() throws {
@@ -390,15 +391,15 @@ struct GalleryLiveTests {
         // The viewer writes a stats line per committed frame; the line's arrival is the
         // commit's time on this test's clock (screenshots are too slow to time it: grim took
         // 0.3-1.9 s each on a loaded 2-core machine).
-        let timer = LineTimer(run.viewer.stderr)
-        defer { timer.stop() }
+        let before = run.viewer.stderr.stampedLines.count
         try run.swipeLeft()
-        let released = Date()
+        let released = monotonicMilliseconds()
+        func sinceRelease() -> Double { (monotonicMilliseconds() - released) / 1000 }
         // The swipe's paging animation settles in about 0.5 s; the second picture must show
         // in a screenshot taken before the reset is due (grim is slow on a loaded machine, so
         // the search goes on until then rather than a fixed time).
         var secondSeen = false
-        while !secondSeen && Date().timeIntervalSince(released) < 1.9 {
+        while !secondSeen && sinceRelease() < 1.9 {
             secondSeen = placementProblems(try run.shot(), bubbles, bubblesFit, points: coarseGrid).isEmpty
         }
         #expect(secondSeen, "the second picture did not show in the 1.9 s after the swipe")
@@ -407,8 +408,9 @@ struct GalleryLiveTests {
         // at 1.34-1.47 s; debug builds draw the new picture's tiles in frames up to 0.45 s apart).
         var frames: [Double] = []
         var reset: Double?
-        while reset == nil && Date().timeIntervalSince(released) < 6 {
-            frames = timer.lines.filter { isStats($0.line, "frame") }.map { $0.time.timeIntervalSince(released) }
+        while reset == nil && sinceRelease() < 6 {
+            frames = run.viewer.stderr.stampedLines.dropFirst(before).filter { isStats($0.text, "frame") }
+                .map { ($0.ms - released) / 1000 }
             reset = zip(frames, frames.dropFirst()).first { $1 > 1.5 && $1 - $0 >= 0.3 }?.1
             usleep(10_000)
         }
@@ -467,7 +469,7 @@ private struct TouchRun {
     }
 }
 
-@Suite("Live gallery touch under sway nested in KWin", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live gallery touch under sway nested in KWin", .timeLimit(.minutes(3)), .ownThreads)
 struct GalleryTouchLiveTests {
     @Test("A two-finger pinch magnifies around the fingers' centre")
     func pinchZoom() throws {

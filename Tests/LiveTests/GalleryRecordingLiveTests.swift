@@ -1,10 +1,11 @@
 // A live gallery session recorded with --record under sway nested in KWin (real touch and
 // pointer), replayed with scroll-replay: the pager and every page rest where they did live.
+import CompositorHarness
 import Foundation
 import Testing
 import TestSupport
 
-@Suite("Live gallery recording", .serialized, .timeLimit(.minutes(4)))
+@Suite("Live gallery recording", .timeLimit(.minutes(4)), .ownThreads)
 struct GalleryRecordingLiveTests {
     @Test("Swipes, a wheel page turn, a pinch and a pan of the zoomed page replay to the same rest, pager and pages")
     func recordedGalleryReplays() throws {

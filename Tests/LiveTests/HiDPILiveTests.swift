@@ -3,6 +3,7 @@
 // points), sway at 1.5 (no fractional protocol: drawn at 2 and downscaled by sway), and KWin
 // at 1.5, which offers wp_fractional_scale_v1 (a buffer of round(points × 1.5) pixels shown
 // through a viewport; KWin cannot be screenshotted here, so the client's figures are read).
+import CompositorHarness
 import Foundation
 import Glibc
 import Raster
@@ -44,7 +45,7 @@ private func protocolLines(_ viewer: ClientProcess, _ words: String...) -> [Stri
     viewer.stderr.lines.filter { line in words.allSatisfy { line.contains($0) } }
 }
 
-@Suite("HiDPI: output scales under sway and KWin", .serialized, .timeLimit(.minutes(3)))
+@Suite("HiDPI: output scales under sway and KWin", .timeLimit(.minutes(3)), .ownThreads)
 struct HiDPILiveTests {
     /// sway with one 1280×720 output at scale 2 (640×360 points), and the viewer in it with
     /// `arguments`, logging its protocol traffic.

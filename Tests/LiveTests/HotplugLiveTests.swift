@@ -4,21 +4,24 @@
 // screen. sway headless disables and re-modes its output; an unplug (the wl_output global
 // removed) needs a nested sway, whose output window the parent closes (`create_output` plugs in
 // a new one).
+import CompositorHarness
 import Foundation
 import Glibc
 import Testing
 
-/// Waits until `shot` shows `image` fitted to a `width`×`height` screen.
-private func awaitFitted(_ image: DecodedImage, width: Int, height: Int, _ shot: () throws -> Screenshot,
+/// Waits until `shot` shows `image` fitted to a `width`×`height` screen of output scale `scale`.
+private func awaitFitted(_ image: DecodedImage, width: Int, height: Int, scale: Double = 1, _ shot: () throws -> Screenshot,
                          timeout: Double = 10) throws -> [String] {
     let fit = Placement.fit(image, width: width, height: height)
     let grid = gridPoints(width: width, height: height, step: 13)
-    let (problems, last) = try awaitShot(timeout: timeout, shot) { placementProblems($0, image, fit, points: grid) }
+    let (problems, last) = try awaitShot(timeout: timeout, shot) {
+        placementProblems($0, image, fit, points: grid, outputScale: scale)
+    }
     if last.width != width || last.height != height { return ["the screen is \(last.width)×\(last.height), not \(width)×\(height)"] }
     return problems
 }
 
-@Suite("Live hot-plug and power under sway", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live hot-plug and power under sway", .timeLimit(.minutes(3)), .ownThreads)
 struct HotplugLiveTests {
     @Test("Powered off and on, disabled, re-moded to 1280×720 and enabled: the kiosk runs on, keeps its page and shows it fitted at the new size")
     func powerAndModes() throws {
@@ -86,7 +89,7 @@ struct HotplugLiveTests {
         try viewer.waitForStderr { $0.contains(".set_buffer_scale(2)") }
         let outputs = try sway.swaymsg(["-t", "get_outputs", "--raw"])
         let mode = try #require(Self.currentMode(outputs), "no current mode in \(outputs)")
-        let problems = try awaitFitted(bubbles, width: mode.width, height: mode.height, sway.screenshot)
+        let problems = try awaitFitted(bubbles, width: mode.width, height: mode.height, scale: 2, sway.screenshot)
         #expect(problems.isEmpty, "on the new \(mode.width)×\(mode.height) screen at scale 2: \(problems)")
         #expect(count(".create_inhibitor(") == 2, "the inhibitor is taken again on the new screen")
         #expect(viewer.process.isRunning)

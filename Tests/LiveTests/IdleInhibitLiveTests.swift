@@ -2,6 +2,7 @@
 // zwp_idle_inhibitor_v1 (the protocol trace, and sway's own `inhibit_idle` in its tree), P lets
 // it go and takes it again; under sway nested in KWin a finger held on a viewer without a
 // slideshow holds one until it lifts; weston 10, which lacks the protocol, gets one warning.
+import CompositorHarness
 import Foundation
 import Glibc
 import Testing
@@ -15,12 +16,7 @@ private func inhibitorLines(_ viewer: ClientProcess) -> (created: Int, destroyed
 
 /// Waits until the trace shows `created` inhibitors made and `destroyed` destroyed.
 private func awaitInhibitors(_ viewer: ClientProcess, created: Int, destroyed: Int, timeout: Double = 10) throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        let seen = inhibitorLines(viewer)
-        if seen.created == created && seen.destroyed == destroyed { return }
-        usleep(20_000)
-    }
+    guard !awaitTrue(timeout: timeout, { inhibitorLines(viewer) == (created, destroyed) }) else { return }
     throw HarnessError(description: "expected \(created) inhibitors made and \(destroyed) destroyed, saw \(inhibitorLines(viewer))")
 }
 
@@ -40,7 +36,7 @@ private func eventually(timeout: Double = 5, _ condition: () throws -> Bool) ret
     return try condition()
 }
 
-@Suite("Live idle inhibition under sway, KWin and weston", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live idle inhibition under sway, KWin and weston", .timeLimit(.minutes(3)), .ownThreads)
 struct IdleInhibitLiveTests {
     @Test("sway: a playing slideshow keeps the screen on (inhibitor made, sway's inhibit_idle true); P pauses and lets it go, P again takes it back")
     func slideshowUnderSway() throws {

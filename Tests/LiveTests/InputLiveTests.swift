@@ -2,6 +2,7 @@
 // keys, key repeat, a wheel notch, touchpad scrolling with momentum after axis_stop, and an
 // input device vanishing mid-drag. The injector connects after the viewer, so every test
 // also proves the seat picks up devices that appear at runtime.
+import CompositorHarness
 import Foundation
 import Raster
 import TestCardContent
@@ -29,7 +30,7 @@ private func verticalOffsets(_ shot: Screenshot, _ ys: [Int]) -> [Int] {
         .filter { cardProblems(shot, size: (800, 600), offset: (0, $0), points: densePoints).isEmpty }
 }
 
-@Suite("Live seat input under sway headless", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live seat input under sway headless", .timeLimit(.minutes(3)), .ownThreads)
 struct InputLiveTests {
     /// sway, the viewer's first frame, then one injector kept connected for the whole test
     /// (its devices vanish when it exits); `sync` proves the devices exist.

@@ -4,11 +4,12 @@
 // weston-simple-shm: 2 callbacks, against 80 in 2 s under desktop-shell), so there the test
 // asserts what the protocol shows: the fullscreen request, the configure at the output's size,
 // a first buffer of that size committed, and a clean end on SIGTERM.
+import CompositorHarness
 import Foundation
 import Glibc
 import Testing
 
-@Suite("Live kiosk under cage and weston", .serialized, .timeLimit(.minutes(2)))
+@Suite("Live kiosk under cage and weston", .timeLimit(.minutes(2)), .ownThreads)
 struct KioskLiveTests {
     @Test("Under cage, image-viewer --kiosk fills the output with the first picture, fitted and centred")
     func cage() throws {

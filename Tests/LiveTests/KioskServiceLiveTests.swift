@@ -3,13 +3,14 @@
 // the environment systemd gives it (NOTIFY_SOCKET, WATCHDOG_USEC, WATCHDOG_PID naming the
 // process started), as an unprivileged user. The launcher becomes cage, here nested in a sway
 // that plays a 1280×720 screen (see CageHeadless), turned for a portrait mounting.
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput
 import Testing
 import TestSupport
 
-@Suite("Live kiosk service command line under cage", .serialized, .timeLimit(.minutes(2)))
+@Suite("Live kiosk service command line under cage", .timeLimit(.minutes(2)), .ownThreads)
 struct KioskServiceLiveTests {
     @Test("The unit's ExecStart becomes cage turned as set, the viewer shows the folder's pictures as a slideshow, names itself the main process and feeds the watchdog; killed, it leaves nothing on screen")
     func serviceCommandLine() throws {

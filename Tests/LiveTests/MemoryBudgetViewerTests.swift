@@ -1,6 +1,8 @@
 // The viewer's peak memory against its budget (issue 12.8), offscreen: pictures at the pixel
-// limit paged through and zoomed to 1:1, and crafted files, raise the peak by less than 300 MB
-// over the viewer idle on a small picture, and what is shown is right.
+// limit paged through and zoomed to 1:1, every format past the picture budget, and crafted
+// files, raise the peak by less than 300 MB over the viewer idle on a small picture, and what is
+// shown is right.
+import CompositorHarness
 import Foundation
 import SafeOutput
 import Testing
@@ -120,6 +122,41 @@ struct MemoryBudgetViewerTests {
         #expect(stderr.contains { $0.contains("a-zero.png") && $0.contains("not a regular file") }, "\(stderr.filter { !$0.hasPrefix("{") })")
         #expect(stderr.contains { $0.hasPrefix("image-viewer: b-sparse.png: ") }, "\(stderr.filter { !$0.hasPrefix("{") })")
         #expect(stderr.contains { $0 == "image-viewer: c-padded.png: truncated file" }, "\(stderr.filter { !$0.hasPrefix("{") })")
+    }
+
+    /// Formats, and how far a pixel inside a block may stray from its colour at 1:1: lossless
+    /// ones not at all, lossy ones by their coding.
+    static let formats: [(String, Int)] = [
+        ("png", 0), ("gif", 0), ("tiff", 0), ("bmp", 0), ("webp", 10), ("webp-lossless", 0), ("jpeg", 10), ("jxl", 16),
+        ("heif", 12), ("avif", 12),
+    ]
+
+    @Test("Every format past the default picture budget (a 4352×4096 picture, 71 MB whole, against 64 MiB) opens and zooms to 1:1 within 300 MB of idle, showing its own pixels",
+          arguments: formats)
+    func everyFormatPastTheBudget(format: String, tolerance: Int) throws {
+        let folder = try PrivateFolder(prefix: "budget-format")
+        let pictures = try PrivateFolder(prefix: "budget-format-picture")
+        let picture = try PillowPictures.blockPicture(format, width: 4352, height: 4096, block: 64, name: "blocks", in: pictures.path)
+        let idle = try Self.idlePeak(in: folder)
+        let shot = folder.appending("shot.ppm")
+        let (peak, stderr) = try Self.peak(try Self.keyTrace(["1"], in: folder), [picture], screenshot: shot)
+        #expect(peak - idle <= Self.allowanceKiB, "\(format): peak \(peak) KiB, idle \(idle) KiB: \(peak - idle) KiB over")
+        #expect(!stderr.contains { $0.hasPrefix("image-viewer:") }, "\(stderr.filter { $0.hasPrefix("image-viewer:") })")
+        // 1:1 around the middle: window (x, y) shows (1536 + x, 1648 + y); points 4 pixels or
+        // more inside a block, where lossy coding does not ring.
+        let screenshot = try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: shot)))
+        var wrong: [String] = []
+        for y in stride(from: 3, to: 800, by: 23) {
+            for x in stride(from: 5, to: 1280, by: 29) {
+                let (px, py) = (1536 + x, 1648 + y)
+                guard px % 64 >= 4, px % 64 < 60, py % 64 >= 4, py % 64 < 60 else { continue }
+                let c = PillowPictures.blockColor(px / 64, py / 64)
+                let pixel = screenshot.pixel(x, y)
+                let got = [Int(pixel >> 16 & 0xFF), Int(pixel >> 8 & 0xFF), Int(pixel & 0xFF)]
+                if zip(got, [c.0, c.1, c.2]).contains(where: { abs($0 - $1) > tolerance }) { wrong.append("(\(x), \(y)) \(hex(pixel))") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(format): \(wrong.count) pixels differ from the blocks at 1:1: \(wrong.prefix(6))")
     }
 
     /// 400 MB (10⁶ bytes) in KiB: issue 18's ceiling for gigapixel pictures, panned and zoomed.

@@ -1,10 +1,11 @@
 // The viewer without a compositor: a trace's input drives the same scene on the simulated
 // display, and the last frame is written as a picture.
+import CompositorHarness
 import Foundation
 import Raster
 import Testing
 
-@Suite("Viewer offscreen")
+@Suite("Viewer offscreen", .ownThreads)
 struct OffscreenViewerTests {
     private func temporaryFile(_ name: String) -> URL {
         URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("scrollkit-\(getpid())-\(UUID().uuidString.prefix(6))-\(name)")

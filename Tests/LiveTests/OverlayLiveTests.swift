@@ -2,6 +2,7 @@
 // panel and the help appearing and going with their keys, each compared pixel for pixel with the
 // Gallery's own overlay view rendered offscreen over the same screen without it; and a kiosk
 // showing none of them.
+import CompositorHarness
 import Foundation
 import Gallery
 import Pictures
@@ -95,7 +96,7 @@ private func panel(title: String, rows: [(key: String, value: String)], boldKeys
     return panel
 }
 
-@Suite("Live overlays under sway headless", .serialized, .timeLimit(.minutes(4)))
+@Suite("Live overlays under sway headless", .timeLimit(.minutes(4)), .ownThreads)
 struct OverlayLiveTests {
     @Test("A swipe shows the new page's name, position and zoom over it, as the Gallery draws them; then it fades away")
     func pageChangeOverlay() throws {

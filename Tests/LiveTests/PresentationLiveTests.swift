@@ -6,7 +6,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite("Presentation feedback under weston headless", .serialized, .timeLimit(.minutes(2)))
+@Suite("Presentation feedback under weston headless", .timeLimit(.minutes(2)), .ownThreads)
 struct PresentationLiveTests {
     @Test("A slideshow's frames are reported presented by weston, and the summary says so")
     func slideshowFramesPresented() throws {

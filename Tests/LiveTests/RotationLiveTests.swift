@@ -3,6 +3,7 @@
 // screen upright and fitted to the portrait window, and swipes turn pages the way the finger
 // goes. Under sway (`output HEADLESS-1 transform 90`) and under cage turned (`cage -r`), nested
 // in a sway that plays its screen, so the buffer cage hands to the screen can be seen.
+import CompositorHarness
 import Foundation
 import Glibc
 import Raster
@@ -59,7 +60,7 @@ private struct PortraitChecks {
     }
 }
 
-@Suite("Live portrait screens under sway and cage", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live portrait screens under sway and cage", .timeLimit(.minutes(3)), .ownThreads)
 struct RotationLiveTests {
     @Test("sway, output turned 90: buffers declared turned as the output, pictures upright and fitted in 720×1280, swipes turn pages the way they go")
     func swayTurned() throws {

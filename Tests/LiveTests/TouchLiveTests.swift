@@ -1,5 +1,6 @@
 // Touch under a real compositor: KWin's fake input drives sway nested in KWin, and the viewer
 // under that sway must follow a finger, and keep gliding after a flick.
+import CompositorHarness
 import Foundation
 import Raster
 import Testing
@@ -15,7 +16,7 @@ func cardOffset(_ shot: Screenshot, size: (Int, Int), xs: ClosedRange<Int>, ys: 
     return nil
 }
 
-@Suite("Live touch under sway nested in KWin", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live touch under sway nested in KWin", .timeLimit(.minutes(3)), .ownThreads)
 struct TouchLiveTests {
     /// KWin, nested sway, a touch injector connected first (early input is lost otherwise),
     /// then the viewer; returns them with the viewer's first frame drawn.

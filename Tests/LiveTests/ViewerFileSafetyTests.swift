@@ -1,6 +1,7 @@
 // The programs' files without a compositor: --record and --screenshot never overwrite or follow a
 // link, names that are not UTF-8 open, an offscreen run's work is bounded, and pictures-bench
 // keeps its scratch files where nobody can plant a link.
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput
@@ -24,7 +25,7 @@ private let oneMotion = """
     {"t":0,"kind":"pointer.motion","x":10,"y":10}
     """
 
-@Suite("Viewer files without a compositor", .timeLimit(.minutes(2)))
+@Suite("Viewer files without a compositor", .timeLimit(.minutes(2)), .ownThreads)
 struct ViewerFileSafetyTests {
     @Test("--record refuses the picture being shown, a symbolic link even with --force, and a FIFO at once")
     func recordRefuses() throws {

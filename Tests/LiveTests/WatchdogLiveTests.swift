@@ -2,11 +2,12 @@
 // socket given as NOTIFY_SOCKET and WATCHDOG_USEC=600000 (WatchdogSec=0.6 s). The viewer says
 // READY=1 once its first frame with content is committed, sends WATCHDOG=1 every 0.3 s while
 // idle (and wakes for nothing else), and goes silent while its loop cannot run.
+import CompositorHarness
 import Foundation
 import Glibc
 import Testing
 
-@Suite("Live systemd watchdog under sway", .serialized, .timeLimit(.minutes(2)))
+@Suite("Live systemd watchdog under sway", .timeLimit(.minutes(2)), .ownThreads)
 struct WatchdogLiveTests {
     /// sway, the test's notification socket (systemd's end), and an environment for the viewer
     /// that names the socket and has no watchdog variables (WATCHDOG_PID unset: whoever reads

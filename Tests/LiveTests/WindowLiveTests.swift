@@ -1,5 +1,6 @@
 // The viewer under a real compositor: the first frame, resizing, an idle window that stops
 // asking for frames, and the errors a user sees when the compositor is missing or dies.
+import CompositorHarness
 import Foundation
 import Raster
 import TestCardContent
@@ -9,15 +10,7 @@ import Testing
 /// problems found (empty when the screen became right). The compositor composes a committed
 /// buffer on its next output frame, so the first screenshot may predate it.
 func awaitScreen(_ sway: SwayHeadless, timeout: Double = 20, _ check: (Screenshot) -> [String]) throws -> [String] {
-    let deadline = Date().addingTimeInterval(timeout)
-    var problems: [String] = ["no screenshot taken"]
-    repeat {
-        let shot = try sway.screenshot()
-        problems = check(shot)
-        if problems.isEmpty { return [] }
-        usleep(100_000)
-    } while Date() < deadline
-    return problems
+    try awaitShot(timeout: timeout, sway.screenshot, check).problems
 }
 
 /// Compares the screenshot with the test card seen from `offset`, at `points`.
@@ -32,7 +25,7 @@ func cardProblems(_ shot: Screenshot, size: (Int, Int), offset: (Int, Int) = (0,
     }
 }
 
-@Suite("Live window under sway headless", .serialized, .timeLimit(.minutes(2)))
+@Suite("Live window under sway headless", .timeLimit(.minutes(2)), .ownThreads)
 struct WindowLiveTests {
     @Test("The first frame appears at the configured size with the test card's exact pixels")
     func firstFrame() throws {
@@ -144,7 +137,7 @@ struct WindowLiveTests {
     }
 }
 
-@Suite("Viewer without a compositor")
+@Suite("Viewer without a compositor", .ownThreads)
 struct NoCompositorTests {
     @Test("No WAYLAND_DISPLAY: one line naming the variable, exit status 1")
     func noDisplay() throws {

@@ -2,6 +2,7 @@
 // window's title) and follows page changes, hostile names escaped; a floating window keeps its
 // minimum size when sway shrinks it; the first size fits KWin's configure_bounds; and a window
 // with libdecor's decorations idles without waking.
+import CompositorHarness
 import Foundation
 import Glibc
 import SafeOutput
@@ -34,11 +35,10 @@ private struct SwayWindow {
 
     /// Waits until the window's title is `title`; returns the window as last seen.
     static func await(title: String, in sway: SwayHeadless, timeout: Double = 10) throws -> SwayWindow? {
-        let deadline = Date().addingTimeInterval(timeout)
-        var window = try find(in: sway)
-        while window?.title != title && Date() < deadline {
-            usleep(50_000)
+        var window: SwayWindow?
+        _ = try awaitTrue(timeout: timeout, interval: 0.05) {
             window = try find(in: sway)
+            return window?.title == title
         }
         return window
     }
@@ -53,7 +53,7 @@ private func writeFile(named name: [UInt8], in folder: PrivateFolder, _ data: Da
     try handle.write(contentsOf: data)
 }
 
-@Suite("Live window manners: title, minimum size, bounds, idle", .serialized, .timeLimit(.minutes(3)))
+@Suite("Live window manners: title, minimum size, bounds, idle", .timeLimit(.minutes(3)), .ownThreads)
 struct WindowMannersLiveTests {
     @Test("sway's tree shows the file and its place as the title, on every page change; hostile names escaped; the app id stays")
     func titleFollowsPages() throws {

@@ -72,10 +72,10 @@ struct FuzzTests {
     /// 4 megapixels: mutants may claim any size up to this, bounding each allocation.
     static let fuzzLimits = DecodeLimits(maxPixels: 1 << 22, availableMemory: { nil })
 
-    /// The same, within a 64 KiB memory budget on a 16×12 screen: mutants decode into levels,
-    /// the finer ones in a level file in `folder`.
-    static func budgetLimits(folder: String?) -> DecodeLimits {
-        DecodeLimits(maxPixels: 1 << 22, availableMemory: { nil }, memoryBudget: 64 << 10, levelFolder: { folder },
+    /// The same, within a memory budget (64 KiB unless given) on a 16×12 screen: mutants decode
+    /// into levels, the finer ones in a level file in `folder`.
+    static func budgetLimits(folder: String?, budget: Int = 64 << 10) -> DecodeLimits {
+        DecodeLimits(maxPixels: 1 << 22, availableMemory: { nil }, memoryBudget: budget, levelFolder: { folder },
                      screenWidth: 16, screenHeight: 12)
     }
 
@@ -114,12 +114,15 @@ struct FuzzTests {
     /// `acceptsDamage`, a decode keeping damaged parts) gave a picture.
     @discardableResult
     static func exercise(_ input: [UInt8], rng: inout SplitMix64, acceptsDamage: Bool = false, levels: String? = nil) -> Bool {
-        var budgeted = ImageDecoder(data: input, file: "fuzz", limits: budgetLimits(folder: levels))
-        // Half the time read in place from a file, as a PNG, JPEG or TIFF too large to hold is.
+        // Seeds are small: half the time a budget of 1 KiB beside the file, so that their rows go
+        // into level files and decodes made whole meet their allowance (4 KiB).
+        let limits = budgetLimits(folder: levels, budget: Bool.random(using: &rng) ? 64 << 10 : input.count + (1 << 10))
+        var budgeted = ImageDecoder(data: input, file: "fuzz", limits: limits)
+        // Half the time read in place from a file, as a PNG, JPEG, TIFF or BMP too large to hold is.
         if let levels, Bool.random(using: &rng) {
             let path = levels + "/input"
             if FileManager.default.createFile(atPath: path, contents: Data(input)), let file = try? PictureFile.open(path: path),
-               let streaming = ImageDecoder.streaming(file, limits: budgetLimits(folder: levels), above: 0) {
+               let streaming = ImageDecoder.streaming(file, limits: limits, above: 0) {
                 budgeted = streaming
             }
         }

@@ -155,19 +155,134 @@ struct MemoryBudgetTests {
                                             budget: 1_000_000), "\(String(describing: error))")
     }
 
-    @Test("A format decoded whole, and an animation, is refused past the budget, with both figures")
+    @Test("A format decoded in rows is refused past the budget, one its library decodes whole past the allowance, and an animation past the budget, with both figures")
     func wholeFormatsRefused() throws {
-        let bmp = FuzzSeeds.files.first { $0.starts(with: [0x42, 0x4D]) }
-        let file = try #require(bmp, "a BMP seed")
+        // An uncompressed BMP (compression 0 at byte 30), read in rows.
+        let bmp = FuzzSeeds.files.first { $0.starts(with: [0x42, 0x4D]) && $0[30] == 0 }
+        let file = try #require(bmp, "an uncompressed BMP seed")
         let header = try ImageDecoder(data: file, file: "s.bmp").readHeader()
         let limits = DecodeLimits(availableMemory: { nil }, memoryBudget: 64)
         let error = decodeError(file, file: "s.bmp", limits: limits)
         #expect(error?.description.hasPrefix("s.bmp: image too large for the memory budget: \(header.width)×\(header.height) needs ") == true,
                 "\(String(describing: error))")
         #expect(error?.description.hasSuffix("the budget is 64 bytes") == true)
-        // An animation holds three canvases: refused the same way.
+        // libheif decodes whole pictures (7 bytes a pixel of its own): the decode may pass the
+        // budget up to three times while it runs, not more. A screen level of 48×32 fits the
+        // budget of 20 000 bytes beside the file; 384×256 of libheif's planes do not fit three.
+        let folder = try PrivateFolder(prefix: "budget-heif")
+        let heic = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try PillowPictures.blockPicture(
+            "heif", width: 384, height: 256, block: 8, name: "blocks.heic", in: folder.path))))
+        let tight = DecodeLimits(availableMemory: { nil }, memoryBudget: heic.count + 20_000, screenWidth: 48, screenHeight: 32)
+        let whole = #expect(throws: PictureError.self) {
+            try ImageDecoder(data: heic, file: "s.heic", limits: tight).decode(detail: .screen)
+        }
+        #expect(whole?.description.hasPrefix("s.heic: image too large to decode within the memory budget: 384×256 needs ") == true,
+                "\(String(describing: whole))")
+        #expect(whole?.description.hasSuffix("the allowance for that is \(PictureError.bytes(3 * (heic.count + 20_000)))") == true,
+                "\(String(describing: whole))")
+        // An animation holds three canvases: refused past the budget.
         let gif = try #require(FuzzSeeds.files.first { $0.starts(with: Array("GIF8".utf8)) }, "a GIF seed")
         #expect(throws: PictureError.self) { try AnimationDecoder(decoder: ImageDecoder(data: gif, file: "a.gif", limits: limits)) }
+    }
+
+    /// Formats and how far their pixels may stray from the blocks' colours: lossless ones not
+    /// at all, lossy ones by their coding inside a block (and by three times that where a drawn
+    /// pixel averages a whole block, its ringing edges too).
+    static let blockFormats: [(String, Int)] = [
+        ("png", 0), ("gif", 0), ("tiff", 0), ("bmp", 0), ("webp-lossless", 0), ("webp", 10), ("jpeg", 10), ("jxl", 16),
+        ("heif", 12), ("avif", 12),
+    ]
+
+    @Test("Every format past the budget opens: the screen level and its full resolution (the finer levels in the level file) show the picture's own pixels",
+          arguments: blockFormats)
+    func everyFormatPastTheBudget(format: String, tolerance: Int) throws {
+        let folder = try PrivateFolder(prefix: "budget-formats")
+        // 384×256 in blocks of 8: 393 216 bytes whole; the budget holds the file and 320 000
+        // bytes beside it (the levels from 1/2 down: 129 024 bytes), its allowance for whole
+        // decodes a lossless WebP's two whole pictures, and a 48×32 screen shows a block a pixel.
+        let path = try PillowPictures.blockPicture(format, width: 384, height: 256, block: 8, name: "blocks", in: folder.path)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let levels = folder.path
+        let limits = DecodeLimits(availableMemory: { nil }, memoryBudget: bytes.count + 320_000, levelFolder: { levels },
+                                  screenWidth: 48, screenHeight: 32)
+        let decoder = ImageDecoder(data: bytes, file: "blocks", limits: limits)
+        /// Checks `picture` drawn at `scale` of its own pixels, which are `full` times the
+        /// picture's scale.
+        func expect(_ picture: Picture, scale: Double, _ label: String) {
+            let (w, h) = picture.scaledSize(scale)
+            let drawn = Self.tile(picture, PixelRect(x: 0, y: 0, width: w, height: h), scale: scale)
+            let shown = scale * Double(picture.width) / Double(picture.fullWidth)
+            var worst = (distance: 0, at: (0, 0))
+            // Each drawn pixel inside a block (a pixel from its edges, where lossy coding rings),
+            // or every pixel where a drawn pixel is a block.
+            for y in 0..<h {
+                for x in 0..<w {
+                    let (px, py) = (Int((Double(x) + 0.5) / shown), Int((Double(y) + 0.5) / shown))
+                    let margin = Int(1 / shown) + 1
+                    guard shown <= 0.125 || (px % 8 >= margin && px % 8 < 8 - margin && py % 8 >= margin && py % 8 < 8 - margin) else { continue }
+                    let c = PillowPictures.blockColor(px / 8, py / 8)
+                    let d = channelDistance(drawn[y * w + x], argb(c.0, c.1, c.2))
+                    if d > worst.distance { worst = (d, (x, y)) }
+                }
+            }
+            let allowed = shown <= 0.125 ? 3 * tolerance : tolerance
+            #expect(worst.distance <= allowed, "\(format) \(label) at \(scale): \(worst.distance) off at \(worst.at)")
+        }
+        let screen = try decoder.decode(detail: .screen)
+        #expect(screen.width == 48 && screen.height == 32 && screen.fullWidth == 384, "\(format): \(screen.width)×\(screen.height)")
+        expect(screen, scale: 1, "screen level")
+        let full = try decoder.decode(detail: .full)
+        #expect(!full.isPreview && full.byteCount == 129_024, "\(format): \(full.width)×\(full.height), \(full.byteCount) bytes held")
+        for scale in [1, 0.5, 0.125] { expect(full, scale: scale, "full") }
+        // The same file read in place, as the loader reads one too large to hold (BMP rows
+        // from the file; the other formats stream only as PNG, JPEG and TIFF).
+        if let file = try? PictureFile.open(path: path), let streaming = ImageDecoder.streaming(file, limits: limits, above: 0) {
+            let rect = PixelRect(x: 0, y: 0, width: 96, height: 64)
+            #expect(Self.tile(try streaming.decode(detail: .full), rect, scale: 0.5) == Self.tile(full, rect, scale: 0.5), "\(format) read in place")
+        }
+    }
+
+    /// `values` (each (value, bits)) packed least significant bit first, as JPEG XL's headers are.
+    static func lsbFirst(_ values: [(Int, Int)]) -> [UInt8] {
+        let bits = values.flatMap { value, count in (0..<count).map { (value >> $0) & 1 } }
+        return stride(from: 0, to: bits.count, by: 8).map { i in
+            UInt8(bits[i..<min(i + 8, bits.count)].enumerated().reduce(0) { $0 | $1.element << $1.offset })
+        }
+    }
+
+    /// A RIFF WebP holding one chunk.
+    static func webp(_ fourCC: String, _ body: [UInt8]) -> [UInt8] {
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        return Array("RIFF".utf8) + le32(12 + body.count) + Array("WEBPVP8".utf8) + Array(fourCC.utf8) + le32(body.count) + body
+    }
+
+    @Test("Hostile sizes within the viewer's limits (2³² pixels, the default budget) get their error before anything they size is allocated: a 65535² BMP of six bytes, a 65535² JPEG XL header, 16383² WebP headers")
+    func hostileSizes() throws {
+        let folder = try PrivateFolder(prefix: "budget-hostile")
+        let levels = folder.path
+        let limits = DecodeLimits(maxPixels: 1 << 32, availableMemory: { nil }, memoryBudget: 64 << 20, levelFolder: { levels },
+                                  screenWidth: 1280, screenHeight: 800)
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        // BITMAPINFOHEADER: 65535×65535, one plane, 24 bits, no compression; six bytes of pixels.
+        let bmp = Array("BM".utf8) + le(60, 4) + le(0, 4) + le(54, 4) + le(40, 4) + le(65535, 4) + le(65535, 4) + le(1, 2)
+            + le(24, 2) + [UInt8](repeating: 0, count: 24) + [UInt8](repeating: 0x80, count: 6)
+        #expect(decodeError(bmp, file: "h.bmp", limits: limits)?.kind == .truncated)
+        // SizeHeader: not small, height in 18 bits (65534 + 1), ratio 1:1; default metadata.
+        let jxl = [0xFF, 0x0A] + Self.lsbFirst([(0, 1), (2, 2), (65534, 18), (1, 3), (1, 1)]) + [UInt8](repeating: 0, count: 16)
+        let error = decodeError(jxl, file: "h.jxl", limits: limits)
+        #expect(error?.description.hasSuffix("the allowance for that is 192.0 MiB") == true, "\(String(describing: error))")
+        #expect(error?.description.hasPrefix("h.jxl: image too large to decode within the memory budget: 65535×65535 needs 12.") == true,
+                "\(String(describing: error))")
+        // VP8L: signature, then width − 1 and height − 1 in 14 bits each: libwebp holds a lossless
+        // picture whole as ARGB, 1 GiB.
+        let lossless = Self.webp("L", [0x2F] + le(16382 | 16382 << 14, 4) + [UInt8](repeating: 0, count: 16))
+        let wholeError = decodeError(lossless, file: "h.webp", limits: limits)
+        #expect(wholeError?.description.hasPrefix("h.webp: image too large to decode within the memory budget: 16383×16383 needs 1.") == true,
+                "\(String(describing: wholeError))")
+        // VP8 key frame: a lossy one is scaled as it decodes; its data ends at once.
+        let lossy = Self.webp(" ", [0x30, 0, 0, 0x9D, 0x01, 0x2A] + le(16383, 2) + le(16383, 2) + [UInt8](repeating: 0, count: 16))
+        let lossyError = decodeError(lossy, file: "h.webp", limits: limits)
+        #expect(lossyError?.kind == .truncated || lossyError?.reason.hasPrefix("corrupt WebP data") == true, "\(String(describing: lossyError))")
     }
 
     /// Writes `bytes` to `name` in `folder` and opens it as the loader does.

@@ -1,6 +1,7 @@
 // The test-support pin of render threads: renderers made under `.oneRenderThread` or inside
 // `Parallel.withDefaultWorkers` default to that many threads, their child tasks too, and
 // nothing outside changes; unpinned, one thread per core this process may run on.
+import CompositorHarness
 import Foundation
 @testable import Raster
 import TestSupport

@@ -1,5 +1,6 @@
 // scroll-replay when its output fails or a trace asks for too much: a full disk, a closed pipe,
 // a trace whose motion would run for hours, and input that carries terminal escape codes.
+import CompositorHarness
 import Foundation
 import SafeOutput
 import Testing

@@ -1,5 +1,6 @@
 // The real scroll-replay binary: exit statuses, standard error for malformed traces, and
 // output identical to the in-process replay.
+import CompositorHarness
 import Foundation
 import Testing
 import TestSupport

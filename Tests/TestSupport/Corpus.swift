@@ -1,6 +1,7 @@
 // The picture corpus Scripts/make-corpus.py writes at test time (every format in its main
 // variants, with reference pixels from decoders that are not ours), shared by the decoder tests
 // and the viewer's screenshot tests.
+import CompositorHarness
 import Foundation
 
 /// One file of the generated corpus, as manifest.json lists it.

@@ -1,5 +1,6 @@
 // The kiosk service installed by Scripts/kiosk/install.sh into a folder standing for the
 // system's root, with this build's image-viewer: what the kiosk tests check and run.
+import CompositorHarness
 import Foundation
 
 /// One run of `Scripts/kiosk/install.sh --root`, and where it put the kiosk's files.

@@ -15,7 +15,7 @@ public enum PackagePaths {
     }
 
     /// The folder holding the running test binary: SwiftPM puts the package's executables
-    /// beside it (`<scratch>/debug/`), whatever `--scratch-path` was used.
+    /// beside it (`<scratch>/debug/`, or `release/` as Scripts/test.sh builds), whatever `--scratch-path` was used.
     public static var testBinaryFolder: URL {
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         // On Linux the test binary is `<name>.xctest`; elsewhere it may sit inside a bundle.
@@ -40,58 +40,5 @@ public enum PackagePaths {
             ((try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date) ?? .distantPast
         }
         return candidates.max { modified($0) < modified($1) }
-    }
-}
-
-/// The result of running a program to completion.
-public struct ProcessResult: Sendable {
-    /// Exit status (or the terminating signal number when killed by a signal).
-    public var status: Int32
-    /// Everything written to standard output, decoded as UTF-8.
-    public var stdout: String
-    /// Everything written to standard output, as bytes (screenshots, pictures).
-    public var stdoutData: Data
-    /// Everything written to standard error, decoded as UTF-8.
-    public var stderr: String
-}
-
-/// Runs `executable` with `arguments` (in `environment`, or this process's when nil) and
-/// waits for it, collecting both output streams; standard output goes to `standardOutput`
-/// instead when given (a file, /dev/full), and is then collected empty.
-public func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                       standardOutput: FileHandle? = nil) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = standardOutput ?? out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    if standardOutput != nil { try? out.fileHandleForWriting.close() }
-    // Drain both pipes concurrently with the child so a full pipe cannot deadlock it.
-    let errData = LockedBox<Data>(Data())
-    let errReader = err.fileHandleForReading
-    let errDone = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-        errData.value = errReader.readDataToEndOfFile()
-        errDone.signal()
-    }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    errDone.wait()
-    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stdoutData: outData, stderr: String(decoding: errData.value, as: UTF8.self))
-}
-
-/// A value shared with another thread under a lock.
-private final class LockedBox<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: T
-    init(_ value: T) { stored = value }
-    var value: T {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); stored = newValue; lock.unlock() }
     }
 }

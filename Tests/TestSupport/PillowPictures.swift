@@ -1,6 +1,7 @@
 // Test pictures the gallery tests need in formats the project only decodes (transparent PNGs,
 // animated GIFs, multi-page TIFFs), written by Pillow at test time (Debian's python3-pil, which
 // Scripts/install-deps.sh installs), so that no binary is committed.
+import CompositorHarness
 import Foundation
 
 public enum PillowPictures {
@@ -55,5 +56,52 @@ public enum PillowPictures {
             pages[0].save(os.path.join(out, "\(name)"), save_all=True, append_images=pages[1:])
             """, in: folder)
         return folder + "/" + name
+    }
+
+    /// The colour of block (`column`, `row`) of `blockPicture`: one of 251, never the same
+    /// as a neighbour's, so a GIF keeps them all and each level down to a block a pixel is
+    /// known exactly.
+    public static func blockColor(_ column: Int, _ row: Int) -> (Int, Int, Int) {
+        let k = (column * 7 + row * 13) % 251
+        return ((k * 37 + 11) & 0xFF, (k * 53 + 7) & 0xFF, (k * 11 + 5) & 0xFF)
+    }
+
+    /// Writes a `width`×`height` picture of `block`-pixel squares coloured by `blockColor` as
+    /// `name` in `folder`, in `format`: png, gif, tiff, bmp, jpeg, webp (lossy), webp-lossless
+    /// (Pillow), jxl (cjxl, lossy), heif or avif (heif-enc, at their fastest settings).
+    public static func blockPicture(_ format: String, width: Int, height: Int, block: Int, name: String,
+                                    in folder: String) throws -> String {
+        let path = folder + "/" + name
+        let png = folder + "/.blocks-\(width)x\(height).png"
+        try make("""
+            w, h, b = \(width), \(height), \(block)
+            row = lambda j: b"".join(bytes((((k * 37 + 11) & 255), ((k * 53 + 7) & 255), ((k * 11 + 5) & 255))) * b
+                                    for k in ((i * 7 + j * 13) % 251 for i in range((w + b - 1) // b)))[:3 * w]
+            im = Image.frombytes("RGB", (w, h), b"".join(row(y // b) for y in range(h)))
+            im.save("\(png)")
+            kind = "\(format)"
+            if kind == "gif": im.convert("P", palette=Image.Palette.ADAPTIVE, colors=256).save("\(path)", "GIF")
+            elif kind == "tiff": im.save("\(path)", "TIFF", compression="tiff_lzw")
+            elif kind == "bmp": im.save("\(path)", "BMP")
+            elif kind == "jpeg": im.save("\(path)", "JPEG", quality=95)
+            elif kind == "webp": im.save("\(path)", "WEBP", quality=90)
+            elif kind == "webp-lossless": im.save("\(path)", "WEBP", lossless=True)
+            elif kind == "png": im.save("\(path)", "PNG")
+            """, in: folder)
+        let tool: (String, [String])?
+        switch format {
+        case "jxl": tool = ("/usr/bin/cjxl", ["--quiet", "-d", "1", "-e", "1", png, path])
+        case "heif": tool = ("/usr/bin/heif-enc", ["-q", "90", "-p", "preset=ultrafast", png, "-o", path])
+        case "avif": tool = ("/usr/bin/heif-enc", ["-A", "-q", "90", "-p", "speed=9", png, "-o", path])
+        default: tool = nil
+        }
+        if let (executable, arguments) = tool {
+            let result = try runProcess(URL(fileURLWithPath: executable), arguments)
+            guard result.status == 0 else {
+                throw Failure(description: "\(executable) failed (\(result.status)): \(result.stderr)")
+            }
+        }
+        try? FileManager.default.removeItem(atPath: png)
+        return path
     }
 }

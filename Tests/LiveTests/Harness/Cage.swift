@@ -1,5 +1,6 @@
 // Starts cage, the wlroots kiosk compositor, headless for one live test: as an unprivileged
 // user with a private runtime dir, screenshots with grim, teardown by process group.
+import CompositorHarness
 import Foundation
 import Glibc
 import Raster
@@ -51,7 +52,6 @@ final class CageHeadless {
         let folders = try PrivateFolders(prefix: "scrollkit-cage", owner: SwayHeadless.swayUID)
         folder = folders.folder
         runtimeDir = folders.runtimeDir
-        let home = folders.home
         let asRoot = getuid() == 0
         if asRoot {
             // wlroots sets up Xwayland's socket folder at start and aborts when /tmp/.X11-unix is
@@ -64,34 +64,18 @@ final class CageHeadless {
         }
         self.parent = parent
         transform = rotated ? .rotated90 : .normal
-        var environment = [
-            "PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_RUNTIME_DIR": runtimeDir.path,
-            "WLR_RENDERER": "pixman", "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1",
-        ]
-        if let parent {
-            // sway and cage run as the same unprivileged uid: cage reaches sway's socket.
-            environment["WLR_BACKENDS"] = "wayland"
-            environment["WAYLAND_DISPLAY"] = parent.socket
-            environment["WLR_LIBINPUT_NO_DEVICES"] = nil
-        }
+        // Nested, sway and cage run as the same unprivileged uid: cage reaches sway's socket.
+        var environment = wlrootsEnvironment(folders, parentSocket: parent?.socket)
         environment.merge(extra) { $1 }
         let cage = launcher ?? ["/usr/bin/cage", "-d"] + (rotated ? ["-r"] : []) + ["--", "/bin/sleep", "\(Self.placeholderSeconds)"]
-        let command = asRoot
-            ? ["/usr/bin/setpriv", "--reuid=\(SwayHeadless.swayUID)", "--regid=\(SwayHeadless.swayUID)", "--clear-groups"] + cage
-            : cage
+        let command = try SwayHeadless.unprivileged(cage)
         process = try GroupProcess(executable: command[0], arguments: Array(command.dropFirst()),
                                    environment: environment, log: folder.appendingPathComponent("cage.log"))
-        let deadline = Date().addingTimeInterval(timeout)
         let dir = runtimeDir
-        while SwayHeadless.socket(in: dir, prefix: "wayland-") == nil {
-            guard process.isRunning, Date() < deadline else {
-                let log = process.log
-                process.stop()
-                throw HarnessError(description: "cage did not start (no socket within \(timeout) s); its log:\n\(log.suffix(4000))")
-            }
-            usleep(50_000)
+        try process.awaitStart("cage", waitingFor: "no socket", timeout: timeout, removing: folder) {
+            PrivateFolders.socket(in: dir, prefix: "wayland-") != nil
         }
-        socket = SwayHeadless.socket(in: dir, prefix: "wayland-")!
+        socket = PrivateFolders.socket(in: dir, prefix: "wayland-")!
     }
 
     deinit { stop() }

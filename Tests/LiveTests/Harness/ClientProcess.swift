@@ -1,54 +1,10 @@
 // Runs a project program (the viewer, the injector) as a Wayland client of the test's
 // compositor, collecting its output lines as they arrive so a test can wait for them, and
 // counts which of its threads wake.
+import CompositorHarness
 import Foundation
 import Glibc
 import TestSupport
-
-/// Lines written by a running process, collected from a pipe on a background queue.
-final class LineCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var buffer = Data()
-    private var complete: [String] = []
-    private var finished = false
-
-    /// Reads `handle` to its end on a thread of its own, collecting lines as they come.
-    func drain(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            while true {
-                let data = handle.availableData  // blocks; empty at end of file
-                if data.isEmpty { break }
-                append(data)
-            }
-            lock.lock()
-            finished = true
-            lock.unlock()
-        }
-    }
-
-    /// Whether the writer closed the pipe and every byte was collected.
-    var isFinished: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return finished
-    }
-
-    func append(_ data: Data) {
-        lock.lock()
-        defer { lock.unlock() }
-        buffer.append(data)
-        while let newline = buffer.firstIndex(of: 0x0A) {
-            complete.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-            buffer.removeSubrange(buffer.startIndex...newline)
-        }
-    }
-
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return complete
-    }
-}
 
 /// A project executable running against a compositor.
 final class ClientProcess {

@@ -2,6 +2,7 @@
 // remote-desktop input and screen cast) and weston nested in a headless sway (sway's injected
 // input reaches weston's seat; grim captures weston's output in sway). And what a screenshot of a
 // window with libdecor's decorations shows: where the content is, the title bar above it.
+import CompositorHarness
 import Foundation
 import Glibc
 

@@ -1,6 +1,6 @@
 // One wl-inject kept connected for a whole test, and the waits of the viewer's live tests: on
-// screenshots of any compositor grim can capture, and on a client's output (when its lines
-// arrive, when it has gone quiet).
+// screenshots, on a condition, and on a client's output going quiet.
+import CompositorHarness
 import Foundation
 import Glibc
 import TestSupport
@@ -63,61 +63,16 @@ func awaitShot(timeout: Double = 5, interval: Double = 0.1, _ take: () throws ->
     }
 }
 
-/// A screenshot of the compositor reached through `environment`, taken by grim (wlroots'
-/// screencopy: sway and cage).
-func grimScreenshot(environment: [String: String]) throws -> Screenshot {
-    let result = try runProcess(URL(fileURLWithPath: "/usr/bin/grim"), ["-t", "ppm", "-"], environment: environment)
-    guard result.status == 0 else {
-        throw HarnessError(description: "grim failed (status \(result.status)): \(result.stderr)")
+/// Polls `condition` every `interval` seconds until it holds, for at most `timeout` seconds;
+/// whether it held. For "within T seconds, this happens": it returns as soon as it has, where a
+/// sleep of T would wait out the whole time.
+func awaitTrue(timeout: Double, interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while try !condition() {
+        guard Date() < deadline else { return false }
+        usleep(useconds_t(interval * 1_000_000))
     }
-    return try Screenshot(ppm: result.stdoutData)
-}
-
-/// Times the lines a process writes as they arrive: a thread of its own polls the collector
-/// every 2 ms, so the times hold while the test is busy taking screenshots.
-final class LineTimer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stamped: [(time: Date, line: String)] = []
-    private var running = true
-
-    /// Starts timing the lines `collector` gets from now on.
-    init(_ collector: LineCollector) {
-        let start = collector.lines.count
-        Thread.detachNewThread { [self] in
-            var seen = start
-            while true {
-                lock.lock()
-                let keepGoing = running
-                lock.unlock()
-                guard keepGoing else { return }
-                let lines = collector.lines
-                if lines.count > seen {
-                    let now = Date()
-                    lock.lock()
-                    stamped += lines[seen...].map { (now, $0) }
-                    lock.unlock()
-                    seen = lines.count
-                }
-                usleep(2_000)
-            }
-        }
-    }
-
-    deinit { stop() }
-
-    /// The lines so far with the time each arrived.
-    var lines: [(time: Date, line: String)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stamped
-    }
-
-    /// Stops the polling thread.
-    func stop() {
-        lock.lock()
-        running = false
-        lock.unlock()
-    }
+    return true
 }
 
 /// Waits until `process` has written nothing for `quiet` seconds. A viewer run with --stats

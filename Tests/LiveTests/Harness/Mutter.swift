@@ -1,6 +1,7 @@
 // Starts GNOME's compositor, mutter, headless for one live test: a private D-Bus session bus,
 // PipeWire and WirePlumber on it (for screen casts), mutter with one virtual monitor, and a
 // python3-gi helper that holds the D-Bus connection its screenshots and injected input need.
+import CompositorHarness
 import Foundation
 import Glibc
 import TestSupport
@@ -87,12 +88,8 @@ final class MutterHeadless {
                                        log: folder.appendingPathComponent("\(name).log"))
         processes.append((name, process))
         guard let path else { return }
-        let deadline = Date().addingTimeInterval(timeout)
-        while !FileManager.default.fileExists(atPath: path) {
-            guard process.isRunning, Date() < deadline else {
-                throw HarnessError(description: "\(name) did not start (no \(path) within \(timeout) s)")
-            }
-            usleep(50_000)
+        try process.awaitStart(name, waitingFor: "no \(path)", timeout: timeout, removing: nil) {
+            FileManager.default.fileExists(atPath: path)
         }
     }
 

@@ -1,5 +1,6 @@
 // A stand-in for systemd's notification socket: a unix datagram socket the test binds, whose
 // path goes to the viewer as NOTIFY_SOCKET; every datagram is kept with the time it arrived.
+import CompositorHarness
 import Foundation
 import Glibc
 

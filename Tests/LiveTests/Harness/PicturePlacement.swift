@@ -1,5 +1,6 @@
 // Compares a screenshot with a decoded picture drawn at a known scale and position: the
 // viewer's pages are checked against the asset's own pixels, not against hard-coded colours.
+import CompositorHarness
 import Foundation
 import Pictures
 import Raster
@@ -93,20 +94,27 @@ func gridPoints(width: Int, height: Int, step: Int) -> [(Int, Int)] {
     }
 }
 
-/// 6 per channel: what the renderer's rounding (premultiplied averaging, 8-bit blending) may
-/// add beyond the range of the source pixels a screen pixel draws from (decision, measured
-/// differences were at most 2).
-let pictureTolerance = 6
+/// 8 per channel: what the renderer may add beyond the range of the source pixels a screen
+/// pixel covers (decision). A picture shown between two levels is drawn from the coarser one
+/// (its pixels 2×2 averages, rounded down by pixman's halving) enlarged, so a screen pixel
+/// mixes in source pixels up to two beyond the ones it covers, and rounding (premultiplied
+/// averaging, 8-bit blending) adds a little more: measured 7 on the sunset at its fit, where
+/// the sky meets the hill (6 before the levels were built by pixman, which rounds down).
+let pictureTolerance = 8
 
-/// The viewer's checkerboard under transparent pictures (Gallery's PictureBackground): 8 px
-/// squares from the picture's top-left corner, #808080 there and #CCCCCC beside it.
+/// The viewer's checkerboard under transparent pictures (Gallery's PictureBackground): 8-point
+/// squares (8 px at output scale 1, 16 at scale 2) from the picture's top-left corner, #808080
+/// there and #CCCCCC beside it.
 enum Checkerboard {
+    /// 8 points: the side of a square (PictureBackground.squareSide); device pixels at `scale`.
     static let side = 8.0
     static let dark = 0xFF80_8080 as UInt32, light = 0xFFCC_CCCC as UInt32
 
     /// The square colours the screen area from `x0`…`x1` × `y0`…`y1` (pixels, inclusive) covers
-    /// for a picture whose top-left is at (`originX`, `originY`).
-    static func colors(x0: Double, x1: Double, y0: Double, y1: Double, originX: Double, originY: Double) -> Set<UInt32> {
+    /// for a picture whose top-left is at (`originX`, `originY`), on an output of `scale`.
+    static func colors(x0: Double, x1: Double, y0: Double, y1: Double, originX: Double, originY: Double,
+                       scale: Double) -> Set<UInt32> {
+        let side = Self.side * scale
         let columns = Int(((x0 - originX) / side).rounded(.down))...Int(((x1 - originX) / side).rounded(.down))
         let rows = Int(((y0 - originY) / side).rounded(.down))...Int(((y1 - originY) / side).rounded(.down))
         var found = Set<UInt32>()
@@ -124,18 +132,20 @@ enum Checkerboard {
 /// (plus `pictureTolerance`), the background counting where the area leaves the image. The
 /// slack absorbs the resampling filter and the renderer snapping the picture to whole device
 /// pixels; edges of flat areas still pin the placement to about `slack` pixels. A picture with
-/// transparent pixels is seen over the viewer's checkerboard (`checkerboard`, its default).
+/// transparent pixels is seen over the viewer's checkerboard (`checkerboard`, its default), whose
+/// squares are 8 points of an output of `outputScale`.
 func placementProblems(_ shot: Screenshot, _ image: DecodedImage, _ placement: Placement, points: [(Int, Int)],
-                       background: UInt32 = 0xFF00_0000, checkerboard: Bool = true, slack: Double = 1) -> [String] {
+                       background: UInt32 = 0xFF00_0000, checkerboard: Bool = true, outputScale: Double = 1,
+                       slack: Double = 1) -> [String] {
     let (count, examples) = placementMismatches(shot, image, placement, points: points, background: background,
-                                                checkerboard: checkerboard, slack: slack, examples: 8)
+                                                checkerboard: checkerboard, outputScale: outputScale, slack: slack, examples: 8)
     return count > examples.count ? examples + ["… \(count) of \(points.count) points in all"] : examples
 }
 
 /// How many of `points` do not match (see `placementProblems`), with up to `examples` of them described.
 func placementMismatches(_ shot: Screenshot, _ image: DecodedImage, _ placement: Placement, points: [(Int, Int)],
-                         background: UInt32 = 0xFF00_0000, checkerboard: Bool = true, slack: Double = 1,
-                         examples: Int) -> (count: Int, examples: [String]) {
+                         background: UInt32 = 0xFF00_0000, checkerboard: Bool = true, outputScale: Double = 1,
+                         slack: Double = 1, examples: Int) -> (count: Int, examples: [String]) {
     var problems: [String] = []
     var failures = 0
     let s = placement.scale
@@ -149,7 +159,7 @@ func placementMismatches(_ shot: Screenshot, _ image: DecodedImage, _ placement:
         // picture, and its backdrop with it, to whole pixels), or the page.
         let underlays: Set<UInt32> = checkerboard && image.hasTransparency
             ? Checkerboard.colors(x0: Double(x) - slack, x1: Double(x) + slack, y0: Double(y) - slack, y1: Double(y) + slack,
-                                  originX: placement.originX.rounded(), originY: placement.originY.rounded())
+                                  originX: placement.originX.rounded(), originY: placement.originY.rounded(), scale: outputScale)
             : [background]
         func include(_ pixel: UInt32, over under: UInt32) {
             // Premultiplied ARGB over what is under it: colour + (1 − α)·under.

@@ -1,5 +1,6 @@
 // A live session recorded with `image-viewer --record`, and its replay: the live tests check
 // that `scroll-replay` of the recorded input ends where the live content came to rest.
+import CompositorHarness
 import Foundation
 import ScrollKit
 import Testing

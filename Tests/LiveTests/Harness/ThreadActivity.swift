@@ -1,4 +1,5 @@
 // How often each thread of a process ran, from /proc: the measure of "idle wakes nothing".
+import CompositorHarness
 import Foundation
 import Glibc
 

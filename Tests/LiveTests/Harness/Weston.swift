@@ -2,6 +2,7 @@
 // the tests can inject into), with the shell a test names (kiosk-shell for the viewer's kiosk
 // runs): a private runtime dir and socket, screenshots with weston-screenshooter, teardown by
 // process group.
+import CompositorHarness
 import Foundation
 import Glibc
 import TestSupport
@@ -56,15 +57,9 @@ final class WestonHeadless {
         process = try GroupProcess(executable: "/usr/bin/weston", arguments: arguments, environment: environment,
                                    log: folder.appendingPathComponent("weston.out"))
         let path = runtimeDir.appendingPathComponent(socketName).path
-        let deadline = Date().addingTimeInterval(timeout)
-        while !fm.fileExists(atPath: path) {
-            guard process.isRunning, Date() < deadline else {
-                let log = Self.read(logFile) + process.log
-                process.stop()
-                throw HarnessError(description: "weston did not start (no socket within \(timeout) s); its log:\n\(log.suffix(4000))")
-            }
-            usleep(50_000)
-        }
+        let westonLog = logFile, started = process
+        try process.awaitStart("weston", waitingFor: "no socket", timeout: timeout, removing: folder,
+                               log: { Self.read(westonLog) + started.log }) { fm.fileExists(atPath: path) }
         socket = path
     }
 

@@ -1,0 +1,68 @@
+// A test trait that runs a live test on threads of its own instead of Swift concurrency's shared
+// pool, a few at a time. swift-testing runs a synchronous test on that pool (a thread per core),
+// and a live test blocks its thread for seconds at a time waiting on compositors, screenshots and
+// timers: on two cores two live tests held the pool while every other one, already started,
+// waited for a thread with its time limit running (tests that take 2 s failed their 120 s limits
+// at load 10). On threads of their own, blocked tests take nothing from the others, and
+// `OwnThreads.width` of them run at once. Scripts/test.sh sets swift-testing's own width to the
+// same number, which admits a test before its time limit starts; without it the tests past the
+// width wait here, inside their time limits, as they waited for a thread before.
+import Foundation
+import Synchronization
+import Testing
+
+/// Runs every job it is given on a new thread, so a job that blocks holds only its own thread.
+final class ThreadPerJobExecutor: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job), executor = asUnownedTaskExecutor()
+        Thread.detachNewThread { job.runSynchronously(on: executor) }
+    }
+}
+
+/// Each test of the suite (or the test) runs on threads of its own, at most `width` at once.
+struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
+    /// Twice the cores: a live test spends most of its time waiting on other processes, which
+    /// need the cores meanwhile (decision: at 3 times, tests timing frames and screenshots
+    /// failed at load 12 on 2 cores).
+    static let width = 2 * ProcessInfo.processInfo.activeProcessorCount
+
+    private static let executor = ThreadPerJobExecutor()
+    /// Free places, and the tests waiting for one.
+    private static let places = Mutex<(free: Int, waiting: [CheckedContinuation<Void, Never>])>((width, []))
+
+    /// Every test in the suite gets the scope, not the suite as a whole.
+    var isRecursive: Bool { true }
+
+    func provideScope(for test: Test, testCase: Test.Case?,
+                      performing function: @Sendable () async throws -> Void) async throws {
+        await withCheckedContinuation { (waiting: CheckedContinuation<Void, Never>) in
+            let admitted = Self.places.withLock { places in
+                guard places.free > 0 else {
+                    places.waiting.append(waiting)
+                    return false
+                }
+                places.free -= 1
+                return true
+            }
+            if admitted { waiting.resume() }
+        }
+        defer {
+            // The place goes to the longest waiting test, or back to the free ones.
+            let next = Self.places.withLock { places -> CheckedContinuation<Void, Never>? in
+                guard !places.waiting.isEmpty else {
+                    places.free += 1
+                    return nil
+                }
+                return places.waiting.removeFirst()
+            }
+            next?.resume()
+        }
+        try await withTaskExecutorPreference(Self.executor) { try await function() }
+    }
+}
+
+extension Trait where Self == OwnThreads {
+    /// Each test of the suite (or the test) runs on threads of its own, not on the shared pool,
+    /// at most `OwnThreads.width` at once.
+    static var ownThreads: Self { OwnThreads() }
+}
