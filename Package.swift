@@ -95,14 +95,6 @@ let package = Package(
             "Wayland", "Host", "Raster", "ScrollKit", "Replay", "Gallery", "TraceFormat", "SafeOutput", "TestCardContent",
             "CSystemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], linkerSettings: [
-            // The Swift runtime and Foundation linked in (release only): ten shared libraries
-            // fewer to load and bind at every launch (8 of the 30 ms of CPU the viewer took to
-            // start), and an installed viewer that needs no Swift toolchain beside it. The
-            // modules are compiled against the shared Foundation, whose autolink names only
-            // libFoundation*: its static parts below are named here.
-            .unsafeFlags(["-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections"],
-                         .when(configuration: .release)),
         ]),
         .executableTarget(name: "scroll-replay", dependencies: [
             "Replay", "TraceFormat", "SafeOutput",
@@ -119,7 +111,7 @@ let package = Package(
         // screenshots: one harness for the live tests, pictures-bench and, through
         // headless-session, the shell scripts. Not part of the shipped programs.
         .target(name: "CompositorHarness", dependencies: ["SafeOutput"]),
-        .executableTarget(name: "headless-session", dependencies: ["CompositorHarness",
+        .executableTarget(name: "headless-session", dependencies: ["CompositorHarness", "SafeOutput",
                                                                    .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Injects pointer/keyboard (wlr virtual pointer, virtual keyboard) and touch
         // (KWin fake input) for the live tests; not part of the shipped programs.
@@ -143,16 +135,17 @@ let package = Package(
         .testTarget(name: "ScrollKitTests", dependencies: ["ScrollKit", "Replay"]),
         // The text tests render references with FreeType and HarfBuzz directly.
         .testTarget(name: "RasterTests", dependencies: ["Host", "Raster", "ScrollKit", "TestCardContent", "TestSupport", "CFontconfig",
-                                                  "CFreeType", "CHarfBuzz"]),
+                                                  "CFreeType", "CHarfBuzz", "CompositorHarness"]),
         .testTarget(name: "HostTests", dependencies: ["Host", "Raster", "ScrollKit"]),
         .testTarget(name: "WaylandTests", dependencies: [
-            "Wayland", "Replay", "TraceFormat", .product(name: "SystemPackage", package: "swift-system"),
+            "Wayland", "Replay", "TraceFormat", "Host", "Raster", "ScrollKit", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "SafeOutput", "TestSupport", "CLCMS"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Host", "Replay", "ScrollKit", "TestSupport", "TraceFormat", "SafeOutput"],
+        .testTarget(name: "ReplayTests", dependencies: ["Host", "Replay", "ScrollKit", "TestSupport", "TraceFormat", "SafeOutput", "Raster",
+                                                  "CompositorHarness"],
                     exclude: ["Traces"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Host", "Pictures", "Raster", "ScrollKit", "Replay", "TestSupport",
-                                                   "SafeOutput"]),
+                                                   "SafeOutput", "TraceFormat", "CompositorHarness"]),
         .testTarget(name: "LiveTests", dependencies: ["CompositorHarness", "TestSupport", "Raster", "Pictures", "Gallery", "ScrollKit", "SafeOutput",
                                                 "TestCardContent"],
                     exclude: ["Harness/mutter-session.py"]),

@@ -47,10 +47,10 @@ if [ ${#sizes[@]} -gt 1 ]; then
 fi
 
 Scripts/install-deps.sh --demo >/dev/null
-swift build -c release --scratch-path "$scratch" --product image-viewer >/dev/null
-swift build -c release --scratch-path "$scratch" --product wl-inject >/dev/null
-swift build -c release --scratch-path "$scratch" --product headless-session >/dev/null
-bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product image-viewer >/dev/null
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product wl-inject >/dev/null
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product headless-session >/dev/null
+bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
 city="$root/Assets/04-city-4000x3000.jpg"
 
 . "$root/Scripts/headless-sway.sh"

@@ -30,13 +30,13 @@ done
 
 echo "bench-gigapixel: building image-viewer and wl-inject (release, in $scratch)"
 for product in image-viewer wl-inject; do
-    if ! log=$(swift build -c release --scratch-path "$scratch" --product "$product" 2>&1); then
+    if ! log=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" 2>&1); then
         echo "$log" >&2
         echo "bench-gigapixel: the build of $product failed" >&2
         exit 1
     fi
 done
-bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
 
 pictures=$(mktemp -d /var/tmp/bench-gigapixel.XXXXXX)
 trap 'rm -rf "$pictures"' EXIT

@@ -13,11 +13,11 @@ scratch=${SCRATCH:-.build}
 
 for product in image-viewer pictures-bench; do
     echo "bench-huge-image: building $product (release, in $scratch)"
-    if ! log=$(swift build -c release --scratch-path "$scratch" --product "$product" 2>&1); then
+    if ! log=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" 2>&1); then
         echo "$log" >&2
         echo "bench-huge-image: the build of $product failed" >&2
         exit 1
     fi
 done
-bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
 exec "$bin/pictures-bench" --viewer "$bin/image-viewer" "$@"

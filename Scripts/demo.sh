@@ -9,10 +9,10 @@ cd "$root"
 
 Scripts/install-deps.sh --demo
 echo "demo: building image-viewer (release)"
-swift build -c release --product image-viewer >/dev/null
-swift build -c release --product wl-inject >/dev/null
-swift build -c release --product headless-session >/dev/null
-bin=$(swift build -c release --show-bin-path)
+swift build -c release --static-swift-stdlib --product image-viewer >/dev/null
+swift build -c release --static-swift-stdlib --product wl-inject >/dev/null
+swift build -c release --static-swift-stdlib --product headless-session >/dev/null
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 
 if [ -n "${WAYLAND_DISPLAY:-}" ] || [ -n "${WAYLAND_SOCKET:-}" ]; then
     exec "$bin/image-viewer" "$@"

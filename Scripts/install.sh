@@ -106,8 +106,8 @@ done
 if [ -z "$from" ]; then
     "$root/Scripts/install-deps.sh" --install
     echo "install: building image-viewer and scroll-replay (release)"
-    (cd "$root" && swift build -c release --product image-viewer >/dev/null && swift build -c release --product scroll-replay >/dev/null)
-    from=$(cd "$root" && swift build -c release --show-bin-path)
+    (cd "$root" && swift build -c release --static-swift-stdlib --product image-viewer >/dev/null && swift build -c release --static-swift-stdlib --product scroll-replay >/dev/null)
+    from=$(cd "$root" && swift build -c release --static-swift-stdlib --show-bin-path)
 fi
 for program in image-viewer scroll-replay; do
     [ -x "$from/$program" ] || { echo "install: $from/$program is not a built program" >&2; exit 1; }

@@ -33,10 +33,10 @@ done
 [ ${#pictures[@]} -gt 0 ] || pictures=("$root/Assets" "$root/Assets")
 
 Scripts/install-deps.sh --demo >/dev/null
-swift build -c release --scratch-path "$scratch" --product image-viewer >/dev/null
-swift build -c release --scratch-path "$scratch" --product wl-inject >/dev/null
-swift build -c release --scratch-path "$scratch" --product headless-session >/dev/null
-bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product image-viewer >/dev/null
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product wl-inject >/dev/null
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product headless-session >/dev/null
+bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
 
 . "$root/Scripts/headless-sway.sh"
 headless_sway "$bin" 1280 800

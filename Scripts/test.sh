@@ -14,7 +14,10 @@ trap 'rm -f "$log"' EXIT
 # standard library's debug preconditions (an unsafe buffer's bounds among them), and overflow and
 # exclusivity checks are on in every build; -enable-testing lets the tests import internals. The
 # pixel-heavy tests (the renderer's, the offscreen gallery's) take a tenth of their debug time.
-build=(-c release -Xswiftc -enable-testing -Xswiftc -assert-config -Xswiftc Debug)
+# Built in a folder of its own (.build-tests): the scripts' release builds of the viewer link
+# Swift's runtime in (--static-swift-stdlib), and the two sets of flags in one folder would
+# rebuild everything each time one follows the other.
+build=(-c release -Xswiftc -enable-testing -Xswiftc -assert-config -Xswiftc Debug --scratch-path .build-tests)
 echo "test: building (optimised with debug assertions, with tests)"
 status=0
 swift build "${build[@]}" --build-tests >"$log" 2>&1 || status=$?

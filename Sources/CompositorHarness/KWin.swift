@@ -6,70 +6,40 @@ import Glibc
 /// KWin 5.27 on a virtual output of `width`×`height` pixels (at KWin's own `scale`, if
 /// given), with fake input allowed: what only KWin offers here is touch injection and
 /// wp_fractional_scale_v1. It cannot be screenshotted (no wlr-screencopy).
-package final class KWinVirtual {
-    /// The private folder, removed by `stop`.
-    package let folder: URL
-    /// The runtime dir holding the socket.
-    package let runtimeDir: URL
-    /// KWin's socket (absolute), usable as WAYLAND_DISPLAY.
-    package let socket: String
-    private let process: GroupProcess
-    private var stopped = false
+package final class KWinVirtual: HeadlessCompositor {
+    package let compositor: CompositorProcess
 
     /// Starts KWin; throws with its log when its socket does not appear within `timeout` seconds.
     package init(width: Int, height: Int, scale: String? = nil, timeout: Double = 20) throws {
-        let fm = FileManager.default
-        guard fm.isExecutableFile(atPath: "/usr/bin/kwin_wayland") else {
-            throw HarnessError(description: "kwin_wayland is not installed (Scripts/install-deps.sh installs kwin-wayland)")
-        }
+        try requireInstalled(["/usr/bin/kwin_wayland"], package: "kwin-wayland")
         let folders = try PrivateFolders(prefix: "scrollkit-kwin", owner: nil)
-        folder = folders.folder
-        runtimeDir = folders.runtimeDir
-        socket = runtimeDir.appendingPathComponent("kwin-0").path
-        let bin = folder.appendingPathComponent("bin")
-        try fm.createDirectory(at: bin, withIntermediateDirectories: true)
+        let bin = folders.folder.appendingPathComponent("bin")
         // /usr/bin/kwin_wayland carries a file capability this container refuses; a plain copy
         // runs, and it must keep the name kwin_wayland for KWin's built-in platform plugin.
         let kwinBinary = bin.appendingPathComponent("kwin_wayland")
         // Copied by cp(1), not in this process: a child another thread spawns meanwhile would
         // inherit the copy's open write descriptor and keep it, and starting the copy then
         // fails with ETXTBSY ("Text file busy", seen with live suites running in parallel).
-        let copy = try runProcess(URL(fileURLWithPath: "/bin/cp"), ["/usr/bin/kwin_wayland", kwinBinary.path])
-        guard copy.status == 0 else {
-            try? fm.removeItem(at: folder)
-            throw HarnessError(description: "cannot copy /usr/bin/kwin_wayland: \(copy.stderr)")
+        do {
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            let copy = try runProcess(URL(fileURLWithPath: "/bin/cp"), ["/usr/bin/kwin_wayland", kwinBinary.path])
+            guard copy.status == 0 else { throw HarnessError(description: "cannot copy /usr/bin/kwin_wayland: \(copy.stderr)") }
+        } catch {
+            try? FileManager.default.removeItem(at: folders.folder)
+            throw error
         }
         let environment = [
-            "PATH": "/usr/bin:/bin", "HOME": folders.home.path, "XDG_RUNTIME_DIR": runtimeDir.path,
+            "PATH": "/usr/bin:/bin", "HOME": folders.home.path, "XDG_RUNTIME_DIR": folders.runtimeDir.path,
             "KWIN_COMPOSE": "Q", "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1",  // without it no fake input
         ]
         var arguments = ["--virtual", "--width", "\(width)", "--height", "\(height)", "--socket", "kwin-0",
                          "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities"]
         if let scale { arguments += ["--scale", scale] }
-        process = try GroupProcess(executable: kwinBinary.path, arguments: arguments, environment: environment,
-                                   log: folder.appendingPathComponent("kwin.log"))
-        let path = socket
-        try process.awaitStart("KWin", waitingFor: "no socket", timeout: timeout, removing: folder) {
-            fm.fileExists(atPath: path)
+        let socket = folders.runtimeDir.appendingPathComponent("kwin-0").path
+        compositor = try CompositorProcess("KWin", in: folders, command: [kwinBinary.path] + arguments, environment: environment,
+                                           output: "kwin.log", timeout: timeout, grace: 4) {
+            FileManager.default.fileExists(atPath: socket) ? socket : nil
         }
-    }
-
-    deinit { stop() }
-
-    /// Ends KWin, then removes the folder.
-    package func stop() {
-        guard !stopped else { return }
-        stopped = true
-        process.stop(grace: 4)
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// KWin's log so far.
-    package var log: String { process.log }
-
-    /// The environment for a client of KWin itself.
-    package var clientEnvironment: [String: String] {
-        waylandClientEnvironment(socket: socket, runtimeDir: nil)
     }
 }
 

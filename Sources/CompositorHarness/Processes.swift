@@ -150,15 +150,23 @@ package func runWithTerminationSignals(_ process: Process) throws {
 }
 
 /// The result of running a program to completion.
+///
+/// The output is kept as bytes and decoded only when asked for as text: decoding grim's
+/// screenshots (binary PPM) as UTF-8 threw, inside the standard library, one error for each
+/// invalid sequence, and swift-testing captures a backtrace for every error thrown in a test:
+/// 80 000 backtraces a screenshot, most of the live tests' CPU time.
 package struct ProcessResult: Sendable {
     /// Exit status (or the terminating signal number when killed by a signal).
     package var status: Int32
-    /// Everything written to standard output, decoded as UTF-8.
-    package var stdout: String
     /// Everything written to standard output, as bytes (screenshots, pictures).
     package var stdoutData: Data
+    /// Everything written to standard error, as bytes.
+    package var stderrData: Data
+
+    /// Everything written to standard output, decoded as UTF-8.
+    package var stdout: String { String(decoding: stdoutData, as: UTF8.self) }
     /// Everything written to standard error, decoded as UTF-8.
-    package var stderr: String
+    package var stderr: String { String(decoding: stderrData, as: UTF8.self) }
 }
 
 /// Runs `executable` with `arguments` (in `environment`, or this process's when nil) and
@@ -188,8 +196,7 @@ package func runProcess(_ executable: URL, _ arguments: [String], environment: [
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     errDone.wait()
-    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stdoutData: outData, stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
+    return ProcessResult(status: process.terminationStatus, stdoutData: outData, stderrData: errData.withLock { $0 })
 }
 
 /// The absolute path of `name` in a folder of `path` (colon-separated), /usr/bin or /usr/sbin;
@@ -211,7 +218,9 @@ package func tool(_ name: String) -> String {
 package final class LineCollector: Sendable {
     private struct State {
         var pending = Data()
-        var lines: [(ms: Double, text: String)] = []
+        var lines: [String] = []
+        /// When each of `lines` arrived (monotonic ms).
+        var stamps: [Double] = []
         var finished = false
     }
 
@@ -240,7 +249,8 @@ package final class LineCollector: Sendable {
             while let newline = state.pending.firstIndex(of: 0x0A) {
                 let text = String(decoding: state.pending[state.pending.startIndex..<newline], as: UTF8.self)
                 state.pending.removeSubrange(state.pending.startIndex...newline)
-                state.lines.append((now, text))
+                state.lines.append(text)
+                state.stamps.append(now)
             }
         }
     }
@@ -248,11 +258,14 @@ package final class LineCollector: Sendable {
     /// Whether the writer closed the pipe and every byte was collected.
     package var isFinished: Bool { state.withLock { $0.finished } }
 
-    /// Every complete line so far.
-    package var lines: [String] { state.withLock { $0.lines.map(\.text) } }
+    /// Every complete line so far (callers poll this: it is the stored array, not a copy made
+    /// for the call).
+    package var lines: [String] { state.withLock { $0.lines } }
 
     /// Every complete line so far with the monotonic time it arrived, in ms.
-    package var stampedLines: [(ms: Double, text: String)] { state.withLock { $0.lines } }
+    package var stampedLines: [(ms: Double, text: String)] {
+        state.withLock { state in zip(state.stamps, state.lines).map { ($0, $1) } }
+    }
 }
 
 /// Monotonic time in ms (CLOCK_MONOTONIC through Dispatch).

@@ -70,25 +70,18 @@ package func wlrootsEnvironment(_ folders: PrivateFolders, parentSocket: String?
 }
 
 /// sway 1.7 headless (wlroots, pixman renderer) in a private folder.
-package final class SwayHeadless {
+package final class SwayHeadless: HeadlessCompositor {
     /// Unprivileged uid sway (and cage) run as when run as root: both refuse root.
     package static let swayUID: UInt32 = 4242
     /// The output's background, #336699 when not told otherwise (decision: a colour neither the
     /// test card nor the benchmark's photo has).
     package static let defaultBackground: UInt32 = 0x33_66_99
 
-    /// The private folder, removed by `stop`.
-    package let folder: URL
-    /// XDG_RUNTIME_DIR, holding sway's sockets.
-    package let runtimeDir: URL
-    /// The Wayland socket (absolute path, usable as WAYLAND_DISPLAY).
-    package let socket: String
+    package let compositor: CompositorProcess
     /// sway's IPC socket (absolute path, for swaymsg and SWAYSOCK).
     package let ipcSocket: String
     /// The output's size in pixels.
     package let width: Int, height: Int
-    private let process: GroupProcess
-    private var stopped = false
 
     /// `command` as run by whoever runs this: itself, or as uid `swayUID` through setpriv(1)
     /// when that is root.
@@ -106,15 +99,11 @@ package final class SwayHeadless {
     /// `timeout` seconds.
     package init(width: Int = 800, height: Int = 600, background: UInt32 = defaultBackground, parentSocket: String? = nil,
                  executable: String = tool("sway"), timeout: Double = 15) throws {
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            throw HarnessError(description: "\(executable) is not installed (Scripts/install-deps.sh installs sway)")
-        }
+        try requireInstalled([executable], package: "sway")
         self.width = width
         self.height = height
         let folders = try PrivateFolders(prefix: "scrollkit-sway", owner: Self.swayUID)
-        folder = folders.folder
-        runtimeDir = folders.runtimeDir
-        let config = folder.appendingPathComponent("sway.config")
+        let config = folders.folder.appendingPathComponent("sway.config")
         let output = parentSocket == nil ? "HEADLESS-1" : "WL-1"
         let colour = String(format: "#%06x", background & 0xFF_FFFF)
         try """
@@ -127,44 +116,21 @@ package final class SwayHeadless {
 
         """.write(to: config, atomically: true, encoding: .utf8)
         chmod(config.path, 0o644)
-        let command = try Self.unprivileged([executable, "-c", config.path])
-        process = try GroupProcess(executable: command[0], arguments: Array(command.dropFirst()),
-                                   environment: wlrootsEnvironment(folders, parentSocket: parentSocket),
-                                   log: folder.appendingPathComponent("sway.log"))
-        // sway picks the first free wayland-N in its private runtime dir.
-        let dir = runtimeDir
-        try process.awaitStart("sway", waitingFor: "no socket", timeout: timeout, removing: folder) {
-            PrivateFolders.socket(in: dir, prefix: "wayland-") != nil && PrivateFolders.socket(in: dir, prefix: "sway-ipc.") != nil
+        // sway picks the first free wayland-N in its private runtime dir; it is ready once its
+        // IPC socket is there too.
+        let dir = folders.runtimeDir
+        compositor = try CompositorProcess(
+            "sway", in: folders, command: try Self.unprivileged([executable, "-c", config.path]),
+            environment: wlrootsEnvironment(folders, parentSocket: parentSocket), output: "sway.log", timeout: timeout) {
+            PrivateFolders.socket(in: dir, prefix: "sway-ipc.") == nil ? nil : PrivateFolders.socket(in: dir, prefix: "wayland-")
         }
-        socket = PrivateFolders.socket(in: dir, prefix: "wayland-")!
         ipcSocket = PrivateFolders.socket(in: dir, prefix: "sway-ipc.")!
-    }
-
-    deinit { stop() }
-
-    /// Ends sway and its children, then removes the folder.
-    package func stop() {
-        guard !stopped else { return }
-        stopped = true
-        process.stop()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// Kills sway at once (SIGKILL), as a crash would.
     package func kill() {
-        process.signalGroup(SIGKILL)
-        process.process.waitUntilExit()
-    }
-
-    /// Whether sway still runs.
-    package var isRunning: Bool { process.isRunning }
-
-    /// sway's log so far.
-    package var log: String { process.log }
-
-    /// The environment a client needs to reach this compositor.
-    package var clientEnvironment: [String: String] {
-        waylandClientEnvironment(socket: socket, runtimeDir: runtimeDir)
+        compositor.process.signalGroup(SIGKILL)
+        compositor.process.process.waitUntilExit()
     }
 
     /// Runs `swaymsg` with `arguments` against this sway; throws with its output on failure.

@@ -50,7 +50,8 @@ public final class FolderWatcher: Sendable {
     /// Starts watching `listing.watchedFolders` for `source` (whose last listing, `listing`,
     /// the gallery shows). `name` turns a listed path into the string the gallery opens
     /// (`PathAliases`); `onProblem` gets one line per new problem (a folder that cannot be
-    /// watched or listed), on the watcher's thread. Throws when no inotify instance can be
+    /// watched or listed), on the watcher's thread (on the caller's for the folders watched from
+    /// the start, which are watched before this returns). Throws when no inotify instance can be
     /// made (EMFILE past fs.inotify.max_user_instances).
     public init(source: ListingSource, listing: ImageListing,
                 name: @escaping @Sendable (RawPath) -> String = { PathAliases.shared.path(for: $0) },
@@ -58,11 +59,14 @@ public final class FolderWatcher: Sendable {
         let inotify = try Inotify()
         self.inotify = inotify
         let changes = self.changes, finished = self.finished, threadID = self.thread
+        // The watches are made here, before the caller goes on: made by the thread, they missed
+        // whatever changed before it ran (a folder made and filled at once, on a loaded machine).
+        let loop = WatchLoop(inotify: inotify, source: source, shown: listing, name: name, onProblem: onProblem,
+                             changes: changes)
         // A thread of its own, not libdispatch's pool: it blocks for the life of the gallery.
         let thread = Thread {
             threadID.id.store(FolderWatcher.currentThreadID(), ordering: .releasing)
-            var loop = WatchLoop(inotify: inotify, source: source, shown: listing, name: name, onProblem: onProblem,
-                                 changes: changes)
+            var loop = loop
             loop.run()
             finished.signal()
         }

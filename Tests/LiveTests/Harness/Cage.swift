@@ -23,12 +23,8 @@ import Raster
 /// the parent's screenshot is what a real screen would be sent, the buffer as it is, and
 /// `screenshot()` turns it back as the screen is mounted. The parent's seat is cage's, so
 /// pointer input injected into the parent reaches the client, in the screen's coordinates.
-final class CageHeadless {
-    let folder: URL
-    let runtimeDir: URL
-    /// Absolute socket path, usable as WAYLAND_DISPLAY.
-    let socket: String
-    private let process: GroupProcess
+final class CageHeadless: HeadlessCompositor {
+    let compositor: CompositorProcess
     /// The sway whose window is cage's output, when nested.
     let parent: SwayHeadless?
     /// How cage turns its output (`-r`: a quarter turn, wl_output.transform 90).
@@ -44,23 +40,15 @@ final class CageHeadless {
     /// `environment` added to cage's.
     init(rotated: Bool = false, nestedIn parent: SwayHeadless? = nil, launcher: [String]? = nil,
          environment extra: [String: String] = [:], timeout: Double = 15) throws {
-        let fm = FileManager.default
-        guard fm.isExecutableFile(atPath: "/usr/bin/cage") else {
-            throw HarnessError(description: "cage is not installed (Scripts/install-deps.sh installs it)")
-        }
+        try requireInstalled(["/usr/bin/cage"])
         // cage refuses root, like sway: run it as the same unprivileged uid.
         let folders = try PrivateFolders(prefix: "scrollkit-cage", owner: SwayHeadless.swayUID)
-        folder = folders.folder
-        runtimeDir = folders.runtimeDir
-        let asRoot = getuid() == 0
-        if asRoot {
+        if getuid() == 0 && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix") {
             // wlroots sets up Xwayland's socket folder at start and aborts when /tmp/.X11-unix is
             // owned by someone else. Made by root, sticky and world-writable, it is what every
             // X-capable system has, and any uid may use it.
-            if !fm.fileExists(atPath: "/tmp/.X11-unix") {
-                mkdir("/tmp/.X11-unix", 0o1777)
-                chmod("/tmp/.X11-unix", 0o1777)
-            }
+            mkdir("/tmp/.X11-unix", 0o1777)
+            chmod("/tmp/.X11-unix", 0o1777)
         }
         self.parent = parent
         transform = rotated ? .rotated90 : .normal
@@ -68,41 +56,15 @@ final class CageHeadless {
         var environment = wlrootsEnvironment(folders, parentSocket: parent?.socket)
         environment.merge(extra) { $1 }
         let cage = launcher ?? ["/usr/bin/cage", "-d"] + (rotated ? ["-r"] : []) + ["--", "/bin/sleep", "\(Self.placeholderSeconds)"]
-        let command = try SwayHeadless.unprivileged(cage)
-        process = try GroupProcess(executable: command[0], arguments: Array(command.dropFirst()),
-                                   environment: environment, log: folder.appendingPathComponent("cage.log"))
-        let dir = runtimeDir
-        try process.awaitStart("cage", waitingFor: "no socket", timeout: timeout, removing: folder) {
-            PrivateFolders.socket(in: dir, prefix: "wayland-") != nil
+        let dir = folders.runtimeDir
+        compositor = try CompositorProcess("cage", in: folders, command: try SwayHeadless.unprivileged(cage),
+                                           environment: environment, output: "cage.log", timeout: timeout) {
+            PrivateFolders.socket(in: dir, prefix: "wayland-")
         }
-        socket = PrivateFolders.socket(in: dir, prefix: "wayland-")!
     }
-
-    deinit { stop() }
-
-    private var stopped = false
-
-    /// Ends cage and its placeholder application, then removes the folder.
-    func stop() {
-        guard !stopped else { return }
-        stopped = true
-        process.stop()
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// Whether cage still runs.
-    var isRunning: Bool { process.isRunning }
 
     /// cage's process id (the launcher's, which became cage).
-    var pid: pid_t { process.pid }
-
-    /// cage's log so far.
-    var log: String { process.log }
-
-    /// The environment a client needs to reach this compositor.
-    var clientEnvironment: [String: String] {
-        waylandClientEnvironment(socket: socket, runtimeDir: runtimeDir)
-    }
+    var pid: pid_t { compositor.process.pid }
 
     /// A screenshot of the whole output as its client sees it (upright, in surface
     /// coordinates): taken by grim headless, or of the parent turned back when nested.

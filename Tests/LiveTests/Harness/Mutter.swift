@@ -27,11 +27,7 @@ final class MutterHeadless {
     /// Starts everything with one virtual monitor of `width`×`height`; throws with the logs of
     /// what did not start within `timeout` seconds.
     init(width: Int = 1024, height: Int = 768, timeout: Double = 30) throws {
-        let fm = FileManager.default
-        for program in ["mutter", "dbus-daemon", "pipewire", "wireplumber", "gst-launch-1.0", "python3"]
-        where !fm.isExecutableFile(atPath: "/usr/bin/" + program) {
-            throw HarnessError(description: "/usr/bin/\(program) is not installed (Scripts/install-deps.sh installs it)")
-        }
+        try requireInstalled(["mutter", "dbus-daemon", "pipewire", "wireplumber", "gst-launch-1.0", "python3"].map { "/usr/bin/" + $0 })
         self.width = width
         self.height = height
         let folders = try PrivateFolders(prefix: "scrollkit-mutter", owner: nil)

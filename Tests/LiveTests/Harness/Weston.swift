@@ -12,20 +12,15 @@ import TestSupport
 /// weston runs as root too, so it runs as whoever runs the tests. Without input devices
 /// nothing resets its idle timer, so the output is never allowed to sleep (`--idle-time=0`);
 /// otherwise frame callbacks stop after 300 s (NOTES.md).
-final class WestonHeadless {
+final class WestonHeadless: HeadlessCompositor {
     /// A weston shell plugin.
     enum Shell: String {
         case kiosk = "kiosk-shell.so"
         case desktop = "desktop-shell.so"
     }
 
-    let folder: URL
-    let runtimeDir: URL
-    /// Absolute socket path, usable as WAYLAND_DISPLAY.
-    let socket: String
+    let compositor: CompositorProcess
     let width: Int, height: Int
-    private let process: GroupProcess
-    private let logFile: URL
 
     /// Starts weston with one headless output of `width`×`height` and `shell`; with `pixman`,
     /// the pixman renderer and `--debug` (weston-screenshooter needs both). With `parent` it
@@ -36,54 +31,24 @@ final class WestonHeadless {
     /// Throws with weston's log when it does not create its socket within `timeout` seconds.
     init(width: Int = 800, height: Int = 600, shell: Shell = .kiosk, pixman: Bool = false, parent: SwayHeadless? = nil,
          timeout: Double = 15) throws {
-        let fm = FileManager.default
-        guard fm.isExecutableFile(atPath: "/usr/bin/weston") else {
-            throw HarnessError(description: "weston is not installed (Scripts/install-deps.sh installs it)")
-        }
+        try requireInstalled(["/usr/bin/weston"])
         self.width = width
         self.height = height
         let folders = try PrivateFolders(prefix: "scrollkit-weston", owner: nil)
-        folder = folders.folder
-        runtimeDir = folders.runtimeDir
-        logFile = folder.appendingPathComponent("weston.log")
+        let logFile = folders.folder.appendingPathComponent("weston.log")
         let socketName = "wayland-weston"
         let backend = parent == nil ? "headless-backend.so" : "wayland-backend.so"
         var arguments = ["--backend=\(backend)", "--shell=\(shell.rawValue)", "--width=\(width)", "--height=\(height)",
                          "--socket=\(socketName)", "--idle-time=0", "--no-config", "--log=\(logFile.path)"]
         if pixman { arguments += ["--use-pixman", "--debug"] }
-        var environment = ["PATH": "/usr/bin:/bin", "HOME": folders.home.path, "XDG_RUNTIME_DIR": runtimeDir.path]
+        var environment = ["PATH": "/usr/bin:/bin", "HOME": folders.home.path, "XDG_RUNTIME_DIR": folders.runtimeDir.path]
         // An absolute WAYLAND_DISPLAY: the parent's socket sits in its own runtime dir.
         if let parent { environment["WAYLAND_DISPLAY"] = parent.socket }
-        process = try GroupProcess(executable: "/usr/bin/weston", arguments: arguments, environment: environment,
-                                   log: folder.appendingPathComponent("weston.out"))
-        let path = runtimeDir.appendingPathComponent(socketName).path
-        let westonLog = logFile, started = process
-        try process.awaitStart("weston", waitingFor: "no socket", timeout: timeout, removing: folder,
-                               log: { Self.read(westonLog) + started.log }) { fm.fileExists(atPath: path) }
-        socket = path
-    }
-
-    deinit { stop() }
-
-    private var stopped = false
-
-    /// Ends weston, then removes the folder.
-    func stop() {
-        guard !stopped else { return }
-        stopped = true
-        process.stop()
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// Whether weston still runs.
-    var isRunning: Bool { process.isRunning }
-
-    /// weston's log so far (its --log file, then anything it wrote on stdout and stderr).
-    var log: String { Self.read(logFile) + process.log }
-
-    /// The environment a client needs to reach this compositor.
-    var clientEnvironment: [String: String] {
-        waylandClientEnvironment(socket: socket, runtimeDir: runtimeDir)
+        let socket = folders.runtimeDir.appendingPathComponent(socketName).path
+        compositor = try CompositorProcess("weston", in: folders, command: ["/usr/bin/weston"] + arguments,
+                                           environment: environment, output: "weston.out", logFile: logFile, timeout: timeout) {
+            FileManager.default.fileExists(atPath: socket) ? socket : nil
+        }
     }
 
     /// A screenshot of the output, taken by weston-screenshooter (needs `pixman`, which brings
@@ -101,9 +66,5 @@ final class WestonHeadless {
             throw HarnessError(description: "weston-screenshooter failed (status \(result.status)): \(result.stderr)")
         }
         return try Screenshot(pngFile: shots.appendingPathComponent(name).path)
-    }
-
-    private static func read(_ url: URL) -> String {
-        (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     }
 }
