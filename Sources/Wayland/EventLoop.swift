@@ -110,29 +110,7 @@ extension Display {
         let reader = SocketReader(display: proxy)
         defer { reader?.stop() }
         while running {
-            // The prepare/read protocol lets events queued by other readers be dispatched first.
-            while wl_display_prepare_read(proxy) != 0 {
-                if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
-            }
-            try flush(fd: fd)
-            // Sleeps until the compositor sends something, the reader has queued it, another
-            // thread wakes us, a library's own event source has input, or the next timer is due;
-            // nothing else can end the wait (an idle window costs nothing). Only a socket seen
-            // readable here is read here: a prepared read waits for every other prepared reader,
-            // and the reader's wait is the socket.
-            let sources = readableSources.values.map(\.fd)
-            let result = waker.wait(with: fd, queued: reader?.queued, others: sources,
-                                    timeout: timers.pollTimeout(now: monotonicMilliseconds()))
-            if result.readable {
-                if wl_display_read_events(proxy) < 0 { throw connectionError() }
-            } else {
-                wl_display_cancel_read(proxy)
-                if let failure = result.failure {
-                    throw WaylandError.connectionLost(reason: "poll: \(failure)")
-                }
-            }
-            // Everything queued so far, by the reader or by the read above.
-            if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
+            let result = try reader.map { try waitForReader($0, fd: fd) } ?? readAlone(fd: fd)
             if result.woken {
                 for handler in wakeHandlers.values { handler() }
             }
@@ -148,6 +126,48 @@ extension Display {
     /// to draw a frame ahead sends the commit it just made first, or the compositor would get it
     /// only when that drawing is done.
     func flushRequests() throws { try flush(fd: wl_display_get_fd(proxy)) }
+
+    /// One wait while the reader thread reads the socket: this thread never reads it, so the
+    /// reader never waits for it (a prepared read waits for every other prepared reader, and a
+    /// loaded machine that left this thread unscheduled for a few tens of milliseconds then left
+    /// the socket unread: sway's side holds about 260 notches written one at a time, and a
+    /// burst of 10,000 dropped the viewer while four live tests shared the two cores). It
+    /// dispatches what the reader queued, sends the requests, and sleeps until the reader queues
+    /// more, another thread wakes it, a library's event source has input or a timer is due;
+    /// a broken connection reaches it through the reader's signal and the next dispatch.
+    private func waitForReader(_ reader: SocketReader, fd: Int32) throws -> Waker.WaitResult {
+        if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
+        try flush(fd: fd)
+        let result = waker.wait(with: -1, queued: reader.queued, others: readableSources.values.map(\.fd),
+                                timeout: timers.pollTimeout(now: monotonicMilliseconds()))
+        if let failure = result.failure { throw WaylandError.connectionLost(reason: "poll: \(failure)") }
+        if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
+        return result
+    }
+
+    /// One wait reading the socket on this thread (no reader thread: no eventfd to spare).
+    private func readAlone(fd: Int32) throws -> Waker.WaitResult {
+        // The prepare/read protocol lets events queued by other readers be dispatched first.
+        while wl_display_prepare_read(proxy) != 0 {
+            if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
+        }
+        try flush(fd: fd)
+        // Sleeps until the compositor sends something, another thread wakes us, a library's own
+        // event source has input, or the next timer is due; nothing else can end the wait (an
+        // idle window costs nothing).
+        let result = waker.wait(with: fd, others: readableSources.values.map(\.fd),
+                                timeout: timers.pollTimeout(now: monotonicMilliseconds()))
+        if result.readable {
+            if wl_display_read_events(proxy) < 0 { throw connectionError() }
+        } else {
+            wl_display_cancel_read(proxy)
+            if let failure = result.failure {
+                throw WaylandError.connectionLost(reason: "poll: \(failure)")
+            }
+        }
+        if wl_display_dispatch_pending(proxy) < 0 { throw connectionError() }
+        return result
+    }
 
     private func flush(fd: Int32) throws {
         while wl_display_flush(proxy) < 0 {

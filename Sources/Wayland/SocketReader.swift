@@ -16,9 +16,9 @@ import SystemPackage
 ///
 /// The reader prepares its reads on a private queue that never holds an event (it has no
 /// proxies), so preparing never asks it to dispatch. When it has read, it signals `queued`,
-/// which the loop polls beside the socket; the loop then cancels its own prepared read, never
-/// reading the socket without seeing it readable itself, since a prepared reader waits in
-/// `read_events` for every other prepared reader.
+/// which the loop polls instead of the socket: while the reader runs the loop never prepares a
+/// read, since a prepared reader waits in `read_events` for every other prepared reader, and
+/// the reader must never wait for a thread that is drawing or not scheduled.
 final class SocketReader: Sendable {
     /// Readable after the reader queued events; the loop clears it (Waker's eventfd).
     let queued: Waker

@@ -56,7 +56,7 @@ public final class Waker: Sendable {
         var readableOthers: [Int32] = []
     }
 
-    /// Waits up to `timeout` ms (−1: without limit) until `fd` or one of `others` (event
+    /// Waits up to `timeout` ms (−1: without limit) until `fd` (none when negative) or one of `others` (event
     /// sources of libraries sharing the loop) becomes readable, a wake arrives or `queued` (the
     /// socket reader's signal) fires; clears the wake and the signal. The event loop's single
     /// blocking call.
