@@ -8,19 +8,22 @@
 # how many late (slower than one 60 Hz refresh, 16.7 ms, from the callback's arrival to the
 # commit answering it) and the slowest answer, then the slowest frames' render times and tile
 # counts (which frames are slow: new tiles revealed, a zoom settling), then the summary's
-# figures for the whole run, start-up included.
-# Usage: Scripts/bench-fling.sh [--size WxH ...] [test-card|gallery|zoom|list ...]   (all four
+# figures for the whole run, start-up included. With --compare each scenario runs again right
+# after with --no-draw-ahead (every frame drawn when its callback comes), as the reference.
+# Usage: Scripts/bench-fling.sh [--size WxH ...] [--compare] [test-card|gallery|zoom|list ...]   (all four
 #        when none is named; each --size runs them all at that size, 1920x1080 and 3840x2160
 #        when none is given; exit status 1 when a callback was answered late while driven)
 #        SCRATCH=DIR builds in DIR instead of .build (e.g. SCRATCH=.build-perf)
+#        LOGS=DIR keeps each run's --stats log there as SCENARIO-WxH.log (its frame lines)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scratch=${SCRATCH:-.build}
 width=1920 height=1080
-sizes=() scenarios=()
+sizes=() scenarios=() compare=()
 while [ $# -gt 0 ]; do
     case $1 in
+        --compare) compare=(--compare); shift ;;
         --size)
             [[ ${2:-} =~ ^([0-9]+)x([0-9]+)$ ]] || { echo "bench-fling: --size wants WIDTHxHEIGHT (e.g. 3840x2160), not '${2:-}'" >&2; exit 2; }
             width=${BASH_REMATCH[1]} height=${BASH_REMATCH[2]}
@@ -38,7 +41,7 @@ if [ ${#sizes[@]} -gt 1 ]; then
     # One run of this script per size, each under a sway of its own; late anywhere fails.
     status=0
     for size in "${sizes[@]}"; do
-        "$root/Scripts/bench-fling.sh" --size "$size" "${scenarios[@]}" || status=$(( $? > status ? $? : status ))
+        "$root/Scripts/bench-fling.sh" --size "$size" "${compare[@]}" "${scenarios[@]}" || status=$(( $? > status ? $? : status ))
     done
     exit "$status"
 fi
@@ -57,10 +60,15 @@ inject "abs 10 10"
 
 late_total=0
 # fling NAME VIEWER-ARGUMENTS... : one viewer run, driven as scenario NAME, then quit with Q;
-# prints its figures.
+# prints its figures. With reference=1 the viewer draws no frame ahead, and is labelled so.
+reference=0
 fling() {
     local name=$1; shift
-    local log="$work/$name.log"
+    local label=$name log="$work/$name.log"
+    if [ "$reference" = 1 ]; then
+        set -- "$@" --no-draw-ahead
+        label="$name-ref" log="$work/$name-ref.log"
+    fi
     "$bin/image-viewer" --stats "$@" 2>"$log" &
     viewer_pid=$!
     wait_for_first_frame "$log"
@@ -95,7 +103,7 @@ fling() {
     local summary frames
     summary=$(grep '"event":"summary"' "$log" | tail -1)
     frames=$(( $(grep -c '"event":"frame"' "$log" || true) - before ))
-    python3 - "$name" "$frames" "$summary" "$log" "$before" "$work/$name.late" "${width}x${height}" <<'PY'
+    python3 - "$label" "$frames" "$summary" "$log" "$before" "$work/$label.late" "${width}x${height}" <<'PY'
 import json, sys
 name, frames, s, log, before = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 size = sys.argv[7]
@@ -104,7 +112,8 @@ lines = [json.loads(l) for l in open(log) if '"event":"frame"' in l][before:]
 # (the first 1920x1080 frame draws every tile, the first picture's full resolution arrives).
 answers = [l["answerMs"] for l in lines if "answerMs" in l]
 late = sum(1 for a in answers if a > 1000 / 60)
-print(f"{name:9} {size} while driven: {frames} frames, {len(answers)} frame callbacks answered, "
+ahead = sum(1 for l in lines if l.get("ahead"))
+print(f"{name:13} {size} while driven: {frames} frames ({ahead} drawn ahead), {len(answers)} frame callbacks answered, "
       f"{late} late (> 16.7 ms), slowest answer {max(answers, default=0):.2f} ms")
 # The five slowest renders while driven, in frame order: when they came and how many tiles
 # each drew or resampled.
@@ -117,17 +126,22 @@ print(f"          whole run, start-up included: {s['callbacksAnswered']} answere
       f"slowest {s['slowestCallbackMs']:.2f} ms; render p50 {s['renderP50Ms']:.2f} ms, p99 {s['renderP99Ms']:.2f} ms")
 open(sys.argv[6], "w").write(f"{late}\n")
 PY
-    late_total=$((late_total + $(cat "$work/$name.late")))
+    # The reference's late callbacks are figures to compare with, not a failure.
+    [ "$reference" = 1 ] || late_total=$((late_total + $(cat "$work/$label.late")))
+    if [ -n "${LOGS:-}" ]; then mkdir -p "$LOGS" && cp "$log" "$LOGS/$label-${width}x${height}.log"; fi
 }
 
 for s in "${scenarios[@]}"; do
-    case $s in
-        test-card) fling test-card --test-card ;;
-        gallery) fling gallery ;;
-        zoom) fling zoom "$city" ;;
-        list) fling list --demo list ;;
-    esac
+    for reference in 0 ${compare:+1}; do
+        case $s in
+            test-card) fling test-card --test-card ;;
+            gallery) fling gallery ;;
+            zoom) fling zoom "$city" ;;
+            list) fling list --demo list ;;
+        esac
+    done
 done
+reference=0
 if [ "$late_total" -gt 0 ]; then
     echo "bench-fling: $late_total frame callbacks were answered late" >&2
     exit 1

@@ -305,6 +305,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         return request
     }
 
+    /// The view tree's word (`ViewScene.isMotionPredictable`): the gallery's own timed work
+    /// (slides, overlay fades, animation frames, the idle reset) runs on the clock passed to
+    /// `advance`, and a picture arriving from a decoder wakes the host, which draws it anew.
+    public var isMotionPredictable: Bool { viewScene.isMotionPredictable }
+
     /// Draws the gallery into `buffer` (see `Scene.render`), noting when picture content first shows.
     public func render(into buffer: Framebuffer, bufferAge: Int) -> [PixelRect] {
         if !hasRenderedContent, (currentPage?.showsContent ?? false) || emptyCard != nil {

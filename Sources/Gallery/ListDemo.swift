@@ -399,6 +399,8 @@ public final class ListDemo {
         scene = ViewScene(root: root, cacheBudget: cacheBudget)
         scene.onLayout = { [unowned self] size in self.layout(size) }
         scene.inputHandler = { [unowned self] events in self.handle(events) }
+        // Jumps that follow a finger on the index are drawn when the compositor asks, never ahead.
+        scene.isFollowingInput = { [unowned self] in self.holder != nil }
     }
 
     private func layout(_ size: CGSize) {

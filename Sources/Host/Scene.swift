@@ -53,6 +53,11 @@ public protocol Scene: AnyObject {
     /// A hidden scene keeps its state but starts no work only a viewer would see (an
     /// animation's next frame). Hosts that cannot tell leave it true.
     var isWindowVisible: Bool { get set }
+    /// Whether the frame after the last `advance` depends on time alone: what moves runs on its
+    /// own (momentum, a bounce, paging, a scroll or zoom animation, a fade) and nothing follows a
+    /// finger, the pointer or the touchpad. A live host may then advance the scene to its next
+    /// frame's time and draw that frame before the compositor asks for it (`FrameScheduler`).
+    var isMotionPredictable: Bool { get }
 }
 
 extension Scene {
@@ -64,6 +69,9 @@ extension Scene {
         get { nil }
         set {}
     }
+
+    /// Scenes that do not say are drawn when the compositor asks, never ahead.
+    public var isMotionPredictable: Bool { false }
 
     /// Scenes without work that only matters while seen are the same hidden or not.
     public var isWindowVisible: Bool {

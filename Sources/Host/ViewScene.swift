@@ -81,6 +81,17 @@ public final class ViewScene: Scene {
         return Self.request(of: scrollViews)
     }
 
+    /// Set by an application whose own views follow a finger or the pointer outside any scroll
+    /// view (the list demo's section index): true while one does.
+    public var isFollowingInput: (() -> Bool)?
+
+    /// Predictable while nothing follows a finger: no scroll view has one (or the pointer
+    /// button, or the touchpad) on it and `isFollowingInput` says none of the application's
+    /// views does. Motions and the renderer's follow-up frames are then functions of time.
+    public var isMotionPredictable: Bool {
+        !(isFollowingInput?() ?? false) && !Self.scrollViews(in: root).contains(where: \.isTracking)
+    }
+
     /// What `scrollViews` wait for: the next frame while one animates, else the earliest of
     /// their timers (a content-touch delay, an indicator fade).
     public static func request(of scrollViews: [ScrollView]) -> FrameRequest {

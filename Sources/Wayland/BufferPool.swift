@@ -83,6 +83,12 @@ public struct BufferPool: Sendable {
         slots[i].frame = 0
     }
 
+    /// Whether `acquire(width:height:)` would hand out a buffer now: one of that size is free,
+    /// or the cap allows another.
+    public func canAcquire(width: Int, height: Int) -> Bool {
+        slots.count < capacity || slots.contains { $0.state == .free && $0.width == width && $0.height == height }
+    }
+
     /// The compositor released buffer `id`. Returns true when the buffer must now be
     /// destroyed (its size is outdated); unknown ids are ignored and return false.
     public mutating func released(_ id: Int) -> Bool {
@@ -177,6 +183,14 @@ struct FrameBuffers<Buffer> {
     mutating func released(_ id: Int) {
         if pool.released(id) { memory[id] = nil }
     }
+
+    /// Buffer `id` was drawn but will not be attached (a frame drawn ahead and given up): it is
+    /// free again holding that frame, the newest, or destroyed when its size is outdated. The
+    /// compositor never had it, so it sends no release.
+    mutating func unused(_ id: Int) { released(id) }
+
+    /// Whether `acquire` would hand out a buffer of `width`×`height` now.
+    func canAcquire(width: Int, height: Int) -> Bool { pool.canAcquire(width: width, height: height) }
 
     /// The frame size changed: free buffers of another size are destroyed now, busy ones when
     /// they come back.

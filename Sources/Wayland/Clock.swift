@@ -71,3 +71,29 @@ enum EventClocks {
 func unwrapEventTime(_ time: UInt32, source: InputClock, now: Double = monotonicMilliseconds()) -> Double {
     EventClocks.clocks[source, default: EventClock()].map(time, now: now)
 }
+
+/// When frame callbacks arrived, on the local monotonic clock (pure: `now` is a parameter).
+///
+/// A callback is dispatched when the loop gets to it, which may be well after it arrived
+/// when the loop was drawing a frame ahead; the time a frame callback is answered in counts
+/// from when the compositor sent it. `wl_callback.done` carries the compositor's time in ms,
+/// CLOCK_MONOTONIC's in wlroots (sway, cage), weston, KWin and mutter: the local clock's
+/// milliseconds, cut to 32 bits. No offset is estimated, as `EventClock` does for input: an
+/// estimate from the fastest dispatch never learns when every callback comes while the loop
+/// draws, which is when it matters.
+public enum CallbackClock {
+    /// The arrival (ms) of a callback stamped `stamp`, asked for by a commit at `requested` and
+    /// dispatched at `now` (both ms on the local clock): the stamp as the local clock's
+    /// milliseconds, kept between the two. A stamp that is not such a time (before the commit
+    /// by more than its 1 ms resolution, or after the dispatch: a compositor on another clock,
+    /// or sending none) cannot be believed: `now`, the dispatch, stands in.
+    public static func arrival(stamp: UInt32, requested: Double, now: Double) -> Double {
+        guard now.isFinite, now >= 0, now < 0x1p52 else { return now }
+        let wrap = Double(1 << 32)
+        // The time ending in `stamp` nearest below now (the stamp truncates to whole ms).
+        var time = (now / wrap).rounded(.down) * wrap + Double(stamp)
+        if time > now + 1 { time -= wrap }
+        guard time >= requested - 1, time <= now + 1 else { return now }
+        return min(max(time, requested), now)
+    }
+}

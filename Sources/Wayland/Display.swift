@@ -59,11 +59,14 @@ public final class Display {
     /// said: the most a window's buffers can cover, what pictures for a window that has not
     /// settled on its size yet are decoded for.
     public var largestOutputPixels: (width: Int, height: Int)? {
-        registry.outputs.values.compactMap(\.modeSize).max { $0.width * $0.height < $1.width * $1.height }
+        registry.outputs.values.compactMap(\.mode.size).max { $0.width * $0.height < $1.width * $1.height }
     }
 
     /// The checked scale of every bound output, by registry name.
     var outputScales: [UInt32: Int] { registry.outputs.mapValues(\.scale) }
+
+    /// The checked refresh rate (mHz) of every bound output that has one, by registry name.
+    var outputRefreshes: [UInt32: Int] { registry.outputs.compactMapValues(\.mode.refresh) }
 
     /// The checked transform of every bound output, by registry name.
     var outputTransforms: [UInt32: FrameTransform] { registry.outputs.mapValues(\.transform) }

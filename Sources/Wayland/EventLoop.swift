@@ -122,6 +122,11 @@ extension Display {
         try flush(fd: fd)
     }
 
+    /// Sends the requests queued so far now rather than when the loop next waits: a window about
+    /// to draw a frame ahead sends the commit it just made first, or the compositor would get it
+    /// only when that drawing is done.
+    func flushRequests() throws { try flush(fd: wl_display_get_fd(proxy)) }
+
     /// One wait while the reader thread reads the socket: this thread never reads it, so the
     /// reader never waits for it (a prepared read waits for every other prepared reader, and a
     /// loaded machine that left this thread unscheduled for a few tens of milliseconds then left

@@ -16,6 +16,12 @@ public struct FrameStatistics: Sendable {
     /// For the last committed frame: how long after the frame callback it answers it was
     /// committed, in ms; nil when it answered none (the first frame, a configure, a wake-up).
     public internal(set) var lastAnswerMilliseconds: Double?
+    /// Whether the last committed frame was drawn ahead of its callback (see `FrameScheduler`).
+    public internal(set) var lastFrameDrawnAhead = false
+    /// Frames drawn ahead of their callback, committed or not.
+    public internal(set) var framesDrawnAhead = 0
+    /// Frames drawn ahead and given up: something changed before their callback came.
+    public internal(set) var heldFramesDiscarded = 0
     /// Buffers created over the window's life (reuse keeps this small).
     public internal(set) var buffersCreated = 0
     /// Frame callbacks answered with a commit (the frames of an animation).

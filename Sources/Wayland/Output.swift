@@ -1,12 +1,23 @@
 // wl_output: one screen the compositor shows surfaces on. Its scale (for the scale buffers and
-// cursors are drawn at), its transform (how buffers are turned for it) and its size (what a
-// window on it can grow to) are used, each checked before it is believed.
+// cursors are drawn at), its transform (how buffers are turned for it) and its current mode (its
+// size, what a window on it can grow to; its refresh, when frames are drawn ahead for) are used,
+// each checked before it is believed.
 import CWaylandClient
 import CWaylandProtocols
 import Raster
 
 /// One bound `wl_output`.
 final class Output {
+    /// What the window uses of an output's current mode (`wl_output.mode` with the current flag).
+    struct Mode {
+        /// The size in the output's pixels; nil until the compositor sends one, or when it sent
+        /// a size outside 1…`Window.maxEdge`.
+        var size: (width: Int, height: Int)?
+        /// The refresh rate in mHz; nil until the compositor sends one, or when it sent 0 (as
+        /// virtual outputs may) or a rate outside `SurfacePlacement.refreshRange`.
+        var refresh: Int?
+    }
+
     /// `struct wl_output *`, as `wl_surface.enter` names it.
     let proxy: OpaquePointer
     /// The bound version: `release` exists from v3.
@@ -16,13 +27,12 @@ final class Output {
     /// The checked transform (upright until the compositor sends one): how the screen is
     /// turned, and so how buffers shown on it are best drawn.
     private(set) var transform = FrameTransform.normal
-    /// The current mode's size in the output's pixels, nil until the compositor sends one (or
-    /// when it sent a size outside 1…`Window.maxEdge`).
-    private(set) var modeSize: (width: Int, height: Int)?
+    /// The current mode, each part checked; kept in one place since one event says both.
+    private(set) var mode = Mode()
     private let warn: (String) -> Void
     private let changed: () -> Void
 
-    /// Listens to `proxy`; `changed` runs after each change of scale or transform, `warn` gets
+    /// Listens to `proxy`; `changed` runs after each change of scale, transform or refresh, `warn` gets
     /// one-line warnings about values that were ignored or clamped.
     init(proxy: OpaquePointer, version: UInt32, warn: @escaping (String) -> Void, changed: @escaping () -> Void) {
         self.proxy = proxy
@@ -55,12 +65,18 @@ final class Output {
         changed()
     }
 
-    /// A mode the output offers; only the current one (`WL_OUTPUT_MODE_CURRENT`) is kept. Not
-    /// a change anything redraws for: it tells the size of the screen, nothing about buffers.
-    private func modeEvent(flags: UInt32, width: Int32, height: Int32) {
+    /// A mode the output offers; only the current one (`WL_OUTPUT_MODE_CURRENT`) is kept. A new
+    /// refresh is a change (frames drawn ahead are timed by it); a new size is not: it tells the
+    /// size of the screen, nothing about buffers.
+    private func modeEvent(flags: UInt32, width: Int32, height: Int32, refresh raw: Int32) {
         guard flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 else { return }
         let edges = 1...Int32(Window.maxEdge)
-        modeSize = edges.contains(width) && edges.contains(height) ? (Int(width), Int(height)) : nil
+        mode.size = edges.contains(width) && edges.contains(height) ? (Int(width), Int(height)) : nil
+        let checked = SurfacePlacement.checked(refresh: raw)
+        if let warning = checked.warning { warn(warning) }
+        guard checked.refresh != mode.refresh else { return }
+        mode.refresh = checked.refresh
+        changed()
     }
 
     private static func from(_ data: UnsafeMutableRawPointer?) -> Output? {
@@ -73,7 +89,9 @@ final class Output {
         geometry: { data, _, _, _, _, _, _, _, _, transform in
             Output.from(data)?.geometryEvent(transform: transform)
         },
-        mode: { data, _, flags, width, height, _ in Output.from(data)?.modeEvent(flags: flags, width: width, height: height) },
+        mode: { data, _, flags, width, height, refresh in
+            Output.from(data)?.modeEvent(flags: flags, width: width, height: height, refresh: refresh)
+        },
         done: { _, _ in },
         scale: { data, _, factor in Output.from(data)?.scaleEvent(factor) },
         name: { _, _, _ in },

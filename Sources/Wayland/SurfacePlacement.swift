@@ -1,6 +1,7 @@
-// Where a window's surface is, as far as turning its buffers and keeping the screen on go: the
-// transforms (wl_output.geometry) of the outputs it is on, checked, and whether it is on none
-// after having been on one (hidden). Pure; the window feeds it protocol events.
+// Where a window's surface is, as far as turning its buffers, keeping the screen on and pacing
+// frames go: the transforms (wl_output.geometry) of the outputs it is on, checked, whether it is
+// on none after having been on one (hidden), and how often they refresh. Pure; the window feeds
+// it protocol events.
 import Raster
 
 extension FrameTransform {
@@ -55,5 +56,31 @@ public struct SurfacePlacement: Equatable, Sendable {
         let shown = entered.isEmpty ? outputs : entered
         let transforms = Set(shown.values)
         return transforms.count == 1 ? transforms.first! : .normal
+    }
+}
+
+extension SurfacePlacement {
+    /// Refresh rates accepted from `wl_output.mode`, in mHz: 1 Hz to 1000 Hz. 0 means unknown
+    /// (virtual outputs may send it); beyond 1000 Hz no screen refreshes, and a rate far below
+    /// 1 Hz would have frames drawn ahead for a moment seconds away.
+    public static let refreshRange = 1_000...1_000_000
+
+    /// A `wl_output.mode` refresh (mHz) from the compositor checked: nil for 0 (unknown) and
+    /// for values outside `refreshRange` (those with a warning).
+    public static func checked(refresh raw: Int32) -> (refresh: Int?, warning: String?) {
+        if raw == 0 { return (nil, nil) }
+        guard refreshRange.contains(Int(raw)) else {
+            return (nil, "ignoring output refresh \(raw) mHz from the compositor (a refresh is 1000…1000000 mHz): assuming 60 Hz")
+        }
+        return (Int(raw), nil)
+    }
+
+    /// The refresh interval in ms of the fastest output the surface is on (of any output while
+    /// it is on none), given every bound output's checked refresh in mHz by registry name; nil
+    /// when none is known. The compositor paces the surface's frame callbacks by an output it
+    /// is on, and on several the fastest asks for frames soonest.
+    public func refreshInterval(refreshes: [UInt32: Int]) -> Double? {
+        let shown = entered.isEmpty ? Array(refreshes.values) : entered.keys.compactMap { refreshes[$0] }
+        return shown.max().map { 1_000_000 / Double($0) }
     }
 }

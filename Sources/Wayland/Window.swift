@@ -36,6 +36,9 @@ public final class Window {
     public private(set) var isConfigured = false
     /// Frame-loop figures.
     public private(set) var statistics = FrameStatistics()
+    /// Whether frames of motions that run by themselves are drawn ahead of their callbacks (see
+    /// `FrameScheduler`); false draws every frame when its callback comes, as a reference.
+    public var drawsAhead = true
     /// Called when the user closes the window (xdg_toplevel.close).
     public var onClose: (() -> Void)?
     /// Called after each commit with the frame's buffer and the commit time (screenshots, stats).
@@ -93,9 +96,24 @@ public final class Window {
     /// committed after the dispatch unless a frame did. A configure that changes no size draws
     /// no frame (a window becoming active), yet its state and decorations must show.
     private var needsCommit = false
-    /// Monotonic ms when a frame callback that wants a frame arrived, from then until that
-    /// frame is drawn after the dispatch; nil once a commit has answered it.
+    /// Monotonic ms when the outstanding frame callback arrived (as the compositor stamped it,
+    /// see `CallbackClock`), from its dispatch until it is answered after the dispatch; nil once
+    /// a commit has answered it.
     private var callbackArrival: Double?
+    /// Monotonic ms of the commit that asked for the outstanding callback.
+    private var callbackRequested = 0.0
+    /// The time the scene was last ticked for (ms): a frame drawn after a dispatch expects its
+    /// callback one refresh after it.
+    private var lastTickTime = 0.0
+    /// The frame drawn ahead for the outstanding callback (see `FrameScheduler`), nil when none.
+    private var heldFrame: HeldFrame?
+    /// A frame drawn ahead was given up before it was shown: the scene counts what it drew as
+    /// drawn, so the next tick draws whether or not the scene changed since.
+    private var unshownDrawing = false
+    /// The damage of frames drawn and given up since the last commit: the renderer reports what
+    /// changed since the frame it drew before, but the compositor must hear of everything that
+    /// changed since the frame it was last given, or it keeps showing that frame's pixels there.
+    private var unshownDamage = PixelRegion()
     /// The sizes configures give, and the floating one to return to (see `ToplevelSizing`).
     private var sizing: ToplevelSizing
     /// An error from inside a C callback, rethrown by the event loop.
@@ -127,6 +145,7 @@ public final class Window {
         scaleState.unplacedScale = display.maxOutputScale
         placement.refresh(outputTransforms: display.outputTransforms)
         if display.presentation != nil { statistics.presentation = PresentationTally() }
+        scheduler.refreshInterval = placement.refreshInterval(refreshes: display.outputRefreshes) ?? scheduler.refreshInterval
         guard let surface = Surface(compositor: compositor) else { throw display.connectionError() }
         self.surface = surface
         switch ShellRoleKind.choose(decorations, decorationManagerOffered: display.globals.decorationManager != nil) {
@@ -183,13 +202,11 @@ public final class Window {
     func afterDispatch() throws {
         if let failure { throw failure }
         if let arrival = callbackArrival {
-            // The callback's frame, drawn at the time it arrived (the answer time counts the
-            // reading in between). Cleared by the commit, or here when none is made.
-            defer { callbackArrival = nil }
-            try renderFrame(at: arrival)
+            try answerCallback(arrivedAt: arrival)
         } else if isConfigured && scheduler.shouldRenderAfterDispatch() {
             try renderFrame(at: monotonicMilliseconds())
         }
+        try drawAheadIfDue()
         // Not while a new size waits for its first frame (all buffers busy): the old buffer
         // would be shown at a size it was not drawn for. That frame commits when it is drawn.
         if needsCommit && (!isConfigured || buffers.holdsDrawnFrame(width: bufferWidth, height: bufferHeight)) {
@@ -242,8 +259,10 @@ public final class Window {
         scheduler.invalidate()
     }
 
-    /// The scale inputs changed: before the first configure they are only noted.
+    /// The scale inputs changed: before the first configure they are only noted. The outputs
+    /// the surface is on also set the refresh frames are drawn ahead for (60 Hz when none says).
     private func scaleInputsChanged() {
+        scheduler.refreshInterval = placement.refreshInterval(refreshes: display.outputRefreshes) ?? FrameScheduler.assumedRefreshInterval
         guard isConfigured else { return }
         applyGeometry(width: width, height: height)
     }
@@ -310,49 +329,121 @@ public final class Window {
 
     // MARK: Frames
 
+    /// A frame drawn into a buffer that is not attached yet.
+    private struct DrawnFrame {
+        let id: Int
+        let buffer: ShmBuffer
+        /// The changed rects, in buffer pixels.
+        let damage: [PixelRect]
+        let renderMilliseconds: Double
+    }
+
+    /// A frame drawn ahead for the outstanding callback: its pixels, or none when its tick
+    /// changed nothing visible; `animating` when the scene asked for the frame after it.
+    private struct HeldFrame {
+        let drawn: DrawnFrame?
+        let animating: Bool
+    }
+
     /// The frame callback fired. The frame is drawn after the dispatch (`afterDispatch`),
     /// once everything the compositor sent with it has been read: drawing inside the dispatch
     /// would leave later events in the socket for as long as the frame takes.
     private func frameDone(time: UInt32) {
-        guard scheduler.callbackDone() else { return }  // idle: no new callback, no wakeups
-        // The callback is delivered as the frame is done: local time is the frame clock, the
-        // one input times are mapped onto.
-        callbackArrival = monotonicMilliseconds()
+        // When the compositor sent it: the loop may have been drawing a frame ahead meanwhile.
+        // Local time is the frame clock, the one input times are mapped onto.
+        callbackArrival = CallbackClock.arrival(stamp: time, requested: callbackRequested, now: monotonicMilliseconds())
     }
 
-    private func renderFrame(at time: Double) throws {
+    /// Answers the callback that arrived at `arrival` (ms): with the frame held for it, with a
+    /// frame drawn now for its time, or not at all when nothing changed or animates (no new
+    /// callback, no wakeups). `callbackArrival` is cleared by the commit, or here when none is made.
+    private func answerCallback(arrivedAt arrival: Double) throws {
+        defer { callbackArrival = nil }
+        let answer = scheduler.callbackArrived(predictable: heldFrameOutlivesChange)
+        switch answer {
+        case .sleep:
+            break
+        case .commitHeld, .commitHeldThenChange:
+            guard let held = heldFrame else { return try renderFrame(at: arrival) }
+            heldFrame = nil
+            if let drawn = held.drawn {
+                present(drawn, drawnAhead: true)
+            } else if answer == .commitHeldThenChange {
+                // Nothing held to show before the change: the change is drawn now.
+                try renderFrame(at: arrival)
+            } else if held.animating {
+                timeStepWithoutPixels(after: arrival)
+            }
+        case .draw:
+            if heldFrame != nil { statistics.heldFramesDiscarded += 1 }
+            releaseHeldFrame()
+            try renderFrame(at: arrival)
+        }
+    }
+
+    /// Ticks the scene for `time` (ms) and sets the timer it asks for.
+    private func tick(at time: Double) -> FrameRequest {
         scheduler.frameStarts()
+        lastTickTime = time
         let request = scene.advance(to: time)
         scheduler.sceneRequests(request)
-        // A window with no drawn buffer of its size must draw even if the scene reports no change.
-        let size = transform.bufferSize(width: bufferWidth, height: bufferHeight)
-        guard scene.needsRender || !buffers.holdsDrawnFrame(width: size.width, height: size.height) else {
-            // Nothing to show, so nothing to commit: a compositor that repaints only for damage
-            // (wlroots' scene graph, cage) never answers a callback asked for by an empty
-            // commit, and a kiosk under cage waited for one for good after its first picture.
-            // The scene's next step is timed instead, one refresh on.
-            if request == .nextFrame { scheduler.sceneRequests(.at(max(time, monotonicMilliseconds()) + Self.stepWithoutPixels)) }
-            armWakeTimer()
-            return
-        }
         armWakeTimer()
+        return request
+    }
+
+    /// The frame's size in buffer pixels (turned as the buffers are).
+    private var turnedBufferSize: (width: Int, height: Int) { transform.bufferSize(width: bufferWidth, height: bufferHeight) }
+
+    /// Whether a tick needs drawing: something visible changed, or no buffer of the window's
+    /// size holds a drawn frame (a window must draw even if the scene reports no change).
+    private var tickNeedsDrawing: Bool {
+        let size = turnedBufferSize
+        return scene.needsRender || unshownDrawing || !buffers.holdsDrawnFrame(width: size.width, height: size.height)
+    }
+
+    /// Draws the scene into a buffer; nil when every buffer is busy.
+    private func draw() throws -> DrawnFrame? {
+        let size = turnedBufferSize
         let acquisition = try buffers.acquire(width: size.width, height: size.height) { id in
             let buffer = try ShmBuffer(shm: display.globals.shm!, id: id, width: size.width, height: size.height, opaque: opaque)
             buffer.onRelease = { [unowned self] id in self.buffers.released(id) }
             return buffer
         }
-        guard case .draw(_, let buffer, let age, let created) = acquisition else {
-            scheduler.deferred()  // all busy: drawn after the next release arrives
-            return
-        }
+        guard case .draw(let id, let buffer, let age, let created) = acquisition else { return nil }
         if created { statistics.buffersCreated += 1 }
         let start = monotonicMilliseconds()
         // On a turned screen the scene draws upright and the changed pixels are copied turned.
         let damage = preRotated?.render(scene, into: buffer.framebuffer, bufferAge: age)
             ?? scene.render(into: buffer.framebuffer, bufferAge: age)
-        let end = monotonicMilliseconds()
-        statistics.lastRenderMilliseconds = end - start
-        surface.attach(buffer.proxy)
+        return DrawnFrame(id: id, buffer: buffer, damage: damage, renderMilliseconds: monotonicMilliseconds() - start)
+    }
+
+    /// Ticks for `time` (ms), draws and commits.
+    private func renderFrame(at time: Double) throws {
+        let request = tick(at: time)
+        guard tickNeedsDrawing else {
+            if request == .nextFrame { timeStepWithoutPixels(after: time) }
+            return
+        }
+        guard let frame = try draw() else {
+            scheduler.deferred()  // all busy: drawn after the next release arrives
+            return
+        }
+        present(frame, drawnAhead: false)
+    }
+
+    /// Attaches a drawn frame with its damage and commits it.
+    private func present(_ frame: DrawnFrame, drawnAhead: Bool) {
+        var damage = frame.damage
+        if !unshownDamage.isEmpty {
+            unshownDamage.formUnion(PixelRegion(frame.damage))
+            damage = unshownDamage.rects
+        }
+        unshownDrawing = false
+        unshownDamage = PixelRegion()
+        statistics.lastRenderMilliseconds = frame.renderMilliseconds
+        statistics.lastFrameDrawnAhead = drawnAhead
+        surface.attach(frame.buffer.proxy)
         commitScaleState()
         // Damage is in buffer pixels, whatever the scale: the renderer's rects as they are.
         for rect in damage where !rect.isEmpty {
@@ -364,14 +455,85 @@ public final class Window {
         // picture and never its slideshow's next). One pixel, unchanged, costs nothing.
         if !damage.contains(where: { !$0.isEmpty }) { surface.damageBuffer((0, 0, 1, 1)) }
         statistics.framesCommitted += 1
-        if statistics.firstCommitTime == nil { statistics.firstCommitTime = end }
-        requestCallbackAndCommit(newPixels: true)
-        onFrameCommitted?(preRotated?.frame ?? buffer.framebuffer, end)
+        let time = monotonicMilliseconds()
+        if statistics.firstCommitTime == nil { statistics.firstCommitTime = time }
+        requestCallbackAndCommit()
+        onFrameCommitted?(preRotated?.frame ?? frame.buffer.framebuffer, time)
+    }
+
+    /// Draws the frame for the outstanding callback now, when the scheduler says so (see
+    /// `FrameScheduler.drawAheadTime`): the scene is ticked for the callback's expected time and
+    /// the frame held until the callback comes. A held frame that something changed is drawn
+    /// again, or given up when the scene no longer moves by itself.
+    private func drawAheadIfDue() throws {
+        let size = turnedBufferSize
+        // Not while a configure waits for its commit: that commit must carry a frame of its size.
+        guard drawsAhead, isConfigured, !needsCommit,
+              let time = scheduler.drawAheadTime(predictable: scene.isMotionPredictable) else {
+            // Kept for its callback when it may be committed before the change (see
+            // `FrameScheduler.callbackArrived`).
+            if scheduler.heldFrameIsStale && !heldFrameOutlivesChange { discardHeldFrame() }
+            return
+        }
+        // Its buffer holds the newest pixels: free again, it is the one drawn into next.
+        discardHeldFrame()
+        guard buffers.canAcquire(width: size.width, height: size.height) else { return }
+        // The frame just committed goes to the compositor now, not after this one is drawn.
+        try display.flushRequests()
+        let request = tick(at: time)
+        var drawn: DrawnFrame?
+        if tickNeedsDrawing {
+            guard let frame = try draw() else {
+                scheduler.deferred()
+                return
+            }
+            drawn = frame
+        }
+        heldFrame = HeldFrame(drawn: drawn, animating: request == .nextFrame)
+        scheduler.drewAhead(for: time)
+        statistics.framesDrawnAhead += 1
+    }
+
+    /// Whether the held frame may still be committed after a change it does not show, the change
+    /// being drawn after it: the motion still runs by itself, and the frame is of the window's
+    /// size with no configure waiting for a frame (a configure or a new scale outdates it).
+    private var heldFrameOutlivesChange: Bool {
+        let size = turnedBufferSize
+        let fits = heldFrame?.drawn.map {
+            $0.buffer.framebuffer.width == size.width && $0.buffer.framebuffer.height == size.height
+        } ?? true
+        return fits && !needsCommit && scene.isMotionPredictable
+    }
+
+    /// Gives the held frame up: the callback draws as now.
+    private func discardHeldFrame() {
+        if heldFrame != nil { statistics.heldFramesDiscarded += 1 }
+        releaseHeldFrame()
+        scheduler.discardHeldFrame()
+    }
+
+    /// Frees the held frame's buffer (never attached, so never released by the compositor).
+    private func releaseHeldFrame() {
+        if let drawn = heldFrame?.drawn {
+            buffers.unused(drawn.id)
+            unshownDrawing = true
+            unshownDamage.formUnion(PixelRegion(drawn.damage))
+        }
+        heldFrame = nil
     }
 
     /// 16.7 ms: one refresh at 60 Hz, the wait for a scene's next step when it moves without
     /// changing a pixel (no commit, so no frame callback, paces it).
     static let stepWithoutPixels = 1000.0 / 60
+
+    /// The scene moves on without a pixel to show: nothing to commit, since a compositor that
+    /// repaints only for damage (wlroots' scene graph, cage) never answers a callback asked for
+    /// by an empty commit, and a kiosk under cage waited for one for good after its first
+    /// picture. Its next step is timed instead, one refresh after `time` (ms).
+    private func timeStepWithoutPixels(after time: Double) {
+        scheduler.sceneRequests(.at(max(time, monotonicMilliseconds()) + Self.stepWithoutPixels))
+        armWakeTimer()
+    }
 
     /// Sets the timer for the time the scene asked to be woken at (`FrameScheduler.wakeTime`),
     /// replacing the one set before.
@@ -386,13 +548,13 @@ public final class Window {
         }
     }
 
-    /// Commits with a frame callback requested, and for a frame with `newPixels` asks when it
-    /// reaches the screen.
-    private func requestCallbackAndCommit(newPixels: Bool = false) {
+    /// Commits a new frame with a frame callback requested, and asks when it reaches the screen.
+    /// (Every commit carries pixels: see `timeStepWithoutPixels`.)
+    private func requestCallbackAndCommit() {
         frameCallback = surface.frame { [unowned self] in self.frameDone(time: $0) }
         statistics.callbacksRequested += 1
         commits += 1
-        if newPixels, let presentation = display.presentation, statistics.presentation?.acceptsCommits == true {
+        if let presentation = display.presentation, statistics.presentation?.acceptsCommits == true {
             let commit = commits
             let requested = presentation.feedback(for: surface) { [unowned self] outcome in
                 self.feedback[commit] = nil
@@ -408,16 +570,20 @@ public final class Window {
         }
         surface.commit()
         needsCommit = false  // carried by this commit
+        let now = monotonicMilliseconds()
+        callbackRequested = now
+        // The next callback is expected a refresh after this one's arrival, or after the time a
+        // frame drawn after a dispatch was ticked for.
+        scheduler.committed(at: callbackArrival ?? lastTickTime)
         // A commit made while a frame callback is handled answers it (at most once).
         statistics.lastAnswerMilliseconds = nil
         if let arrival = callbackArrival {
             callbackArrival = nil
-            let answer = monotonicMilliseconds() - arrival
+            let answer = now - arrival
             statistics.lastAnswerMilliseconds = answer
             statistics.callbacksAnswered += 1
             statistics.maxCallbackAnswerMilliseconds = max(statistics.maxCallbackAnswerMilliseconds, answer)
             if answer > FrameStatistics.lateAnswerMilliseconds { statistics.lateCallbackAnswers += 1 }
         }
-        scheduler.committed()
     }
 }

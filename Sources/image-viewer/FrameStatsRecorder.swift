@@ -59,11 +59,14 @@ public struct FrameStatsRecorder: Sendable {
 
     /// The line for one frame: `{"event":"frame","ms":…,"renderMs":…,"tiles":…,"width":…,"height":…}`,
     /// `ms` since process start, `tiles` drawn or resampled for this frame; `answerMs` follows
-    /// when the frame answered a frame callback: ms from the callback's arrival to the commit.
+    /// when the frame answered a frame callback: ms from the callback's arrival to the commit;
+    /// `"ahead":true` when the frame was drawn ahead of its callback (`renderMs` then passed
+    /// before the callback came).
     public static func frameLine(ms: Double, renderMs: Double, tiles: Int, width: Int, height: Int,
-                                 answerMs: Double? = nil) -> String {
+                                 answerMs: Double? = nil, drawnAhead: Bool = false) -> String {
         var line = #"{"event":"frame","ms":\#(Int(ms.rounded())),"renderMs":\#(decimal(renderMs)),"tiles":\#(tiles),"width":\#(width),"height":\#(height)"#
         if let answerMs { line += #","answerMs":\#(decimal(answerMs))"# }
+        if drawnAhead { line += #","ahead":true"# }
         return line + "}"
     }
 
@@ -84,13 +87,19 @@ public struct FrameStatsRecorder: Sendable {
         public var slowestMs: Double
         /// What presentation feedback said, nil when the compositor gives none.
         public var presentation: PresentationFigures?
+        /// Frames drawn ahead of their callback, and how many of them were given up (something
+        /// changed before the callback came).
+        public var drawnAhead: Int, aheadDiscarded: Int
 
         /// Figures as counted by the window.
-        public init(answered: Int, late: Int, slowestMs: Double, presentation: PresentationFigures? = nil) {
+        public init(answered: Int, late: Int, slowestMs: Double, presentation: PresentationFigures? = nil,
+                    drawnAhead: Int = 0, aheadDiscarded: Int = 0) {
             self.answered = answered
             self.late = late
             self.slowestMs = slowestMs
             self.presentation = presentation
+            self.drawnAhead = drawnAhead
+            self.aheadDiscarded = aheadDiscarded
         }
     }
 
@@ -119,7 +128,8 @@ public struct FrameStatsRecorder: Sendable {
 
     /// The summary at exit: frames, late frames, render p50/p99 (ms), peak memory (KiB, null
     /// when unknown), the tile cache's bytes and tiles and, for a live window, the frame
-    /// callbacks answered, how many of them late and the slowest answer (ms), then, where the
+    /// callbacks answered, how many of them late and the slowest answer (ms), the frames drawn
+    /// ahead of their callback and how many of those were given up, then, where the
     /// compositor reports presentation, the frames presented, discarded, presented late, the
     /// longest gap between animation frames on screen (refreshes) and those still unanswered.
     public func summaryLine(peakMemoryKiB: Int?, cacheBytes: Int, cachedTiles: Int,
@@ -127,7 +137,7 @@ public struct FrameStatsRecorder: Sendable {
         let peak = peakMemoryKiB.map(String.init) ?? "null"
         var line = #"{"event":"summary","frames":\#(frames),"lateFrames":\#(lateFrames),"renderP50Ms":\#(Self.decimal(renderPercentile(0.5))),"renderP99Ms":\#(Self.decimal(renderPercentile(0.99))),"peakMemoryKiB":\#(peak),"tileCacheBytes":\#(cacheBytes),"tileCacheTiles":\#(cachedTiles)"#
         if let callbacks {
-            line += #","callbacksAnswered":\#(callbacks.answered),"lateCallbacks":\#(callbacks.late),"slowestCallbackMs":\#(Self.decimal(callbacks.slowestMs))"#
+            line += #","callbacksAnswered":\#(callbacks.answered),"lateCallbacks":\#(callbacks.late),"slowestCallbackMs":\#(Self.decimal(callbacks.slowestMs)),"drawnAhead":\#(callbacks.drawnAhead),"aheadDiscarded":\#(callbacks.aheadDiscarded)"#
             if let shown = callbacks.presentation {
                 line += #","presented":\#(shown.presented),"discarded":\#(shown.discarded),"latePresented":\#(shown.late),"longestPresentGap":\#(Self.decimal(shown.longestGapRefreshes)),"awaitingPresentation":\#(shown.awaiting)"#
             }

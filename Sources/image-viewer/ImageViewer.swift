@@ -122,6 +122,9 @@ struct ImageViewer: ParsableCommand {
     @Flag(help: "Print one JSON line per frame on stderr, and a summary at exit.")
     var stats = false
 
+    @Flag(help: "Draw every frame when the compositor asks for it, never ahead of its callback: the reference bench-fling --compare measures drawing ahead against.")
+    var noDrawAhead = false
+
     @Flag(help: "Show the generated test card instead of pictures.")
     var testCard = false
 

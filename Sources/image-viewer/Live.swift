@@ -101,6 +101,7 @@ extension ImageViewer {
         gallery?.onWindowRequest = { [unowned app] request in app.perform(request) }
         gallery?.screenSize = { [unowned app] in app.display.largestOutputPixels }
         gallery?.onTitleChange = { [unowned app] in app.window.setTitle($0) }
+        app.window.drawsAhead = !noDrawAhead
         if let gallery {
             // The screen stays on while the slideshow plays or a finger is down.
             app.keepsScreenOn = { [unowned gallery] in gallery.keepsScreenOn }
@@ -139,6 +140,7 @@ extension ImageViewer {
                 let tilesNow = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled
                 log.frameCommitted(at: commitTime, renderMs: app.window.statistics.lastRenderMilliseconds,
                                    answerMs: app.window.statistics.lastAnswerMilliseconds,
+                                   drawnAhead: app.window.statistics.lastFrameDrawnAhead,
                                    tiles: tilesNow - lastTiles, width: buffer.width, height: buffer.height,
                                    showsContent: gallery?.hasRenderedContent ?? true,
                                    cacheBytes: renderer.cacheBytes, cachedTiles: renderer.cachedTileCount,
@@ -254,7 +256,7 @@ final class StatsLog: Sendable {
     /// One committed frame. Lines start with the first frame showing content (`first-frame`),
     /// so that line comes first; earlier frames (the black window while the first picture
     /// decodes) count in the summary only.
-    func frameCommitted(at time: Double, renderMs: Double, answerMs: Double?, tiles: Int, width: Int, height: Int,
+    func frameCommitted(at time: Double, renderMs: Double, answerMs: Double?, drawnAhead: Bool, tiles: Int, width: Int, height: Int,
                         showsContent: Bool,
                         cacheBytes: Int, cachedTiles: Int, callbacks: FrameStatsRecorder.CallbackFigures) {
         var lines: [String] = []
@@ -269,7 +271,8 @@ final class StatsLog: Sendable {
                 lines.append(FrameStatsRecorder.firstFrameLine(ms: time - launch, width: width, height: height))
             }
             lines.append(FrameStatsRecorder.frameLine(ms: time - launch, renderMs: renderMs, tiles: tiles,
-                                                      width: width, height: height, answerMs: answerMs))
+                                                      width: width, height: height, answerMs: answerMs,
+                                                      drawnAhead: drawnAhead))
         }
         for line in lines { emit(line) }
     }
@@ -307,7 +310,7 @@ extension FrameStatistics {
               presentation: presentation.map {
                   .init(presented: $0.presented, discarded: $0.discarded, late: $0.late,
                         longestGapRefreshes: $0.longestGapRefreshes, awaiting: $0.awaiting)
-              })
+              }, drawnAhead: framesDrawnAhead, aheadDiscarded: heldFramesDiscarded)
     }
 }
 

@@ -171,4 +171,25 @@ struct ListDemoTests {
         run.send([.touchDown(id: 4, location: point(0)), .touchUp(id: 4)])
         #expect(run.offset == 0 && !run.demo.scrollView.isDecelerating)
     }
+
+    @Test("A finger on the index or the rows is followed as it moves; the fling after it is motion a window may draw ahead")
+    func predictableMotion() {
+        let run = ListRun()
+        let scene = run.demo.scene
+        let entry = run.demo.index.convert(run.demo.index.center(of: 2), to: nil)
+        #expect(scene.isMotionPredictable)
+        run.send([.touchDown(id: 1, location: entry)])
+        #expect(!scene.isMotionPredictable, "the list jumps with the finger on the index")
+        run.send([.touchUp(id: 1)])
+        #expect(scene.isMotionPredictable)
+        run.send([.touchDown(id: 2, location: CGPoint(x: 400, y: 500))])
+        #expect(!scene.isMotionPredictable)
+        for i in 1...6 {
+            run.now += 8
+            run.send([.touchMotion(id: 2, location: CGPoint(x: 400, y: 500 - 40 * CGFloat(i)))])
+        }
+        run.send([.touchUp(id: 2)])
+        #expect(run.demo.scrollView.isDecelerating && scene.isMotionPredictable)
+    }
 }
+

@@ -61,4 +61,38 @@ struct ViewSceneTests {
         moving.setContentOffset(CGPoint(x: 0, y: 50), animated: true)
         #expect(ViewScene.request(of: [idle, moving]) == .nextFrame)
     }
+
+    @Test("Motion is predictable while no finger is on a scroll view: a fling's glide and a wheel step are, the drag is not")
+    func predictableMotion() {
+        let root = View(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+        let outer = ScrollView(frame: root.bounds)
+        outer.contentSize = CGSize(width: 100, height: 2000)
+        let inner = ScrollView(frame: CGRect(x: 0, y: 0, width: 100, height: 50))
+        inner.contentSize = CGSize(width: 400, height: 50)
+        outer.addSubview(inner)
+        root.addSubview(outer)
+        let scene = ViewScene(root: root, cacheBudget: 1 << 20)
+        scene.resize(width: 100, height: 100, scale: 1)
+        #expect(scene.isMotionPredictable, "at rest nothing depends on input")
+        // A vertical flick below the nested view.
+        scene.handle(InputEvent(time: 0, kind: .touchDown(id: 1, location: CGPoint(x: 50, y: 90))))
+        #expect(!scene.isMotionPredictable, "a finger is down")
+        var y = 90.0
+        for step in 1...6 {
+            y -= 12
+            scene.handle(InputEvent(time: Double(step) * 8, kind: .touchMotion(id: 1, location: CGPoint(x: 50, y: y))))
+            #expect(!scene.isMotionPredictable, "the content follows the finger")
+        }
+        scene.handle(InputEvent(time: 56, kind: .touchUp(id: 1)))
+        #expect(outer.isDecelerating && scene.isMotionPredictable, "the glide is a function of time")
+        #expect(scene.advance(to: 72) == .nextFrame)
+        // A finger catches it on the nested view: the outer one tracks it too.
+        scene.handle(InputEvent(time: 80, kind: .touchDown(id: 2, location: CGPoint(x: 50, y: 20))))
+        #expect(!scene.isMotionPredictable)
+        scene.handle(InputEvent(time: 90, kind: .touchUp(id: 2)))
+        // A wheel notch starts a timed step.
+        scene.handle(InputEvent(time: 200, kind: .pointerAxis(source: .wheel, dx: 0, dy: 15, value120X: nil, value120Y: 120),
+                                pointerLocation: CGPoint(x: 50, y: 90)))
+        #expect(ViewScene.scrollViews(in: root).contains(where: \.isAnimating) && scene.isMotionPredictable)
+    }
 }

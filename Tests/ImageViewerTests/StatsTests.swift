@@ -64,6 +64,18 @@ struct StatsTests {
         #expect(!without.contains("presented"), "a compositor without wp_presentation: no such fields")
     }
 
+    @Test("A frame drawn ahead of its callback says so; a live summary counts those drawn ahead and given up")
+    func drawnAhead() throws {
+        let ahead = FrameStatsRecorder.frameLine(ms: 830, renderMs: 9.5, tiles: 0, width: 3840, height: 2160, answerMs: 0.42,
+                                                 drawnAhead: true)
+        #expect(ahead == #"{"event":"frame","ms":830,"renderMs":9.50,"tiles":0,"width":3840,"height":2160,"answerMs":0.42,"ahead":true}"#)
+        let line = FrameStatsRecorder().summaryLine(peakMemoryKiB: 1, cacheBytes: 0, cachedTiles: 0,
+                                                    callbacks: .init(answered: 180, late: 0, slowestMs: 6, drawnAhead: 171,
+                                                                     aheadDiscarded: 4))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["drawnAhead"] as? Int == 171 && object["aheadDiscarded"] as? Int == 4)
+    }
+
     @Test("Peak memory and start time from /proc text")
     func procFigures() throws {
         #expect(ProcessFigures.peakResidentKiB(statusText: "Name:\tx\nVmPeak:\t  900 kB\nVmHWM:\t   1234 kB\n") == 1234)

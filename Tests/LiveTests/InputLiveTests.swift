@@ -95,6 +95,28 @@ struct InputLiveTests {
         #expect(problems.isEmpty, "\(problems)")
     }
 
+    @Test("A wheel step's frames are drawn ahead of their callbacks, the indicators fade after it, and its end is on screen; with --no-draw-ahead none is drawn ahead",
+          arguments: [true, false])
+    func wheelStepDrawnAhead(drawsAhead: Bool) throws {
+        let (sway, viewer, inject) = try start(drawsAhead ? [] : ["--no-draw-ahead"])
+        defer { viewer.terminate(); inject.stop(); sway.stop() }
+        inject.send("wheel vertical 1")
+        try inject.sync()
+        // The step, then the indicators' pause and fade (a timer after frames drawn ahead).
+        try awaitMotionEnded(viewer)
+        let problems = cardProblems(try sway.screenshot(), size: (800, 600), offset: (0, 57), points: checkPoints)
+        #expect(problems.isEmpty, "\(problems)")
+        let frames = viewer.stderr.lines.filter { isStats($0, "frame") }
+        let ahead = frames.filter { $0.contains(#""ahead":true"#) }.count
+        if drawsAhead {
+            // The first frame of the step is drawn when the notch arrives (no callback is
+            // outstanding); those after it run by themselves.
+            #expect(ahead >= 1, "no frame of the step was drawn ahead: \(frames.suffix(20))")
+        } else {
+            #expect(ahead == 0, "frames were drawn ahead with --no-draw-ahead: \(frames.suffix(20))")
+        }
+    }
+
     @Test("Touchpad finger scrolling moves the content, after axis_stop momentum carries it on, and the replay of the recorded input rests where it did (within 1 pt)")
     func touchpadMomentum() throws {
         let trace = temporaryTracePath()
