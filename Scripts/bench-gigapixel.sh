@@ -28,8 +28,8 @@ for tool in sway python3 cjpeg; do
     command -v "$tool" >/dev/null || { echo "bench-gigapixel: $tool is missing (Scripts/install-deps.sh installs it)" >&2; exit 1; }
 done
 
-echo "bench-gigapixel: building image-viewer and wl-inject (release, in $scratch)"
-for product in image-viewer wl-inject; do
+echo "bench-gigapixel: building image-viewer, wl-inject and headless-session (release, in $scratch)"
+for product in image-viewer wl-inject headless-session; do
     if ! log=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" 2>&1); then
         echo "$log" >&2
         echo "bench-gigapixel: the build of $product failed" >&2
@@ -133,7 +133,7 @@ ticks=$(getconf CLK_TCK)
 status=0
 for kind in png jpg tif; do
     (
-        headless_sway 1280 800
+        headless_sway "$bin" 1280 800
         start_injector "$bin"
         "$bin/image-viewer" --stats "$pictures/giga.$kind" >"$work/viewer.log" 2>&1 &
         viewer=$!
