@@ -7,7 +7,7 @@
 # under a fresh headless sway (Scripts/headless-sway.sh), it measures:
 #   - the first frame of the one JPEG, and of the folder;
 #   - the resident memory once the folder's first picture is shown and the viewer is idle
-#     (VmRSS after 1 s without CPU time);
+#     (VmRSS after 5 s at rest, the last of them without CPU time);
 #   - the peak memory (VmHWM) after paging through 30 pictures of the folder with Page Down,
 #     each page left until the viewer is idle (at most 5 s), checking the 31st is shown.
 # First frame, for both viewers alike (read from the log once the viewer is idle): from the exec of the viewer (bash's $EPOCHREALTIME just
@@ -231,6 +231,10 @@ one_run() {
         fi
         local idle="" peak=""
         if [ "$case" = folder ]; then
+            # Idle: once the viewer has had 5 s without input (at rest, image-viewer gives its
+            # spare buffers back after 2 s) and used no CPU for the last second.
+            sleep 4
+            quiet "$viewer_pid" 1000 10 || { echo "bench-viewer: $which exited while idle" >&2; exit 1; }
             idle=$(status_kib "$viewer_pid" VmRSS)
             for _ in $(seq 1 "$pages"); do
                 inject "tap Page_Down"
