@@ -18,7 +18,7 @@ private func restingOffsets(_ shot: Screenshot) -> [Int] {
     (0...bottomOffset).filter { cardProblems(shot, size: (800, 600), offset: (0, $0), points: floodPoints).isEmpty }
 }
 
-@Suite("Live input floods under sway headless", .timeLimit(.minutes(3)), .ownThreads)
+@Suite("Live input floods under sway headless", .timeLimit(.minutes(3)), .ownThreadsAlone)
 struct FloodLiveTests {
     /// sway, the viewer's first frame, then an injector whose pointer is over the window.
     private func start() throws -> (SwayHeadless, ClientProcess, Injector) {
