@@ -55,7 +55,7 @@ private func intervals(_ times: [Double]) -> [Double] {
     zip(times, times.dropFirst()).map { $1 - $0 }
 }
 
-@Suite("Live animation under sway headless", .timeLimit(.minutes(3)), .ownThreads)
+@Suite("Live animation under sway headless", .timeLimit(.minutes(3)), .ownThreadsAlone)
 struct AnimationLiveTests {
     /// Four 400×300 frames, red, green, blue and yellow, shown 200, 300, 200 and 400 ms, forever.
     static let delays = [200, 300, 200, 400]

@@ -18,7 +18,7 @@ private func restingOffsets(_ shot: Screenshot) -> [Int] {
     (0...bottomOffset).filter { cardProblems(shot, size: (800, 600), offset: (0, $0), points: floodPoints).isEmpty }
 }
 
-@Suite("Live input floods under sway headless", .timeLimit(.minutes(3)), .ownThreads)
+@Suite("Live input floods under sway headless", .timeLimit(.minutes(3)), .ownThreadsAlone)
 struct FloodLiveTests {
     /// sway, the viewer's first frame, then an injector whose pointer is over the window.
     private func start() throws -> (SwayHeadless, ClientProcess, Injector) {
@@ -36,7 +36,7 @@ struct FloodLiveTests {
                                   after what: String) throws {
         #expect(viewer.process.isRunning, "\(what): the viewer exited; stderr: \(viewer.stderr.lines.suffix(10))")
         let lost = viewer.stderr.lines.filter { $0.contains("connection") || $0.contains("Broken pipe") }
-        #expect(lost.isEmpty, "\(what): \(lost)")
+        #expect(lost.isEmpty, "\(what): \(lost); sway's log ends: \(sway.log.suffix(1500))")
         try inject.run(["tap Home"])
         // Screenshots take seconds each on a loaded machine (load 12): a wide wait, not a slow viewer.
         let problems = try awaitScreen(sway, timeout: 40) { cardProblems($0, size: (800, 600), points: floodPoints) }

@@ -19,7 +19,11 @@ final class ThreadPerJobExecutor: TaskExecutor {
     }
 }
 
-/// Each test of the suite (or the test) runs on threads of its own, at most `width` at once.
+/// Each test of the suite (or the test) runs on threads of its own, at most `width` at once; a
+/// test that times the viewer against the clock (frame delays, a flood the socket must keep up
+/// with) takes every place and runs alone: the other tests' compositors and screenshots on the
+/// same two cores measure the machine, not the viewer (a GIF frame 48 ms late, a flood that
+/// outran the reader, each in one full run of four).
 struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
     /// Twice the cores: a live test spends most of its time waiting on other processes, which
     /// need the cores meanwhile (decision: at 3 times, tests timing frames and screenshots
@@ -27,35 +31,43 @@ struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
     static let width = 2 * ProcessInfo.processInfo.activeProcessorCount
 
     private static let executor = ThreadPerJobExecutor()
-    /// Free places, and the tests waiting for one.
-    private static let places = Mutex<(free: Int, waiting: [CheckedContinuation<Void, Never>])>((width, []))
+    /// Free places, and the tests waiting for theirs, first come first served.
+    private static let places = Mutex<(free: Int, waiting: [(places: Int, test: CheckedContinuation<Void, Never>)])>((width, []))
+
+    /// How many of the `width` places each test takes.
+    let needs: Int
 
     /// Every test in the suite gets the scope, not the suite as a whole.
     var isRecursive: Bool { true }
 
     func provideScope(for test: Test, testCase: Test.Case?,
                       performing function: @Sendable () async throws -> Void) async throws {
+        let needs = min(max(self.needs, 1), Self.width)
         await withCheckedContinuation { (waiting: CheckedContinuation<Void, Never>) in
             let admitted = Self.places.withLock { places in
-                guard places.free > 0 else {
-                    places.waiting.append(waiting)
+                // None overtakes a test already waiting: one that runs alone would wait for good.
+                guard places.waiting.isEmpty, places.free >= needs else {
+                    places.waiting.append((needs, waiting))
                     return false
                 }
-                places.free -= 1
+                places.free -= needs
                 return true
             }
             if admitted { waiting.resume() }
         }
         defer {
-            // The place goes to the longest waiting test, or back to the free ones.
-            let next = Self.places.withLock { places -> CheckedContinuation<Void, Never>? in
-                guard !places.waiting.isEmpty else {
-                    places.free += 1
-                    return nil
+            // The places go to the longest waiting tests, as many as now fit, in order.
+            let next = Self.places.withLock { places -> [CheckedContinuation<Void, Never>] in
+                places.free += needs
+                var admitted: [CheckedContinuation<Void, Never>] = []
+                while let first = places.waiting.first, first.places <= places.free {
+                    places.free -= first.places
+                    admitted.append(first.test)
+                    places.waiting.removeFirst()
                 }
-                return places.waiting.removeFirst()
+                return admitted
             }
-            next?.resume()
+            for test in next { test.resume() }
         }
         try await withTaskExecutorPreference(Self.executor) { try await function() }
     }
@@ -64,5 +76,9 @@ struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == OwnThreads {
     /// Each test of the suite (or the test) runs on threads of its own, not on the shared pool,
     /// at most `OwnThreads.width` at once.
-    static var ownThreads: Self { OwnThreads() }
+    static var ownThreads: Self { OwnThreads(needs: 1) }
+
+    /// Like `ownThreads`, but each test runs with no other live test beside it: for tests that
+    /// time the viewer against the clock.
+    static var ownThreadsAlone: Self { OwnThreads(needs: OwnThreads.width) }
 }
