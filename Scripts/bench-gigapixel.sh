@@ -12,7 +12,6 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-scratch=${SCRATCH:-.build}
 side=31623
 # 400 MB (10⁶ bytes) in KiB: issue 18's budget for gigapixel pictures, panned and zoomed.
 budget_kib=$((400000000 / 1024))
@@ -28,15 +27,8 @@ for tool in sway python3 cjpeg; do
     command -v "$tool" >/dev/null || { echo "bench-gigapixel: $tool is missing (Scripts/install-deps.sh installs it)" >&2; exit 1; }
 done
 
-echo "bench-gigapixel: building image-viewer, wl-inject and headless-session (release, in $scratch)"
-for product in image-viewer wl-inject headless-session; do
-    if ! log=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" 2>&1); then
-        echo "$log" >&2
-        echo "bench-gigapixel: the build of $product failed" >&2
-        exit 1
-    fi
-done
-bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
+. Scripts/headless-sway.sh
+build_release bench-gigapixel image-viewer wl-inject headless-session
 
 pictures=$(mktemp -d /var/tmp/bench-gigapixel.XXXXXX)
 trap 'rm -rf "$pictures"' EXIT
@@ -110,8 +102,6 @@ generate tif
 # The JPEG's rows go through a pipe into cjpeg: no file or memory ever holds them all.
 generate ppm | cjpeg -quality 90 -outfile "$pictures/giga.jpg"
 ls -l "$pictures"
-
-. Scripts/headless-sway.sh
 
 # The viewer's CPU time, in clock ticks (user + system, every thread).
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo gone; }

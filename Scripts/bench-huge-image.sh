@@ -9,15 +9,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-scratch=${SCRATCH:-.build}
-
-for product in image-viewer pictures-bench; do
-    echo "bench-huge-image: building $product (release, in $scratch)"
-    if ! log=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" 2>&1); then
-        echo "$log" >&2
-        echo "bench-huge-image: the build of $product failed" >&2
-        exit 1
-    fi
-done
-bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
+# For its build_release (the compositors pictures-bench starts itself).
+. "$root/Scripts/headless-sway.sh"
+build_release bench-huge-image image-viewer pictures-bench
 exec "$bin/pictures-bench" --viewer "$bin/image-viewer" "$@"

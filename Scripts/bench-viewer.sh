@@ -29,7 +29,6 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-scratch=${SCRATCH:-.build}
 runs=5 quick=0 width=1920 height=1080
 # Issue 18's goals: each of these at most 0.8 of swayimg's.
 goal=0.8
@@ -57,15 +56,8 @@ for tool in sway grim swayimg python3 cjpeg; do
     command -v "$tool" >/dev/null || { echo "bench-viewer: $tool is missing (Scripts/install-deps.sh installs it)" >&2; exit 1; }
 done
 
-echo "bench-viewer: building image-viewer, wl-inject and headless-session (release, in $scratch)"
-for product in image-viewer wl-inject headless-session; do
-    if ! log=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" 2>&1); then
-        echo "$log" >&2
-        echo "bench-viewer: the build of $product failed" >&2
-        exit 1
-    fi
-done
-bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
+. "$root/Scripts/headless-sway.sh"
+build_release bench-viewer image-viewer wl-inject headless-session
 viewer="$bin/image-viewer"
 swayimg=$(command -v swayimg)
 
@@ -116,8 +108,6 @@ for i in $(seq $((distinct + 1)) "$folder_count"); do
 done
 first_colour=${colours[1]}
 last_colour=${colours[pages + 1]}
-
-. "$root/Scripts/headless-sway.sh"
 
 # The process's CPU time in clock ticks (user + system, every thread); "gone" once it exited.
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo gone; }
@@ -344,7 +334,7 @@ if [ "$quick" = 0 ]; then
 
     log=$pictures/raster.log
     echo "bench-viewer: building raster-bench (release)"
-    swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product raster-bench >/dev/null 2>&1 || true
+    (build_release bench-viewer raster-bench) >/dev/null 2>&1 || true
     run_script "$log" "$bin/raster-bench" --only resample
     bilinear=$(grep -o 'ratio bilinear_1080p/pixman_bilinear_1080p: [0-9.]*' "$log" | head -1 | grep -o '[0-9.]*$' || true)
     if [ -n "$bilinear" ]; then

@@ -12,11 +12,29 @@
 #   start_injector BIN              connects "$BIN/wl-inject --stdin" (devices appear now): to sway,
 #                                   or after touch_sway to KWin (touch, pointer and keys)
 #   inject COMMAND...               sends wl-inject commands and waits until they were handled
+#   build_release NAME PRODUCT...   builds the products as every script does (release, Swift's
+#                                   runtime linked in) in $SCRATCH or .build and sets $bin to
+#                                   their folder; a failed build prints its output, exits 1
 #
 # Everything started here ends when the shell exits (headless-session also ends its compositors
 # by itself when the shell is killed).
 
-session_pid="" viewer_pid="" kwin_socket="" work="" sway_size=""
+session_pid="" viewer_pid="" kwin_socket="" work="" sway_size="" bin=""
+
+# build_release NAME PRODUCT...: NAME (the script's) begins its lines.
+build_release() {
+    local name=$1 scratch=${SCRATCH:-.build} product log
+    shift
+    echo "$name: building $* (release, in $scratch)"
+    for product in "$@"; do
+        if ! log=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" 2>&1); then
+            echo "$log" >&2
+            echo "$name: the build of $product failed" >&2
+            exit 1
+        fi
+    done
+    bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
+}
 headless_sway_cleanup() {
     [ -n "$viewer_pid" ] && kill "$viewer_pid" 2>/dev/null || true
     [ -n "${INJECT_PID:-}" ] && kill "$INJECT_PID" 2>/dev/null || true
