@@ -124,15 +124,6 @@ public struct BufferPool: Sendable {
         return destroyNow
     }
 
-    /// The window came to rest: returns the ids of the free buffers, which must be destroyed
-    /// now. Busy ones stay (the compositor may still read them: the one on screen always is);
-    /// the next frame makes a buffer again and draws all of it.
-    public mutating func dropFree() -> [Int] {
-        let free = slots.filter { $0.state == .free }.map(\.id)
-        slots.removeAll { $0.state == .free }
-        return free
-    }
-
     /// The state of buffer `id`, nil when it does not exist.
     public func state(of id: Int) -> State? {
         slots.first { $0.id == id }?.state
@@ -205,15 +196,6 @@ struct FrameBuffers<Buffer> {
     /// they come back.
     mutating func resize(width: Int, height: Int) {
         for id in pool.resize(width: width, height: height) { memory[id] = nil }
-    }
-
-    /// The window came to rest: free buffers and their memory go (see `BufferPool.dropFree`).
-    /// Returns how many.
-    @discardableResult
-    mutating func dropFree() -> Int {
-        let ids = pool.dropFree()
-        for id in ids { memory[id] = nil }
-        return ids.count
     }
 
     /// Whether a buffer of `width`×`height` holds a frame drawn before.

@@ -91,8 +91,6 @@ public final class Window {
     private var buffers = FrameBuffers<ShmBuffer>()
     private var scheduler = FrameScheduler()
     private var wakeTimer: Int?
-    /// Fires `restDelay` after the last commit: the spare buffers go (see `dropSpareBuffers`).
-    private var restTimer: Int?
     /// A configure was acknowledged or the decorations changed (libdecor draws them in
     /// subsurfaces synchronised with ours), which take effect with the surface's next commit:
     /// committed after the dispatch unless a frame did. A configure that changes no size draws
@@ -178,7 +176,6 @@ public final class Window {
 
     deinit {
         if let wakeHandler { display.removeWakeHandler(wakeHandler) }
-        if let restTimer { display.cancelTimer(restTimer) }
         scene.onNeedsFrameFromAnyThread = nil
         // The protocol objects go with their properties: the role's, the fractional scale and
         // the viewport each hold the surface, so the wl_surface is destroyed after them.
@@ -551,23 +548,6 @@ public final class Window {
         }
     }
 
-    /// 2000 ms: how long after its last commit the window counts as at rest and gives its spare
-    /// buffers back (decision: longer than the pauses between the gestures of one interaction,
-    /// up to 1.5 s in bench-fling's scenarios, so a gesture's frames find their buffers made).
-    static let restDelay = 2000.0
-
-    /// Gives the free buffers back once the window has committed nothing for `restDelay`: while
-    /// it animates, two or three buffers take turns (24 MiB at 1920×1080), at rest only the one
-    /// on screen is needed. The next frame makes a buffer again (a few ms of fresh pages, on a
-    /// frame that starts a motion and so answers no callback) and draws all of it.
-    private func armRestTimer() {
-        if let restTimer { display.cancelTimer(restTimer) }
-        restTimer = display.schedule(at: monotonicMilliseconds() + Self.restDelay) { [unowned self] in
-            self.restTimer = nil
-            self.statistics.buffersDropped += self.buffers.dropFree()
-        }
-    }
-
     /// Commits a new frame with a frame callback requested, and asks when it reaches the screen.
     /// (Every commit carries pixels: see `timeStepWithoutPixels`.)
     private func requestCallbackAndCommit() {
@@ -590,7 +570,6 @@ public final class Window {
         }
         surface.commit()
         needsCommit = false  // carried by this commit
-        armRestTimer()
         let now = monotonicMilliseconds()
         callbackRequested = now
         // The next callback is expected a refresh after this one's arrival, or after the time a

@@ -42,27 +42,6 @@ struct FrameBuffersTests {
         #expect(again == 2)
     }
 
-    @Test("At rest the free buffers lose their memory; the busy one keeps its own")
-    func restDropsFreeMemory() throws {
-        var buffers = FrameBuffers<Memory>(capacity: 4)
-        weak var dropped: Memory?
-        var kept: Memory?
-        var made = 0
-        let make: (Int) -> Memory = { made += 1; return Memory(id: $0) }
-        if case .draw(_, let memory, _, _) = try buffers.acquire(width: 4, height: 4, make: make) { dropped = memory }
-        if case .draw(_, let memory, _, _) = try buffers.acquire(width: 4, height: 4, make: make) { kept = memory }
-        buffers.released(1)
-        #expect(buffers.dropFree() == 1)
-        #expect(dropped == nil, "buffer 1's memory is gone")
-        #expect(buffers.holdsDrawnFrame(width: 4, height: 4), "buffer 2, on screen, stays")
-        guard case .draw(let id, _, let age, let created) = try buffers.acquire(width: 4, height: 4, make: make) else {
-            Issue.record("no buffer after the rest")
-            return
-        }
-        #expect(id == 3 && created && age == 0 && made == 3, "the next frame makes a buffer and draws it whole")
-        #expect(kept?.id == 2)
-    }
-
     @Test("Reuse keeps the memory and reports the age; exhaustion makes nothing")
     func reuseAndExhaustion() throws {
         var buffers = FrameBuffers<Memory>(capacity: 2)

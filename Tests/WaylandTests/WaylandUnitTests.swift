@@ -47,22 +47,6 @@ struct BufferPoolTests {
         #expect(r8 == .reuse(id: 2, age: 1))
     }
 
-    @Test("At rest the free buffers go, the busy one on screen stays, and the next frame makes a new one")
-    func restDropsFreeBuffers() {
-        var pool = BufferPool()
-        _ = pool.acquire(width: 10, height: 10)  // 1: frame 1
-        _ = pool.acquire(width: 10, height: 10)  // 2: frame 2
-        _ = pool.acquire(width: 10, height: 10)  // 3: frame 3, on screen
-        _ = pool.released(1)
-        _ = pool.released(2)
-        #expect(pool.dropFree() == [1, 2])
-        #expect(pool.slots.map(\.id) == [3] && pool.state(of: 3) == .busy, "the compositor may still read buffer 3")
-        #expect(pool.dropFree().isEmpty, "nothing more to drop")
-        #expect(pool.acquire(width: 10, height: 10) == .allocate(id: 4), "a new buffer, drawn whole")
-        _ = pool.released(3)
-        #expect(pool.acquire(width: 10, height: 10) == .reuse(id: 3, age: 2), "the kept one still knows its frame")
-    }
-
     @Test("Only a release frees a buffer; duplicate and unknown releases change nothing")
     func onlyReleaseFrees() {
         var pool = BufferPool(capacity: 2)
