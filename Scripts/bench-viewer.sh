@@ -221,8 +221,8 @@ one_run() {
         fi
         local idle="" peak=""
         if [ "$case" = folder ]; then
-            # Idle: once the viewer has had 5 s without input (at rest, image-viewer gives its
-            # spare buffers back after 2 s) and used no CPU for the last second.
+            # Idle: once the viewer has had 5 s without input (well past the neighbours' loads
+            # and anything a rest sets off) and used no CPU for the last second.
             sleep 4
             quiet "$viewer_pid" 1000 10 || { echo "bench-viewer: $which exited while idle" >&2; exit 1; }
             idle=$(status_kib "$viewer_pid" VmRSS)
