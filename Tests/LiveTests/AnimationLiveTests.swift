@@ -13,32 +13,7 @@ import TestSupport
 /// debug builds on the shared 2-core machine add a few ms of drawing (decision).
 private let delayTolerance = 30.0
 
-/// A viewer under sway headless showing `file`, at its first frame, with an injector for keys.
-private struct AnimationRun {
-    let sway: SwayHeadless
-    let inject: Injector
-    let viewer: ClientProcess
-
-    init(_ file: String) throws {
-        sway = try SwayHeadless(width: 800, height: 600)
-        do {
-            inject = try Injector(environment: sway.clientEnvironment, options: ["--extent", "800x600"])
-            viewer = try ClientProcess("image-viewer", ["--stats", file], environment: sway.clientEnvironment)
-            try viewer.waitForStderr(timeout: 30) { isStats($0, "first-frame") }
-            // A motion into the window gives it keyboard focus with the pointer's.
-            try inject.run(["abs 400 300", "sleep 50", parkPointer])
-        } catch {
-            sway.stop()
-            throw error
-        }
-    }
-
-    func stop() {
-        viewer.terminate()
-        inject.stop()
-        sway.stop()
-    }
-
+extension DesktopRun {
     /// The commit times of the frame lines so far, ms since launch.
     var frameTimes: [Double] {
         viewer.stderr.lines.filter { isStats($0, "frame") }.compactMap { statsFields($0)["ms"] }
@@ -68,7 +43,7 @@ struct AnimationLiveTests {
     @Test("An animated GIF's frames are committed at its delays; paused with S none are, and S plays on")
     func framesAtDelays() throws {
         let folder = try PrivateFolder(prefix: "scrollkit-animation")
-        let run = try AnimationRun(try Self.gif(in: folder))
+        let run = try DesktopRun([try Self.gif(in: folder)])
         defer { run.stop() }
         // Three loops of the four frames (3.3 s).
         Thread.sleep(forTimeInterval: 3.6)
@@ -105,7 +80,7 @@ struct AnimationLiveTests {
     @Test("On another workspace no frame is committed and no thread wakes; back on its own, it plays on")
     func hiddenWindowRests() throws {
         let folder = try PrivateFolder(prefix: "scrollkit-animation")
-        let run = try AnimationRun(try Self.gif(in: folder))
+        let run = try DesktopRun([try Self.gif(in: folder)])
         defer { run.stop() }
         #expect(awaitTrue(timeout: 1) { run.frameTimes.count >= 3 }, "the animation plays before its workspace is left")
         // sway 1.7 answers no frame callback of a window on a workspace not shown (it sends no
@@ -125,7 +100,7 @@ struct AnimationLiveTests {
     @Test("Paused, no thread of the viewer wakes for 10 s")
     func pausedWakesNoThread() throws {
         let folder = try PrivateFolder(prefix: "scrollkit-animation")
-        let run = try AnimationRun(try Self.gif(in: folder))
+        let run = try DesktopRun([try Self.gif(in: folder)])
         defer { run.stop() }
         #expect(awaitTrue(timeout: 1) { run.frameTimes.count >= 3 }, "the animation plays before it is paused")
         try run.press("s")

@@ -142,7 +142,7 @@ struct DesktopRun {
         do {
             inject = try Injector(environment: sway.clientEnvironment, options: ["--extent", "800x600"])
             viewer = try ClientProcess("image-viewer", arguments + ["--stats"], environment: sway.clientEnvironment)
-            firstFrame = statsFields(try viewer.waitForStderr { isStats($0, "first-frame") })
+            firstFrame = statsFields(try viewer.waitForStderr(timeout: 30) { isStats($0, "first-frame") })
             // A motion into the window gives the viewer pointer focus.
             try inject.run(["abs 400 300", "sleep 50", parkPointer])
         } catch {
