@@ -220,18 +220,6 @@ struct AnimationPlaybackTests {
         #expect(page.pictureView.picture?.damage == nil && page.banner?.text == damage.description)
     }
 
-    /// Counts wakes and lets the test wait for one, as an idle event loop does.
-    final class WakeProbe: Sendable {
-        private let signal = DispatchSemaphore(value: 0)
-        private let wakes = Mutex(0)
-        var count: Int { wakes.withLock { $0 } }
-        func wake() {
-            wakes.withLock { $0 += 1 }
-            signal.signal()
-        }
-        func wait(seconds: Double) -> Bool { signal.wait(timeout: .now() + seconds) == .success }
-    }
-
     @Test("Decoded in the background, frames come on time or by a wake, never by polling; paused, nothing wakes")
     func backgroundDecoding() throws {
         let folder = try TemporaryFolder()

@@ -8,20 +8,22 @@ import Raster
 import Synchronization
 import Testing
 
+/// Counts a gallery's wakes and lets a test sleep until the next one, as an idle event loop does
+/// (the loading and the animation tests').
+final class WakeProbe: Sendable {
+    private let signal = DispatchSemaphore(value: 0)
+    private let wakes = Mutex(0)
+    var count: Int { wakes.withLock { $0 } }
+    func wake() {
+        wakes.withLock { $0 += 1 }
+        signal.signal()
+    }
+    /// Waits up to `seconds` for a wake.
+    func wait(seconds: Double) -> Bool { signal.wait(timeout: .now() + seconds) == .success }
+}
+
 @Suite("Gallery loading with a wakeable host")
 struct LoadWakeTests {
-    /// Counts wakes and lets the test sleep until the next one, as an idle event loop does.
-    final class WakeProbe: Sendable {
-        private let signal = DispatchSemaphore(value: 0)
-        private let wakes = Mutex(0)
-        var count: Int { wakes.withLock { $0 } }
-        func wake() {
-            wakes.withLock { $0 += 1 }
-            signal.signal()
-        }
-        /// Waits up to `seconds` for a wake.
-        func wait(seconds: Double) -> Bool { signal.wait(timeout: .now() + seconds) == .success }
-    }
 
     @Test("A background load asks for no 16 ms ticks; each wake delivers news until the picture shows")
     func wakeInsteadOfPolling() throws {
