@@ -124,15 +124,8 @@ struct MemoryBudgetViewerTests {
         #expect(stderr.contains { $0 == "image-viewer: c-padded.png: truncated file" }, "\(stderr.filter { !$0.hasPrefix("{") })")
     }
 
-    /// Formats, and how far a pixel inside a block may stray from its colour at 1:1: lossless
-    /// ones not at all, lossy ones by their coding.
-    static let formats: [(String, Int)] = [
-        ("png", 0), ("gif", 0), ("tiff", 0), ("bmp", 0), ("webp", 10), ("webp-lossless", 0), ("jpeg", 10), ("jxl", 16),
-        ("heif", 12), ("avif", 12),
-    ]
-
     @Test("Every format past the default picture budget (a 4352×4096 picture, 71 MB whole, against 64 MiB) opens and zooms to 1:1 within 300 MB of idle, showing its own pixels",
-          arguments: formats)
+          arguments: PillowPictures.blockFormats)
     func everyFormatPastTheBudget(format: String, tolerance: Int) throws {
         let folder = try PrivateFolder(prefix: "budget-format")
         let pictures = try PrivateFolder(prefix: "budget-format-picture")

@@ -185,16 +185,8 @@ struct MemoryBudgetTests {
         #expect(throws: PictureError.self) { try AnimationDecoder(decoder: ImageDecoder(data: gif, file: "a.gif", limits: limits)) }
     }
 
-    /// Formats and how far their pixels may stray from the blocks' colours: lossless ones not
-    /// at all, lossy ones by their coding inside a block (and by three times that where a drawn
-    /// pixel averages a whole block, its ringing edges too).
-    static let blockFormats: [(String, Int)] = [
-        ("png", 0), ("gif", 0), ("tiff", 0), ("bmp", 0), ("webp-lossless", 0), ("webp", 10), ("jpeg", 10), ("jxl", 16),
-        ("heif", 12), ("avif", 12),
-    ]
-
     @Test("Every format past the budget opens: the screen level and its full resolution (the finer levels in the level file) show the picture's own pixels",
-          arguments: blockFormats)
+          arguments: PillowPictures.blockFormats)
     func everyFormatPastTheBudget(format: String, tolerance: Int) throws {
         let folder = try PrivateFolder(prefix: "budget-formats")
         // 384×256 in blocks of 8: 393 216 bytes whole; the budget holds the file and 320 000
@@ -225,6 +217,8 @@ struct MemoryBudgetTests {
                     if d > worst.distance { worst = (d, (x, y)) }
                 }
             }
+            // Three times the format's tolerance where a drawn pixel averages a whole block,
+            // its ringing edges too.
             let allowed = shown <= 0.125 ? 3 * tolerance : tolerance
             #expect(worst.distance <= allowed, "\(format) \(label) at \(scale): \(worst.distance) off at \(worst.at)")
         }

@@ -66,6 +66,14 @@ public enum PillowPictures {
         return ((k * 37 + 11) & 0xFF, (k * 53 + 7) & 0xFF, (k * 11 + 5) & 0xFF)
     }
 
+    /// Every format `blockPicture` writes, with how far a pixel inside a block may stray from
+    /// its colour: lossless ones not at all, lossy ones by their coding (decision, measured on
+    /// 64- and 8-pixel blocks).
+    public static let blockFormats: [(String, Int)] = [
+        ("png", 0), ("gif", 0), ("tiff", 0), ("bmp", 0), ("webp-lossless", 0), ("webp", 10), ("jpeg", 10), ("jxl", 16),
+        ("heif", 12), ("avif", 12),
+    ]
+
     /// Writes a `width`×`height` picture of `block`-pixel squares coloured by `blockColor` as
     /// `name` in `folder`, in `format`: png, gif, tiff, bmp, jpeg, webp (lossy), webp-lossless
     /// (Pillow), jxl (cjxl, lossy), heif or avif (heif-enc, at their fastest settings).
