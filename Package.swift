@@ -2,7 +2,26 @@
 // ScrollKit: iOS UIScrollView re-created for Linux as a software-rendered Wayland client.
 // Module layering points one way: ScrollKit ← Raster ← Host ← Wayland, Replay and Gallery ←
 // executables, and ScrollKit ← TraceFormat ← Replay, Gallery and Wayland.
+import Foundation
 import PackageDescription
+
+/// `pkg-config --cflags PACKAGE`, split into arguments: the header flags of a library the viewer
+/// opens on first use (Sources/CDynamicLibrary) instead of linking. SwiftPM's `pkgConfig:` would
+/// link it too, and a linked library is loaded, with all it needs, at every start. Empty when
+/// pkg-config or the package is missing: the compiler then names the header it cannot find.
+func headerFlags(pkgConfig package: String) -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", "--cflags", package]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return [] }
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return [] }
+    return text.split(whereSeparator: \.isWhitespace).map(String.init)
+}
 
 let package = Package(
     name: "ScrollKit",
@@ -44,9 +63,11 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
-        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
-        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // HEIF/AVIF, JPEG XL and SVG: opened on first use, not linked (see headerFlags).
+        .target(name: "CDynamicLibrary"),
+        .target(name: "CHEIF", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libheif"))]),
+        .target(name: "CJXL", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libjxl"))]),
+        .target(name: "CRSVG", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "librsvg-2.0"))]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // A picture's EXIF fields for the information panel.
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
@@ -140,7 +161,7 @@ let package = Package(
         .testTarget(name: "WaylandTests", dependencies: [
             "Wayland", "Replay", "TraceFormat", "Host", "Raster", "ScrollKit", .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "SafeOutput", "TestSupport", "CLCMS"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "SafeOutput", "TestSupport", "CLCMS", "CDynamicLibrary"]),
         .testTarget(name: "ReplayTests", dependencies: ["Host", "Replay", "ScrollKit", "TestSupport", "TraceFormat", "SafeOutput", "Raster",
                                                   "CompositorHarness"],
                     exclude: ["Traces"]),

@@ -4,28 +4,35 @@ import CHEIF
 
 /// HEIF/AVIF header reading and decoding to straight-alpha ARGB.
 enum HEIFCodec {
-    /// libheif registers its decoders in heif_init; without it, the first contexts made on
-    /// two threads at once would both set up the registry. Swift runs this exactly once.
-    static let libraryReady: Bool = heif_init(nil).code == heif_error_Ok
+    /// Loads libheif and registers its decoders (heif_init; without it, the first contexts
+    /// made on two threads at once would both set up the registry): nil when ready, else why
+    /// not. Swift runs this exactly once.
+    private static let library: String? = {
+        if let problem = scrollkit_heif_open() { return String(cString: problem) }
+        let initialised = scrollkit_heif_init(nil)
+        return initialised.code == heif_error_Ok ? nil : "libheif did not start: \(initialised.message.map { String(cString: $0) } ?? "no reason given")"
+    }()
+
+    /// Opens libheif on first use: nil when ready, else why it cannot be used.
+    static func openLibrary() -> String? { library }
 
     /// An open HEIF context over bytes the caller keeps alive, freed with this object.
     final class Context {
         let raw: OpaquePointer
         init(_ bytes: UnsafeBufferPointer<UInt8>, file: String, format: ImageFormat) throws(PictureError) {
-            _ = HEIFCodec.libraryReady
-            guard let ctx = heif_context_alloc() else { throw PictureError(file: file, kind: .corrupt(format, "out of memory")) }
+            guard let ctx = scrollkit_heif_context_alloc() else { throw PictureError(file: file, kind: .corrupt(format, "out of memory")) }
             raw = ctx
-            let error = heif_context_read_from_memory_without_copy(ctx, bytes.baseAddress, bytes.count, nil)
+            let error = scrollkit_heif_context_read_from_memory_without_copy(ctx, bytes.baseAddress, bytes.count, nil)
             if error.code != heif_error_Ok { throw HEIFCodec.failure(error, file: file, format: format) }
         }
-        deinit { heif_context_free(raw) }
+        deinit { scrollkit_heif_context_free(raw) }
     }
 
     /// An image handle, released with this object.
     final class Handle {
         let raw: OpaquePointer
         init(_ raw: OpaquePointer) { self.raw = raw }
-        deinit { heif_image_handle_release(raw) }
+        deinit { scrollkit_heif_image_handle_release(raw) }
     }
 
     /// libheif's error as a PictureError: data that ends early is `.truncated`, a codec
@@ -42,13 +49,13 @@ enum HEIFCodec {
     /// Top-level image IDs, the primary first (what a viewer shows for the file) and then
     /// the rest in file order: burst shots, image collections.
     static func pages(_ ctx: Context) -> [heif_item_id] {
-        let count = Int(heif_context_get_number_of_top_level_images(ctx.raw))
+        let count = Int(scrollkit_heif_context_get_number_of_top_level_images(ctx.raw))
         guard count > 0 else { return [] }
         var ids = [heif_item_id](repeating: 0, count: count)
-        let got = Int(heif_context_get_list_of_top_level_image_IDs(ctx.raw, &ids, Int32(count)))
+        let got = Int(scrollkit_heif_context_get_list_of_top_level_image_IDs(ctx.raw, &ids, Int32(count)))
         ids = Array(ids.prefix(got))
         var primary: heif_item_id = 0
-        if heif_context_get_primary_image_ID(ctx.raw, &primary).code == heif_error_Ok, let i = ids.firstIndex(of: primary) {
+        if scrollkit_heif_context_get_primary_image_ID(ctx.raw, &primary).code == heif_error_Ok, let i = ids.firstIndex(of: primary) {
             ids.remove(at: i)
             ids.insert(primary, at: 0)
         }
@@ -62,7 +69,7 @@ enum HEIFCodec {
             throw PictureError(file: file, kind: .noSuchPage(page: page, count: ids.count))
         }
         var raw: OpaquePointer?
-        let error = heif_context_get_image_handle(ctx.raw, ids[page], &raw)
+        let error = scrollkit_heif_context_get_image_handle(ctx.raw, ids[page], &raw)
         guard error.code == heif_error_Ok, let raw else { throw failure(error, file: file, format: format) }
         return (Handle(raw), ids.count)
     }
@@ -72,9 +79,9 @@ enum HEIFCodec {
             let ctx = try Context(buffer, file: file, format: format)
             let (h, count) = try handle(ctx, page: page, file: file, format: format)
             // Sizes after rotation and crop, from the ispe/irot/clap properties: no decoding.
-            var header = CodecHeader(width: Int(heif_image_handle_get_width(h.raw)),
-                                     height: Int(heif_image_handle_get_height(h.raw)),
-                                     hasAlpha: heif_image_handle_has_alpha_channel(h.raw) != 0)
+            var header = CodecHeader(width: Int(scrollkit_heif_image_handle_get_width(h.raw)),
+                                     height: Int(scrollkit_heif_image_handle_get_height(h.raw)),
+                                     hasAlpha: scrollkit_heif_image_handle_has_alpha_channel(h.raw) != 0)
             header.pageCount = count
             // What libheif 1.15 holds while it decodes to planar RGB (its conversion from the
             // codec's YCbCr), measured on 24- and 18-megapixel pictures: with libde265, 6.6 bytes
@@ -87,17 +94,17 @@ enum HEIFCodec {
 
     /// The colours' description: an ICC profile if the file has one, else nclx codes.
     private static func color(_ h: Handle) -> ColorDescription? {
-        switch heif_image_handle_get_color_profile_type(h.raw) {
+        switch scrollkit_heif_image_handle_get_color_profile_type(h.raw) {
         case heif_color_profile_type_prof, heif_color_profile_type_rICC:
-            let size = heif_image_handle_get_raw_color_profile_size(h.raw)
+            let size = scrollkit_heif_image_handle_get_raw_color_profile_size(h.raw)
             guard size > 0 else { return nil }
             var bytes = [UInt8](repeating: 0, count: size)
-            guard heif_image_handle_get_raw_color_profile(h.raw, &bytes).code == heif_error_Ok else { return nil }
+            guard scrollkit_heif_image_handle_get_raw_color_profile(h.raw, &bytes).code == heif_error_Ok else { return nil }
             return .icc(bytes)
         case heif_color_profile_type_nclx:
             var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-            guard heif_image_handle_get_nclx_color_profile(h.raw, &nclx).code == heif_error_Ok, let nclx else { return nil }
-            defer { heif_nclx_color_profile_free(nclx) }
+            guard scrollkit_heif_image_handle_get_nclx_color_profile(h.raw, &nclx).code == heif_error_Ok, let nclx else { return nil }
+            defer { scrollkit_heif_nclx_color_profile_free(nclx) }
             return .cicp(primaries: Int(nclx.pointee.color_primaries.rawValue),
                          transfer: Int(nclx.pointee.transfer_characteristics.rawValue))
         default:
@@ -115,26 +122,26 @@ enum HEIFCodec {
             let ctx = try Context(buffer, file: file, format: format)
             let (h, _) = try handle(ctx, page: page, file: file, format: format)
             let codec = format == .avif ? heif_compression_AV1 : heif_compression_HEVC
-            guard heif_have_decoder_for_format(codec) != 0 else {
+            guard scrollkit_heif_have_decoder_for_format(codec) != 0 else {
                 throw PictureError(file: file, kind: .unsupportedVariant(format, "libheif has no \(format == .avif ? "AV1" : "HEVC") decoder"))
             }
-            let options = heif_decoding_options_alloc()
-            defer { heif_decoding_options_free(options) }
+            let options = scrollkit_heif_decoding_options_alloc()
+            defer { scrollkit_heif_decoding_options_free(options) }
             // 10- and 12-bit pictures (HDR phones, AVIF) come out as 8 bits per sample.
             options?.pointee.convert_hdr_to_8bit = 1
             var image: OpaquePointer?
-            let error = heif_decode_image(h.raw, &image, heif_colorspace_RGB, heif_chroma_444, options)
+            let error = scrollkit_heif_decode_image(h.raw, &image, heif_colorspace_RGB, heif_chroma_444, options)
             guard error.code == heif_error_Ok, let image else { throw failure(error, file: file, format: format) }
-            defer { heif_image_release(image) }
-            let w = Int(heif_image_get_width(image, heif_channel_R)), ht = Int(heif_image_get_height(image, heif_channel_R))
+            defer { scrollkit_heif_image_release(image) }
+            let w = Int(scrollkit_heif_image_get_width(image, heif_channel_R)), ht = Int(scrollkit_heif_image_get_height(image, heif_channel_R))
             guard w == header.width, ht == header.height else {
                 throw PictureError(file: file, kind: .corrupt(format, "decoded \(w)×\(ht), declared \(header.width)×\(header.height)"))
             }
             var strides: [Int32] = [0, 0, 0, 0]
             let channels = [heif_channel_R, heif_channel_G, heif_channel_B, heif_channel_Alpha]
             let planes = channels.indices.map { i in
-                heif_image_get_bits_per_pixel_range(image, channels[i]) == 8 && heif_image_get_width(image, channels[i]) == w
-                    && heif_image_get_height(image, channels[i]) == ht ? heif_image_get_plane_readonly(image, channels[i], &strides[i]) : nil
+                scrollkit_heif_image_get_bits_per_pixel_range(image, channels[i]) == 8 && scrollkit_heif_image_get_width(image, channels[i]) == w
+                    && scrollkit_heif_image_get_height(image, channels[i]) == ht ? scrollkit_heif_image_get_plane_readonly(image, channels[i], &strides[i]) : nil
             }
             guard let r = planes[0], let g = planes[1], let b = planes[2] else {
                 throw PictureError(file: file, kind: .corrupt(format, "no decoded pixels"))
@@ -144,7 +151,7 @@ enum HEIFCodec {
                 throw PictureError(file: file, kind: .insufficientMemory(width: w, height: ht, needed: plan.memoryBytes,
                                                                          available: SystemMemory.available() ?? 0))
             }
-            let premultiplied = alpha == nil || heif_image_handle_is_premultiplied_alpha(h.raw) != 0
+            let premultiplied = alpha == nil || scrollkit_heif_image_handle_is_premultiplied_alpha(h.raw) != 0
             let transform = color(h).flatMap { ColorTransform($0, input: .bgra(premultiplied: premultiplied)) }
             let kind: LevelBuilder.RowAlpha = alpha == nil ? .premultiplied : premultiplied ? .clamped : .straight
             for y in 0..<ht {

@@ -212,12 +212,27 @@ public struct ImageDecoder: Sendable {
         case .webp: try checkSinglePage(page); return try WebPCodec.header(data, file: file)
         case .gif: try checkSinglePage(page); return try GIFCodec.header(data, file: file)
         case .tiff: return try TIFFCodec.header(data, file: file, stream: stream, page: page)
-        case .heif, .avif: return try HEIFCodec.header(data, file: file, format: format, page: page)
-        case .jxl: try checkSinglePage(page); return try JXLCodec.header(data, file: file)
-        case .svg: try checkSinglePage(page); return try SVGCodec.header(data, file: file)
+        case .heif, .avif:
+            try open(format, HEIFCodec.openLibrary)
+            return try HEIFCodec.header(data, file: file, format: format, page: page)
+        case .jxl:
+            try checkSinglePage(page)
+            try open(format, JXLCodec.openLibrary)
+            return try JXLCodec.header(data, file: file)
+        case .svg:
+            try checkSinglePage(page)
+            try open(format, SVGCodec.openLibrary)
+            return try SVGCodec.header(data, file: file)
         case .bmp: try checkSinglePage(page); return try BMPCodec.header(BMPCodec.Source(data: data, stream: stream), file: file)
         case .jpeg: preconditionFailure("JPEG is inspected by inspect()")
         }
+    }
+
+    /// Opens the library of a format that is not linked (the first file of the format pays its
+    /// loading; see Sources/CDynamicLibrary): every decode of the file follows its header, so
+    /// the codec's calls find it open.
+    private func open(_ format: ImageFormat, _ library: () -> String?) throws(PictureError) {
+        if let problem = library() { throw PictureError(file: file, kind: .libraryMissing(format, problem)) }
     }
 
     private func checkSinglePage(_ page: Int) throws(PictureError) {

@@ -4,14 +4,19 @@ import CJXL
 
 /// JPEG XL header reading and decoding to ARGB.
 enum JXLCodec {
+    private static let library: String? = scrollkit_jxl_open().map { String(cString: $0) }
+
+    /// Opens libjxl on first use: nil when ready, else why it cannot be used.
+    static func openLibrary() -> String? { library }
+
     /// A libjxl decoder, destroyed with this object.
     private final class Decoder {
         let raw: OpaquePointer
         init?() {
-            guard let d = JxlDecoderCreate(nil) else { return nil }
+            guard let d = scrollkit_JxlDecoderCreate(nil) else { return nil }
             raw = d
         }
-        deinit { JxlDecoderDestroy(raw) }
+        deinit { scrollkit_JxlDecoderDestroy(raw) }
     }
 
     /// What libjxl 0.7 holds while it decodes, handing out float rows group by group: about
@@ -30,15 +35,15 @@ enum JXLCodec {
     ) throws(PictureError) {
         guard let decoder = Decoder() else { throw corrupt(file, "cannot create a decoder") }
         let dec = decoder.raw
-        guard JxlDecoderSubscribeEvents(dec, Int32(events.rawValue)) == JXL_DEC_SUCCESS,
-              JxlDecoderSetKeepOrientation(dec, 1) == JXL_DEC_SUCCESS,
-              JxlDecoderSetInput(dec, data.baseAddress, data.count) == JXL_DEC_SUCCESS else {
+        guard scrollkit_JxlDecoderSubscribeEvents(dec, Int32(events.rawValue)) == JXL_DEC_SUCCESS,
+              scrollkit_JxlDecoderSetKeepOrientation(dec, 1) == JXL_DEC_SUCCESS,
+              scrollkit_JxlDecoderSetInput(dec, data.baseAddress, data.count) == JXL_DEC_SUCCESS else {
             throw corrupt(file, "cannot set up the decoder")
         }
         // The input is not closed: given everything there is, a decoder that asks for more
         // has met the end of a cut file (closed input turns that into a generic error).
         while true {
-            let status = JxlDecoderProcessInput(dec)
+            let status = scrollkit_JxlDecoderProcessInput(dec)
             switch status {
             case JXL_DEC_ERROR: throw corrupt(file, "invalid codestream")
             case JXL_DEC_SUCCESS: return
@@ -54,7 +59,7 @@ enum JXLCodec {
             try run(buffer, file: file, events: JXL_DEC_BASIC_INFO) { (dec, status) throws(PictureError) -> Bool in
                 switch status {
                 case JXL_DEC_BASIC_INFO:
-                    guard JxlDecoderGetBasicInfo(dec, &info) == JXL_DEC_SUCCESS else { throw corrupt(file, "unreadable header") }
+                    guard scrollkit_JxlDecoderGetBasicInfo(dec, &info) == JXL_DEC_SUCCESS else { throw corrupt(file, "unreadable header") }
                     found = true
                     return false
                 case JXL_DEC_NEED_MORE_INPUT: throw PictureError(file: file, kind: .truncated)
@@ -92,7 +97,7 @@ enum JXLCodec {
             try run(buffer, file: file, events: events) { (dec, status) throws(PictureError) -> Bool in
                 switch status {
                 case JXL_DEC_BASIC_INFO:
-                    guard JxlDecoderGetBasicInfo(dec, &info) == JXL_DEC_SUCCESS,
+                    guard scrollkit_JxlDecoderGetBasicInfo(dec, &info) == JXL_DEC_SUCCESS,
                           Int(info.xsize) == header.width, Int(info.ysize) == header.height else {
                         throw corrupt(file, "header changed between reads")
                     }
@@ -112,7 +117,7 @@ enum JXLCodec {
                     // picture first (350 MB at 24 megapixels, measured), floats a group at a
                     // time (68 MB with the whole process).
                     var format = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_FLOAT, endianness: JXL_NATIVE_ENDIAN, align: 0)
-                    guard JxlDecoderSetImageOutCallback(dec, &format, jxlRows, Unmanaged.passUnretained(assembler).toOpaque())
+                    guard scrollkit_JxlDecoderSetImageOutCallback(dec, &format, jxlRows, Unmanaged.passUnretained(assembler).toOpaque())
                             == JXL_DEC_SUCCESS else {
                         throw corrupt(file, "cannot take the decoded rows")
                     }
@@ -123,7 +128,7 @@ enum JXLCodec {
                 case JXL_DEC_NEED_MORE_INPUT:
                     // The input is all there is: the file is cut. Keep what renders of it.
                     let problem = PictureError(file: file, kind: .truncated)
-                    guard rows != nil, JxlDecoderFlushImage(dec) == JXL_DEC_SUCCESS else { throw problem }
+                    guard rows != nil, scrollkit_JxlDecoderFlushImage(dec) == JXL_DEC_SUCCESS else { throw problem }
                     damage = PictureDamage(error: problem, decodedFraction: nil)
                     return false
                 default:
@@ -205,21 +210,21 @@ enum JXLCodec {
             srgb.primaries = JXL_PRIMARIES_SRGB
             srgb.transfer_function = JXL_TRANSFER_FUNCTION_SRGB
             srgb.rendering_intent = JXL_RENDERING_INTENT_PERCEPTUAL
-            if JxlDecoderSetPreferredColorProfile(dec, &srgb) == JXL_DEC_SUCCESS { return nil }
+            if scrollkit_JxlDecoderSetPreferredColorProfile(dec, &srgb) == JXL_DEC_SUCCESS { return nil }
         }
         // Pixels already in sRGB (most lossless files) need no conversion.
         var encoded = JxlColorEncoding()
-        if JxlDecoderGetColorAsEncodedProfile(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoded) == JXL_DEC_SUCCESS,
+        if scrollkit_JxlDecoderGetColorAsEncodedProfile(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoded) == JXL_DEC_SUCCESS,
            encoded.white_point == JXL_WHITE_POINT_D65, encoded.transfer_function == JXL_TRANSFER_FUNCTION_SRGB,
            encoded.color_space == JXL_COLOR_SPACE_GRAY || encoded.primaries == JXL_PRIMARIES_SRGB {
             return nil
         }
         var size = 0
-        guard JxlDecoderGetICCProfileSize(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS, size > 0 else {
+        guard scrollkit_JxlDecoderGetICCProfileSize(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS, size > 0 else {
             return nil
         }
         var icc = [UInt8](repeating: 0, count: size)
-        guard JxlDecoderGetColorAsICCProfile(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, &icc, size) == JXL_DEC_SUCCESS else {
+        guard scrollkit_JxlDecoderGetColorAsICCProfile(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, &icc, size) == JXL_DEC_SUCCESS else {
             return nil
         }
         return .icc(icc)

@@ -37,6 +37,8 @@ public struct PictureError: Error, Sendable, Equatable, CustomStringConvertible 
         case corrupt(ImageFormat, String)
         /// Valid data this build cannot decode (a missing codec, an unhandled sample layout).
         case unsupportedVariant(ImageFormat, String)
+        /// The format's library, opened on first use, cannot be loaded; the payload says why.
+        case libraryMissing(ImageFormat, String)
         /// A page (TIFF directory, HEIF top-level image) past the file's last one.
         case noSuchPage(page: Int, count: Int)
         /// Decoding was cancelled before it finished.
@@ -78,6 +80,8 @@ public struct PictureError: Error, Sendable, Equatable, CustomStringConvertible 
                 + "its library decodes it whole, the allowance for that is \(Self.bytes(allowance))"
         case .corrupt(let format, let message): return "corrupt \(format.name) data: \(message)"
         case .unsupportedVariant(let format, let message): return "unsupported \(format.name) file: \(message)"
+        case .libraryMissing(let format, let message):
+            return "cannot open \(format.name) files: \(message) (Scripts/install-deps.sh installs it)"
         case .noSuchPage(let page, let count):
             return "no page \(page + 1): the file has \(count) page\(count == 1 ? "" : "s")"
         case .cancelled: return "cancelled"

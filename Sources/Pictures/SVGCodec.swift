@@ -12,15 +12,21 @@ enum SVGCodec {
     /// §10.3.2), for documents with neither width/height nor a viewBox.
     static let defaultSize = (width: 300, height: 150)
 
-    /// librsvg parses with libxml2, whose global set-up is not safe to race (xmlInitParser
-    /// "is not reentrant"): the first parse happens here, once (Swift runs a global's
-    /// initialiser exactly once), before any two threads can reach it together.
-    static let libraryReady: Bool = {
+    /// Loads librsvg (and cairo with it), then parses a tiny document once: librsvg parses
+    /// with libxml2, whose global set-up is not safe to race (xmlInitParser "is not
+    /// reentrant"), so the first parse happens here, before any two threads can reach it
+    /// together. Swift runs this initialiser exactly once. Nil when ready, else why not.
+    private static let library: String? = {
+        if let problem = scrollkit_svg_open() { return String(cString: problem) }
         let tiny = Array("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1\" height=\"1\"/>".utf8)
-        let handle = tiny.withUnsafeBufferPointer { rsvg_handle_new_from_data($0.baseAddress, gsize($0.count), nil) }
-        if let handle { g_object_unref(UnsafeMutableRawPointer(handle)) }
-        return handle != nil
+        let handle = tiny.withUnsafeBufferPointer { scrollkit_svg_parse($0.baseAddress, $0.count, dpi, nil, 0) }
+        guard let handle else { return "librsvg cannot parse a one-pixel document" }
+        scrollkit_svg_free(handle)
+        return nil
     }()
+
+    /// Opens librsvg on first use: nil when ready, else why it cannot be used.
+    static func openLibrary() -> String? { library }
 
     static func header(_ data: [UInt8], file: String) throws(PictureError) -> CodecHeader {
         let document = try SVGDocument(data, file: file)
@@ -40,43 +46,39 @@ final class SVGDocument: @unchecked Sendable {
     /// Nominal size in CSS pixels (the picture's size at zoom 1), rounded up.
     let width: Int
     let height: Int
-    private let handle: UnsafeMutablePointer<RsvgHandle>
+    private let handle: OpaquePointer
     private let lock = Mutex(())
 
     init(_ data: [UInt8], file: String) throws(PictureError) {
-        _ = SVGCodec.libraryReady
-        var error: UnsafeMutablePointer<GError>?
-        let handle = data.withUnsafeBufferPointer { rsvg_handle_new_from_data($0.baseAddress, gsize($0.count), &error) }
+        if let problem = SVGCodec.openLibrary() { throw PictureError(file: file, kind: .libraryMissing(.svg, problem)) }
+        var message = [CChar](repeating: 0, count: 512)
+        let handle = data.withUnsafeBufferPointer { bytes in
+            message.withUnsafeMutableBufferPointer {
+                scrollkit_svg_parse(bytes.baseAddress, bytes.count, SVGCodec.dpi, $0.baseAddress, $0.count)
+            }
+        }
         guard let handle else {
-            let message = error.map { String(cString: $0.pointee.message) } ?? "cannot parse the document"
-            if let error { g_error_free(error) }
-            throw PictureError(file: file, kind: .corrupt(.svg, message))
+            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw PictureError(file: file, kind: .corrupt(.svg, text.isEmpty ? "cannot parse the document" : text))
         }
         self.handle = handle
-        rsvg_handle_set_dpi(handle, SVGCodec.dpi)
         var w = 0.0, h = 0.0
-        if rsvg_handle_get_intrinsic_size_in_pixels(handle, &w, &h) == 0 {
+        if scrollkit_svg_size(handle, &w, &h) == 0 {
             // Percentages or no size: the viewBox gives the proportions, and its units the size.
-            var hasWidth: gboolean = 0, hasHeight: gboolean = 0, hasViewBox: gboolean = 0
-            var lw = RsvgLength(), lh = RsvgLength()
-            var viewBox = RsvgRectangle()
-            rsvg_handle_get_intrinsic_dimensions(handle, &hasWidth, &lw, &hasHeight, &lh, &hasViewBox, &viewBox)
-            if hasViewBox != 0, viewBox.width > 0, viewBox.height > 0 {
-                (w, h) = (viewBox.width, viewBox.height)
-            } else {
+            if scrollkit_svg_view_box(handle, &w, &h) == 0 || !(w > 0 && h > 0) {
                 (w, h) = (Double(SVGCodec.defaultSize.width), Double(SVGCodec.defaultSize.height))
             }
         }
         // Sizes past 2³¹ are refused as invalid (the pixel limit refuses the large ones).
         guard w.isFinite, h.isFinite, w > 0, h > 0, w < Double(Int32.max), h < Double(Int32.max) else {
-            g_object_unref(UnsafeMutableRawPointer(handle))
+            scrollkit_svg_free(handle)
             throw PictureError(file: file, kind: .corrupt(.svg, "invalid size \(w)×\(h)"))
         }
         width = Int(w.rounded(.up))
         height = Int(h.rounded(.up))
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
+    deinit { scrollkit_svg_free(handle) }
 
     /// Renders the part of the document scaled by `scaleX`×`scaleY` that `rect` covers into
     /// `target` (clipped to it), transparent outside the document.
@@ -85,25 +87,11 @@ final class SVGDocument: @unchecked Sendable {
         guard w > 0, h > 0 else { return }
         for y in 0..<h { (target.base + y * target.stride).update(repeating: 0, count: w) }
         guard scaleX > 0, scaleY > 0, scaleX.isFinite, scaleY.isFinite else { return }
-        let bytes = UnsafeMutableRawPointer(target.base).assumingMemoryBound(to: UInt8.self)
-        // Cairo's ARGB32 is premultiplied native-endian 0xAARRGGBB, the framebuffer's format.
-        guard let surface = cairo_image_surface_create_for_data(bytes, CAIRO_FORMAT_ARGB32, Int32(w), Int32(h),
-                                                                Int32(target.stride * 4)) else { return }
-        defer { cairo_surface_destroy(surface) }
-        guard let cr = cairo_create(surface) else { return }
-        defer { cairo_destroy(cr) }
-        let viewport = RsvgRectangle(x: 0, y: 0, width: Double(width) * scaleX, height: Double(height) * scaleY)
-        cairo_translate(cr, Double(-rect.x), Double(-rect.y))
-        cairo_rectangle(cr, viewport.x, viewport.y, viewport.width, viewport.height)
-        cairo_clip(cr)
         lock.withLock { _ in
-            var viewport = viewport
-            var error: UnsafeMutablePointer<GError>?
             // A document that fails part-way leaves what it drew; its tiles show that.
-            _ = rsvg_handle_render_document(handle, cr, &viewport, &error)
-            if let error { g_error_free(error) }
+            _ = scrollkit_svg_render(handle, target.base, Int32(w), Int32(h), Int32(target.stride * 4), Double(rect.x),
+                                     Double(rect.y), Double(width) * scaleX, Double(height) * scaleY)
         }
-        cairo_surface_flush(surface)
     }
 
     /// The whole document scaled to at most `maxPixels` pixels (at least 1×1), as pixels.
