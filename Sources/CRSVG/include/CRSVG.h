@@ -14,8 +14,8 @@ typedef struct scrollkit_svg scrollkit_svg;
 const char *scrollkit_svg_open(void);
 
 /// Parses `length` bytes of SVG, lengths in inches and points measured at `dpi`; NULL when the
-/// document cannot be parsed, with librsvg's message in `error` (`capacity` bytes, never cut
-/// mid-character is not promised: the caller reads it as UTF-8 with replacement).
+/// document cannot be parsed, with librsvg's message in `error` (at most `capacity` bytes with
+/// its terminating zero: a longer message is cut, which may split a UTF-8 sequence).
 scrollkit_svg *scrollkit_svg_parse(const uint8_t *data, size_t length, double dpi, char *error, size_t capacity);
 
 /// The document's size in pixels when its width and height are absolute: 1, else 0.
