@@ -7,19 +7,21 @@ import PackageDescription
 
 /// `pkg-config --cflags PACKAGE`, split into arguments: the header flags of a library the viewer
 /// opens on first use (Sources/CDynamicLibrary) instead of linking. SwiftPM's `pkgConfig:` would
-/// link it too, and a linked library is loaded, with all it needs, at every start. Empty when
-/// pkg-config or the package is missing: the compiler then names the header it cannot find.
+/// link it too, and a linked library is loaded, with all it needs, at every start. When
+/// pkg-config or the package is missing, a define the C file turns into an error that says so
+/// (SwiftPM may keep this manifest's result: the error says to remove .build after installing).
 func headerFlags(pkgConfig package: String) -> [String] {
+    let missing = ["-DSCROLLKIT_NO_PKG_CONFIG"]
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["pkg-config", "--cflags", package]
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return [] }
+    guard (try? process.run()) != nil else { return missing }
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return [] }
+    guard process.terminationStatus == 0 else { return missing }
     return text.split(whereSeparator: \.isWhitespace).map(String.init)
 }
 

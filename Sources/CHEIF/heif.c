@@ -1,4 +1,7 @@
 // The libheif wrappers (see CHEIF.h), calling into the library scrollkit_heif_open loaded.
+#ifdef SCROLLKIT_NO_PKG_CONFIG
+#error "pkg-config --cflags found no libheif when the package manifest was read: run Scripts/install-deps.sh, then remove .build and build again"
+#endif
 #include "CHEIF.h"
 
 // libheif 1.x keeps one soname; a new major version would need a new one here.

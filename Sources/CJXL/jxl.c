@@ -1,4 +1,7 @@
 // The libjxl wrappers (see CJXL.h), calling into the library scrollkit_jxl_open loaded.
+#ifdef SCROLLKIT_NO_PKG_CONFIG
+#error "pkg-config --cflags found no libjxl when the package manifest was read: run Scripts/install-deps.sh, then remove .build and build again"
+#endif
 #include "CJXL.h"
 
 #include <jxl/version.h>

@@ -1,5 +1,8 @@
 // The SVG interface of CRSVG.h over librsvg and cairo, both reached through librsvg's handle
 // (cairo is one of its own dependencies), loaded by scrollkit_svg_open.
+#ifdef SCROLLKIT_NO_PKG_CONFIG
+#error "pkg-config --cflags found no librsvg-2.0 when the package manifest was read: run Scripts/install-deps.sh, then remove .build and build again"
+#endif
 #include "CRSVG.h"
 #include "CDynamicLibrary.h"
 
