@@ -1,14 +1,17 @@
 // The viewer's peak memory against its budget (issue 12.8), offscreen: pictures at the pixel
 // limit paged through and zoomed to 1:1, every format past the picture budget, and crafted
 // files, raise the peak by less than 300 MB over the viewer idle on a small picture, and what is
-// shown is right.
+// shown is right. Its tests take places among the live tests' (.ownThreads) rather than run one
+// after another: serialized, the suite was the live run's longest chain (139 s, as long as the
+// whole run, with a build beside it), and outside those places it ran beside the tests that
+// must run alone.
 import CompositorHarness
 import Foundation
 import SafeOutput
 import Testing
 import TestSupport
 
-@Suite("Viewer memory budget", .serialized, .timeLimit(.minutes(5)))
+@Suite("Viewer memory budget", .timeLimit(.minutes(5)), .ownThreads)
 struct MemoryBudgetViewerTests {
     /// 300 MB (10⁶ bytes, as the issue counts them) in KiB: what no file or set of files may
     /// add to the viewer's idle peak.

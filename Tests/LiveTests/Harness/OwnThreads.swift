@@ -69,8 +69,31 @@ struct OwnThreads: SuiteTrait, TestTrait, TestScoping {
             }
             for test in next { test.resume() }
         }
+        let started = ContinuousClock.now
+        defer { Self.logDuration(of: test, since: started) }
         try await withTaskExecutorPreference(Self.executor) { try await function() }
     }
+
+    /// With SCROLLKIT_LIVE_TIMES=FILE, each test's own running time (from its admission, not
+    /// from swift-testing's start, which counts the wait for a place) is appended to FILE as
+    /// "seconds name": where the live run's minutes go.
+    private static func logDuration(of test: Test, since start: ContinuousClock.Instant) {
+        guard let path = ProcessInfo.processInfo.environment["SCROLLKIT_LIVE_TIMES"], !path.isEmpty else { return }
+        let elapsed = (ContinuousClock.now - start).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        let line = String(format: "%.1f %@\n", seconds, test.displayName ?? test.name)
+        timesLock.withLock { _ in
+            guard let handle = FileHandle(forWritingAtPath: path) ?? {
+                _ = FileManager.default.createFile(atPath: path, contents: nil)
+                return FileHandle(forWritingAtPath: path)
+            }() else { return }
+            handle.seekToEndOfFile()
+            handle.write(Data(line.utf8))
+            try? handle.close()
+        }
+    }
+
+    private static let timesLock = Mutex(())
 }
 
 extension Trait where Self == OwnThreads {
