@@ -154,6 +154,13 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// Whether a frame drawn so far showed the current page's picture, preview or error card:
     /// the moment `--stats` calls the first frame.
     public private(set) var hasRenderedContent = false
+    /// Whether the first frame with content is still to come while the current page loads: a
+    /// frame drawn now shows the black page alone, and the picture (or its error card) follows
+    /// as soon as the decoder has it (see `Scene.awaitsContent`).
+    public var awaitsContent: Bool {
+        guard !hasRenderedContent, let page = currentPage else { return false }
+        return page.isLoading && !page.showsContent
+    }
     /// The size of the largest screen the window can be on, in device pixels, nil when the host
     /// does not know (the live viewer asks the compositor's outputs). Until the first picture
     /// shows, loads are sized for it as well as for the window (see `startLoads`).

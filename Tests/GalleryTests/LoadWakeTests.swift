@@ -99,6 +99,60 @@ struct LoadWakeTests {
         #expect(second.pictureView.picture?.width == 32, "\(String(describing: second.pictureView.picture?.width))")
     }
 
+    @Test("While the first picture decodes the gallery awaits its content (a live host keeps the black page back); the frame that shows the picture ends that for good")
+    func awaitsFirstPicture() throws {
+        let folder = try TemporaryFolder()
+        var options = GalleryScene.Options()
+        options.loading = .background
+        // 512×384 pictures of blocks in a 64×48 window: each window pixel is one 8×8 block.
+        let scene = GalleryScene(files: try DetailLoadingTests.files(in: folder), options: options)
+        let probe = WakeProbe()
+        scene.onNeedsFrameFromAnyThread = { probe.wake() }
+        #expect(!scene.awaitsContent, "nothing loads before the window has a size")
+        scene.resize(width: 64, height: 48, scale: 1)
+        let buffer = try #require(OwnedFramebuffer(width: 64, height: 48))
+        // The load started with the size; until its events are taken the page shows nothing.
+        #expect(scene.awaitsContent)
+        _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
+        #expect(buffer.framebuffer[10, 20] & 0xFF_FFFF == 0, "the placeholder is the black page")
+        #expect(scene.awaitsContent && !scene.hasRenderedContent)
+        var time = 0.0
+        let deadline = Date().addingTimeInterval(30)
+        while scene.currentPage?.pictureView.picture == nil, Date() < deadline {
+            time += 16
+            if scene.advance(to: time) != .nextFrame { _ = probe.wait(seconds: 5) }
+        }
+        // Delivered and not drawn yet: the frame drawn now shows it, so it is not kept back.
+        #expect(scene.currentPage?.pictureView.picture != nil)
+        #expect(!scene.awaitsContent)
+        _ = scene.render(into: buffer.framebuffer, bufferAge: 1)
+        let (r, g, b) = DetailLoadingTests.block(0, 80, 160)
+        #expect(buffer.framebuffer[10, 20] & 0xFF_FFFF == UInt32(r << 16 | g << 8 | b),
+                "\(String(buffer.framebuffer[10, 20], radix: 16)), expected block (10, 20) of the first picture")
+        #expect(scene.hasRenderedContent)
+        // The next page loading is no first picture: nothing is waited for any more.
+        scene.show(page: 1, animated: false)
+        _ = scene.advance(to: time + 16)
+        #expect(scene.currentIndex == 1 && !scene.awaitsContent)
+    }
+
+    @Test("Loads that finish before they return (offscreen runs) leave nothing to await; a file that fails shows its card at once")
+    func nothingAwaitedWhenAtHand() throws {
+        let folder = try TemporaryFolder()
+        let synchronous = GalleryScene(files: try DetailLoadingTests.files(in: folder), options: .synchronous)
+        synchronous.resize(width: 64, height: 48, scale: 1)
+        _ = synchronous.advance(to: 0)
+        #expect(!synchronous.awaitsContent)
+        var options = GalleryScene.Options()
+        options.loading = .background
+        let broken = GalleryScene(files: [try folder.write("broken.png", [0x89, 0x50, 0x4E, 0x47, 1, 2, 3])], options: options)
+        broken.resize(width: 64, height: 48, scale: 1)
+        #expect(broken.awaitsContent)
+        #expect(broken.waitForLoads(timeout: 30))
+        #expect(broken.currentPage?.card != nil && !broken.awaitsContent)
+        #expect(!GalleryScene(files: [], options: options).awaitsContent, "the empty gallery's card is its content")
+    }
+
     @Test("Without a wake the scene still polls, so a host that cannot be woken sees results")
     func pollingFallback() throws {
         let folder = try TemporaryFolder()
