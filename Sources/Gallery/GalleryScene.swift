@@ -299,8 +299,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         }
         // After the step: it may have brought the pager to rest.
         applyFolderChanges()
-        // Events that arrived during this tick (a synchronous loader) are shown next tick.
-        if !loader.mailbox.isEmpty { request = .nextFrame }
+        // Events that arrived during this tick (a synchronous loader) are shown next tick. A
+        // host the loader wakes hears of them by the wake: asking it for the next frame had a
+        // live window draw one ahead for nothing while the first picture decoded (a second
+        // black 800×600 frame, into a fresh buffer, 6 ms of the frame loop's thread).
+        if !loader.mailbox.isEmpty, onNeedsFrameFromAnyThread == nil { request = .nextFrame }
         if pendingFolderChange != nil, request == .idle { request = .nextFrame }
         let poll = loadsInFlight.isEmpty || onNeedsFrameFromAnyThread != nil ? nil : now + Self.loadPollInterval
         request = request.merged(with: [poll, schedule.nextDeadline])
