@@ -322,13 +322,26 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     /// Draws the gallery into `buffer` (see `Scene.render`), noting when picture content first shows.
     public func render(into buffer: Framebuffer, bufferAge: Int) -> [PixelRect] {
-        if !hasRenderedContent, (currentPage?.showsContent ?? false) || emptyCard != nil {
-            hasRenderedContent = true
-            // A tick after this frame's commit starts the neighbours' loads (a wake, since a
-            // frame asked for while drawing counts as drawn by this one).
-            if neighboursWait { onNeedsFrameFromAnyThread?() }
+        guard !hasRenderedContent, (currentPage?.showsContent ?? false) || emptyCard != nil else {
+            return viewScene.render(into: buffer, bufferAge: bufferAge)
         }
+        hasRenderedContent = true
+        // A tick after this frame's commit starts the neighbours' loads (a wake, since a
+        // frame asked for while drawing counts as drawn by this one).
+        if neighboursWait { onNeedsFrameFromAnyThread?() }
+        defer { renderer.releaseReservedTiles() }
         return viewScene.render(into: buffer, bufferAge: bufferAge)
+    }
+
+    /// The first picture's size is known (its header) while it decodes: the memory of the tiles
+    /// that will show it at its fit is written now, on the frame loop's thread, which waits for
+    /// the decoder anyway, rather than faulted in while the first frame with it is drawn.
+    func reserveFirstTiles(for page: PageView) {
+        guard !hasRenderedContent, page === currentPage, let size = page.imageSize else { return }
+        let scale = Double(page.zoomScale * outputScale)
+        let width = Double(size.width) * scale, height = Double(size.height) * scale
+        guard width.isFinite, height.isFinite else { return }
+        renderer.reserveTiles(width: Int(min(width.rounded(.up), 1e6)), height: Int(min(height.rounded(.up), 1e6)))
     }
 
     // MARK: Pages
@@ -559,6 +572,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
             if page.imageSize != before || (page.failure != nil && knownSizes[page.path] != .zero) {
                 reportLayout(of: page)
             }
+            if case .header = delivery.event { reserveFirstTiles(for: page) }
         }
     }
 
