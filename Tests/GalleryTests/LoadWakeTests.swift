@@ -125,7 +125,11 @@ struct LoadWakeTests {
         // Delivered and not drawn yet: the frame drawn now shows it, so it is not kept back.
         #expect(scene.currentPage?.pictureView.picture != nil)
         #expect(!scene.awaitsContent)
+        // Its header gave its size at the fit, 64×48: the memory of the 2×2 tiles that can
+        // cover it off the grid was written while it decoded.
+        #expect(scene.renderer.reservedTileCount == 4)
         _ = scene.render(into: buffer.framebuffer, bufferAge: 1)
+        #expect(scene.renderer.reservedTileCount == 0, "what the frame did not take is freed")
         let (r, g, b) = DetailLoadingTests.block(0, 80, 160)
         #expect(buffer.framebuffer[10, 20] & 0xFF_FFFF == UInt32(r << 16 | g << 8 | b),
                 "\(String(buffer.framebuffer[10, 20], radix: 16)), expected block (10, 20) of the first picture")
