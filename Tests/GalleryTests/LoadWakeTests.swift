@@ -24,6 +24,16 @@ final class WakeProbe: Sendable {
 
 @Suite("Gallery loading with a wakeable host")
 struct LoadWakeTests {
+    /// A gallery of the three 512×384 block pictures (`DetailLoadingTests.files`), written in
+    /// `folder`, loading them in the background and waking `probe` with their news.
+    static func blockGallery(in folder: TemporaryFolder) throws -> (GalleryScene, WakeProbe) {
+        var options = GalleryScene.Options()
+        options.loading = .background
+        let scene = GalleryScene(files: try DetailLoadingTests.files(in: folder), options: options)
+        let probe = WakeProbe()
+        scene.onNeedsFrameFromAnyThread = { probe.wake() }
+        return (scene, probe)
+    }
 
     @Test("A background load asks for no 16 ms ticks; each wake delivers news until the picture shows")
     func wakeInsteadOfPolling() throws {
@@ -67,12 +77,8 @@ struct LoadWakeTests {
     @Test("Until the first picture shows, its load is sized for the screen and the neighbours wait; then they load for the window")
     func firstPictureFirst() throws {
         let folder = try TemporaryFolder()
-        var options = GalleryScene.Options()
-        options.loading = .background
         // 512×384 pictures; a 32×24 window (a compositor's placeholder) on a 64×48 screen.
-        let scene = GalleryScene(files: try DetailLoadingTests.files(in: folder), options: options)
-        let probe = WakeProbe()
-        scene.onNeedsFrameFromAnyThread = { probe.wake() }
+        let (scene, probe) = try Self.blockGallery(in: folder)
         scene.screenSize = { (64, 48) }
         scene.resize(width: 32, height: 24, scale: 1)
         let buffer = try #require(OwnedFramebuffer(width: 32, height: 24))
@@ -102,12 +108,8 @@ struct LoadWakeTests {
     @Test("While the first picture decodes the gallery awaits its content (a live host keeps the black page back); the frame that shows the picture ends that for good")
     func awaitsFirstPicture() throws {
         let folder = try TemporaryFolder()
-        var options = GalleryScene.Options()
-        options.loading = .background
         // 512×384 pictures of blocks in a 64×48 window: each window pixel is one 8×8 block.
-        let scene = GalleryScene(files: try DetailLoadingTests.files(in: folder), options: options)
-        let probe = WakeProbe()
-        scene.onNeedsFrameFromAnyThread = { probe.wake() }
+        let (scene, probe) = try Self.blockGallery(in: folder)
         #expect(!scene.awaitsContent, "nothing loads before the window has a size")
         scene.resize(width: 64, height: 48, scale: 1)
         let buffer = try #require(OwnedFramebuffer(width: 64, height: 48))
