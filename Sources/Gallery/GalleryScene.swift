@@ -275,6 +275,9 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         windowSize = CGSize(width: width, height: height)
         outputScale = CGFloat(scale.isFinite && scale > 0 ? scale : 1)
         layoutPages(keeping: shown)
+        // The header may have come while the window had its placeholder size (sway's 800×600
+        // before the tile): the reserve grows to the tiles of the picture's fit at this size.
+        if let page = currentPage { reserveFirstTiles(for: page) }
     }
 
     /// Takes finished loads from the mailbox, runs the slideshow and idle reset, advances

@@ -142,6 +142,30 @@ struct LoadWakeTests {
         #expect(scene.currentIndex == 1 && !scene.awaitsContent)
     }
 
+    @Test("A window given its size after the first picture's header (a tiling compositor's placeholder first) has the reserve grown to the tiles of the picture's new fit")
+    func reserveFollowsTheWindow() throws {
+        let folder = try TemporaryFolder()
+        let (scene, probe) = try Self.blockGallery(in: folder)
+        scene.resize(width: 64, height: 48, scale: 1)
+        var time = 0.0
+        let deadline = Date().addingTimeInterval(30)
+        while scene.currentPage?.imageSize == nil, Date() < deadline {
+            time += 16
+            if scene.advance(to: time) != .nextFrame { _ = probe.wait(seconds: 5) }
+        }
+        #expect(scene.renderer.reservedTileCount == 4, "64×48 at the fit: 2×2 tiles off the grid")
+        // 512×384 fitted into 600×300: 400×300, up to 3×3 tiles.
+        scene.resize(width: 600, height: 300, scale: 1)
+        #expect(scene.renderer.reservedTileCount == 9)
+        // Smaller again: the reserve is not cut (its blocks are taken first).
+        scene.resize(width: 64, height: 48, scale: 1)
+        #expect(scene.renderer.reservedTileCount == 9)
+        #expect(scene.waitForLoads(timeout: 30))
+        let buffer = try #require(OwnedFramebuffer(width: 64, height: 48))
+        _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
+        #expect(scene.hasRenderedContent && scene.renderer.reservedTileCount == 0)
+    }
+
     @Test("Loads that finish before they return (offscreen runs) leave nothing to await; a file that fails shows its card at once")
     func nothingAwaitedWhenAtHand() throws {
         let folder = try TemporaryFolder()
