@@ -508,7 +508,10 @@ public final class Window {
     private func drawAheadIfDue() throws {
         let size = turnedBufferSize
         // Not while a configure waits for its commit: that commit must carry a frame of its size.
-        guard drawsAhead, isConfigured, !needsCommit,
+        // Nor while the scene awaits its content: that frame would be a placeholder, drawn into
+        // a spare buffer whose pages fault in beside the decoder (the loader's first wake did
+        // it under sway: a second 800×600 frame, 4 ms, before the tile's configure).
+        guard drawsAhead, isConfigured, !needsCommit, !scene.awaitsContent,
               let time = scheduler.drawAheadTime(predictable: scene.isMotionPredictable) else {
             // Kept for its callback when it may be committed before the change (see
             // `FrameScheduler.callbackArrived`).
