@@ -154,6 +154,13 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// Whether a frame drawn so far showed the current page's picture, preview or error card:
     /// the moment `--stats` calls the first frame.
     public private(set) var hasRenderedContent = false
+    /// Whether the first frame with content is still to come while the current page loads: a
+    /// frame drawn now shows the black page alone, and the picture (or its error card) follows
+    /// as soon as the decoder has it (see `Scene.awaitsContent`).
+    public var awaitsContent: Bool {
+        guard !hasRenderedContent, let page = currentPage else { return false }
+        return page.isLoading && !page.showsContent
+    }
     /// The size of the largest screen the window can be on, in device pixels, nil when the host
     /// does not know (the live viewer asks the compositor's outputs). Until the first picture
     /// shows, loads are sized for it as well as for the window (see `startLoads`).
@@ -268,6 +275,9 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         windowSize = CGSize(width: width, height: height)
         outputScale = CGFloat(scale.isFinite && scale > 0 ? scale : 1)
         layoutPages(keeping: shown)
+        // The header may have come while the window had its placeholder size (sway's 800×600
+        // before the tile): the reserve grows to the tiles of the picture's fit at this size.
+        if let page = currentPage { reserveFirstTiles(for: page) }
     }
 
     /// Takes finished loads from the mailbox, runs the slideshow and idle reset, advances
@@ -292,8 +302,11 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         }
         // After the step: it may have brought the pager to rest.
         applyFolderChanges()
-        // Events that arrived during this tick (a synchronous loader) are shown next tick.
-        if !loader.mailbox.isEmpty { request = .nextFrame }
+        // Events that arrived during this tick (a synchronous loader) are shown next tick. A
+        // host the loader wakes hears of them by the wake: asking it for the next frame had a
+        // live window draw one ahead for nothing while the first picture decoded (a second
+        // black 800×600 frame, into a fresh buffer, 6 ms of the frame loop's thread).
+        if !loader.mailbox.isEmpty, onNeedsFrameFromAnyThread == nil { request = .nextFrame }
         if pendingFolderChange != nil, request == .idle { request = .nextFrame }
         let poll = loadsInFlight.isEmpty || onNeedsFrameFromAnyThread != nil ? nil : now + Self.loadPollInterval
         request = request.merged(with: [poll, schedule.nextDeadline])
@@ -312,13 +325,26 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     /// Draws the gallery into `buffer` (see `Scene.render`), noting when picture content first shows.
     public func render(into buffer: Framebuffer, bufferAge: Int) -> [PixelRect] {
-        if !hasRenderedContent, (currentPage?.showsContent ?? false) || emptyCard != nil {
-            hasRenderedContent = true
-            // A tick after this frame's commit starts the neighbours' loads (a wake, since a
-            // frame asked for while drawing counts as drawn by this one).
-            if neighboursWait { onNeedsFrameFromAnyThread?() }
+        guard !hasRenderedContent, (currentPage?.showsContent ?? false) || emptyCard != nil else {
+            return viewScene.render(into: buffer, bufferAge: bufferAge)
         }
+        hasRenderedContent = true
+        // A tick after this frame's commit starts the neighbours' loads (a wake, since a
+        // frame asked for while drawing counts as drawn by this one).
+        if neighboursWait { onNeedsFrameFromAnyThread?() }
+        defer { renderer.releaseReservedTiles() }
         return viewScene.render(into: buffer, bufferAge: bufferAge)
+    }
+
+    /// The first picture's size is known (its header) while it decodes: the memory of the tiles
+    /// that will show it at its fit is written now, on the frame loop's thread, which waits for
+    /// the decoder anyway, rather than faulted in while the first frame with it is drawn.
+    func reserveFirstTiles(for page: PageView) {
+        guard !hasRenderedContent, page === currentPage, let size = page.imageSize else { return }
+        let scale = Double(page.zoomScale * outputScale)
+        let width = Double(size.width) * scale, height = Double(size.height) * scale
+        guard width.isFinite, height.isFinite else { return }
+        renderer.reserveTiles(width: Int(min(width.rounded(.up), 1e6)), height: Int(min(height.rounded(.up), 1e6)))
     }
 
     // MARK: Pages
@@ -549,6 +575,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
             if page.imageSize != before || (page.failure != nil && knownSizes[page.path] != .zero) {
                 reportLayout(of: page)
             }
+            if case .header = delivery.event { reserveFirstTiles(for: page) }
         }
     }
 

@@ -58,6 +58,12 @@ public protocol Scene: AnyObject {
     /// finger, the pointer or the touchpad. A live host may then advance the scene to its next
     /// frame's time and draw that frame before the compositor asks for it (`FrameScheduler`).
     var isMotionPredictable: Bool { get }
+    /// Whether what the scene is opened for is on its way and a frame drawn now shows only a
+    /// placeholder (the gallery's black page while its first picture decodes). A live host may
+    /// keep such a frame back for a short while and commit the one with the content instead,
+    /// drawn into the same buffer (see the Wayland window's `ContentWait`); the scene wakes the
+    /// host when the content arrives (`onNeedsFrameFromAnyThread`).
+    var awaitsContent: Bool { get }
 }
 
 extension Scene {
@@ -72,6 +78,9 @@ extension Scene {
 
     /// Scenes that do not say are drawn when the compositor asks, never ahead.
     public var isMotionPredictable: Bool { false }
+
+    /// Scenes that do not say have nothing on its way: every frame they draw is committed.
+    public var awaitsContent: Bool { false }
 
     /// Scenes without work that only matters while seen are the same hidden or not.
     public var isWindowVisible: Bool {

@@ -108,6 +108,14 @@ public final class OwnedFramebuffer: @unchecked Sendable {
         framebuffer = Framebuffer(base: storage, width: width, height: height, stride: width)
     }
 
+    /// Takes `storage` (allocated for `width`×`height` pixels, all initialised) as its pixels: a
+    /// tile's memory written ahead of need (`TileMemory`).
+    init(adopting storage: UnsafeMutablePointer<UInt32>, width: Int, height: Int) {
+        count = max(width * height, 1)
+        self.storage = storage
+        framebuffer = Framebuffer(base: storage, width: width, height: height, stride: width)
+    }
+
     deinit { storage.deallocate() }
 
     /// A copy of the pixels row by row (for tests and screenshots).

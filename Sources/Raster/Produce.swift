@@ -29,6 +29,8 @@ struct TileProducer {
     let contents: [UInt64: any TiledContent]
     /// Threads that may draw and resample at once.
     let workers: Int
+    /// Memory written ahead for the tiles made (see `TileMemory`); nil: fresh memory.
+    var memory: TileMemory? = nil
 
     /// Looks up or produces every tile that painting `items` over `repaint` needs (sharp cells,
     /// and the level tiles zoom frames scale, but for cells shown by a stand-in), adding them
@@ -93,13 +95,13 @@ struct TileProducer {
         guard !jobs.isEmpty else { return [] }
         let concurrent = jobs.allSatisfy { $0.resampled || $0.content.drawsConcurrently }
         return Parallel.map(jobs.count, workers: concurrent ? workers : 1) { i in
-            Self.makeTile(jobs[i], sources: tiles)
+            Self.makeTile(jobs[i], sources: tiles, memory: memory)
         }
     }
 
     /// Produces one tile: pure with respect to the renderer (safe on any thread).
-    static func makeTile(_ job: TileJob, sources: [TileKey: Tile]) -> Tile {
-        makeTile(key: job.key, placement: job.placement, resampled: job.resampled, sources: sources) { rect, scale, fb in
+    static func makeTile(_ job: TileJob, sources: [TileKey: Tile], memory: TileMemory? = nil) -> Tile {
+        makeTile(key: job.key, placement: job.placement, resampled: job.resampled, sources: sources, memory: memory) { rect, scale, fb in
             job.content.draw(rect, scale: scale, into: fb)
         }
     }
@@ -108,8 +110,8 @@ struct TileProducer {
     /// (the content's drawing). Pure with respect to the renderer (safe on any thread when
     /// `draw` is).
     static func makeTile(key: TileKey, placement p: ContentPlacement, resampled: Bool, sources: [TileKey: Tile],
-                         draw: (PixelRect, Double, Framebuffer) -> Void) -> Tile {
-        let owned = OwnedFramebuffer(width: TileGrid.size, height: TileGrid.size)!
+                         memory: TileMemory? = nil, draw: (PixelRect, Double, Framebuffer) -> Void) -> Tile {
+        let owned = memory?.tile() ?? OwnedFramebuffer(width: TileGrid.size, height: TileGrid.size)!
         let cell = TileGrid.rect(of: key)
         let opaque = owned.withFramebuffer { fb in
             let valid: PixelRect

@@ -122,6 +122,8 @@ public final class Renderer {
 
     private let store: TileStore
     private let prefetcher: Prefetcher
+    /// Memory written ahead for the next frames' tiles (`reserveTiles`).
+    private let tileMemory = TileMemory()
     private let painter = FramePainter()
     private var registry = ViewRegistry()
     /// What each tiled content view showed in earlier frames, by serial.
@@ -138,6 +140,26 @@ public final class Renderer {
         store = TileStore(budget: cacheBudget)
         prefetcher = Prefetcher(store: store)
     }
+
+    // MARK: Tile memory
+
+    /// Writes the memory of the tiles that cover `width`×`height` device pixels now, for the
+    /// next frames' tiles to take (see `TileMemory`): a host waiting for content (a decoder)
+    /// moves those page faults off the frame that shows it. At most what the cache budget
+    /// holds; `releaseReservedTiles` frees what is left.
+    public func reserveTiles(width: Int, height: Int) {
+        guard width > 0, height > 0 else { return }
+        let size = TileGrid.size
+        // A rectangle not on the grid touches one more column and row of tiles.
+        let columns = min(width / size + 2, 1 << 16), rows = min(height / size + 2, 1 << 16)
+        tileMemory.reserve(min(columns * rows, cacheBudget / (size * size * 4)))
+    }
+
+    /// Frees the memory `reserveTiles` wrote that no tile took.
+    public func releaseReservedTiles() { tileMemory.release() }
+
+    /// Tiles' worth of memory reserved and not taken yet.
+    public var reservedTileCount: Int { tileMemory.count }
 
     // MARK: Frames
 
@@ -180,7 +202,7 @@ public final class Renderer {
         statistics.lastFramePaintedPixels = repaint.area
         if !repaint.isEmpty {
             // Produce the tiles the repaint lacks, then paint.
-            let producer = TileProducer(store: store, frame: frame, contents: contents, workers: workers)
+            let producer = TileProducer(store: store, frame: frame, contents: contents, workers: workers, memory: tileMemory)
             let made = producer.produce(for: repaint, items: items, into: &plan.tiles)
             for key in made.drawn { statistics.recordDrawn(key) }
             statistics.tilesResampled += made.resampled

@@ -116,6 +116,10 @@ public final class Window {
     private var unshownDamage = PixelRegion()
     /// The sizes configures give, and the floating one to return to (see `ToplevelSizing`).
     private var sizing: ToplevelSizing
+    /// Whether frames are kept back while the scene's content is on its way (see `ContentWait`).
+    private var contentWait = ContentWait()
+    /// The timer that commits what shows when the wait for content runs out.
+    private var contentWaitTimer: Int?
     /// An error from inside a C callback, rethrown by the event loop.
     private var failure: Error?
 
@@ -176,6 +180,7 @@ public final class Window {
 
     deinit {
         if let wakeHandler { display.removeWakeHandler(wakeHandler) }
+        if let contentWaitTimer { display.cancelTimer(contentWaitTimer) }
         scene.onNeedsFrameFromAnyThread = nil
         // The protocol objects go with their properties: the role's, the fractional scale and
         // the viewport each hold the surface, so the wl_surface is destroyed after them.
@@ -207,9 +212,11 @@ public final class Window {
             try renderFrame(at: monotonicMilliseconds())
         }
         try drawAheadIfDue()
-        // Not while a new size waits for its first frame (all buffers busy): the old buffer
-        // would be shown at a size it was not drawn for. That frame commits when it is drawn.
-        if needsCommit && (!isConfigured || buffers.holdsDrawnFrame(width: bufferWidth, height: bufferHeight)) {
+        // Not while a new size waits for its first frame (all buffers busy, or its frame kept
+        // back for the content): the old buffer would be shown at a size it was not drawn for.
+        // That frame commits when it is drawn.
+        if needsCommit && !contentWait.isHolding
+            && (!isConfigured || buffers.holdsDrawnFrame(width: bufferWidth, height: bufferHeight)) {
             needsCommit = false
             surface.commit()
         }
@@ -429,7 +436,35 @@ public final class Window {
             scheduler.deferred()  // all busy: drawn after the next release arrives
             return
         }
+        if contentWait.holds(at: monotonicMilliseconds(), awaitsContent: scene.awaitsContent,
+                             sizeChosenByCompositor: sizeChosenByCompositor) {
+            keepBack(frame)
+            if request == .nextFrame { timeStepWithoutPixels(after: time) }
+            return
+        }
         present(frame, drawnAhead: false)
+    }
+
+    /// Whether the last configure named the window's size (a tiled or fullscreen window, a
+    /// kiosk), rather than leaving it to the window (0×0).
+    private var sizeChosenByCompositor: Bool {
+        guard let size = configuration?.requestedSize else { return false }
+        return size.width > 0 && size.height > 0
+    }
+
+    /// Keeps a frame drawn while the scene awaits its content uncommitted (see `ContentWait`):
+    /// its buffer is free again holding it, so the frame with the content is drawn into the same
+    /// memory and repaints only what changed; the compositor hears of this frame's damage with
+    /// that one. A timer commits whatever shows when the wait runs out.
+    private func keepBack(_ frame: DrawnFrame) {
+        buffers.unused(frame.id)
+        unshownDrawing = true
+        unshownDamage.formUnion(PixelRegion(frame.damage))
+        guard contentWaitTimer == nil, let deadline = contentWait.deadline else { return }
+        contentWaitTimer = display.schedule(at: deadline) { [unowned self] in
+            self.contentWaitTimer = nil
+            self.scheduler.invalidate()
+        }
     }
 
     /// Attaches a drawn frame with its damage and commits it.
@@ -455,6 +490,11 @@ public final class Window {
         // picture and never its slideshow's next). One pixel, unchanged, costs nothing.
         if !damage.contains(where: { !$0.isEmpty }) { surface.damageBuffer((0, 0, 1, 1)) }
         statistics.framesCommitted += 1
+        contentWait.committed(sizeChosenByCompositor: sizeChosenByCompositor)
+        if let contentWaitTimer {
+            display.cancelTimer(contentWaitTimer)
+            self.contentWaitTimer = nil
+        }
         let time = monotonicMilliseconds()
         if statistics.firstCommitTime == nil { statistics.firstCommitTime = time }
         requestCallbackAndCommit()
@@ -468,7 +508,10 @@ public final class Window {
     private func drawAheadIfDue() throws {
         let size = turnedBufferSize
         // Not while a configure waits for its commit: that commit must carry a frame of its size.
-        guard drawsAhead, isConfigured, !needsCommit,
+        // Nor while the scene awaits its content: that frame would be a placeholder, drawn into
+        // a spare buffer whose pages fault in beside the decoder (the loader's first wake did
+        // it under sway: a second 800×600 frame, 4 ms, before the tile's configure).
+        guard drawsAhead, isConfigured, !needsCommit, !scene.awaitsContent,
               let time = scheduler.drawAheadTime(predictable: scene.isMotionPredictable) else {
             // Kept for its callback when it may be committed before the change (see
             // `FrameScheduler.callbackArrived`).

@@ -24,6 +24,16 @@ final class WakeProbe: Sendable {
 
 @Suite("Gallery loading with a wakeable host")
 struct LoadWakeTests {
+    /// A gallery of the three 512×384 block pictures (`DetailLoadingTests.files`), written in
+    /// `folder`, loading them in the background and waking `probe` with their news.
+    static func blockGallery(in folder: TemporaryFolder) throws -> (GalleryScene, WakeProbe) {
+        var options = GalleryScene.Options()
+        options.loading = .background
+        let scene = GalleryScene(files: try DetailLoadingTests.files(in: folder), options: options)
+        let probe = WakeProbe()
+        scene.onNeedsFrameFromAnyThread = { probe.wake() }
+        return (scene, probe)
+    }
 
     @Test("A background load asks for no 16 ms ticks; each wake delivers news until the picture shows")
     func wakeInsteadOfPolling() throws {
@@ -67,12 +77,8 @@ struct LoadWakeTests {
     @Test("Until the first picture shows, its load is sized for the screen and the neighbours wait; then they load for the window")
     func firstPictureFirst() throws {
         let folder = try TemporaryFolder()
-        var options = GalleryScene.Options()
-        options.loading = .background
         // 512×384 pictures; a 32×24 window (a compositor's placeholder) on a 64×48 screen.
-        let scene = GalleryScene(files: try DetailLoadingTests.files(in: folder), options: options)
-        let probe = WakeProbe()
-        scene.onNeedsFrameFromAnyThread = { probe.wake() }
+        let (scene, probe) = try Self.blockGallery(in: folder)
         scene.screenSize = { (64, 48) }
         scene.resize(width: 32, height: 24, scale: 1)
         let buffer = try #require(OwnedFramebuffer(width: 32, height: 24))
@@ -97,6 +103,84 @@ struct LoadWakeTests {
         // Drawn: the neighbour loads now, for the window.
         #expect(tick { second.pictureView.picture != nil })
         #expect(second.pictureView.picture?.width == 32, "\(String(describing: second.pictureView.picture?.width))")
+    }
+
+    @Test("While the first picture decodes the gallery awaits its content (a live host keeps the black page back); the frame that shows the picture ends that for good")
+    func awaitsFirstPicture() throws {
+        let folder = try TemporaryFolder()
+        // 512×384 pictures of blocks in a 64×48 window: each window pixel is one 8×8 block.
+        let (scene, probe) = try Self.blockGallery(in: folder)
+        #expect(!scene.awaitsContent, "nothing loads before the window has a size")
+        scene.resize(width: 64, height: 48, scale: 1)
+        let buffer = try #require(OwnedFramebuffer(width: 64, height: 48))
+        // The load started with the size; until its events are taken the page shows nothing.
+        #expect(scene.awaitsContent)
+        _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
+        #expect(buffer.framebuffer[10, 20] & 0xFF_FFFF == 0, "the placeholder is the black page")
+        #expect(scene.awaitsContent && !scene.hasRenderedContent)
+        var time = 0.0
+        let deadline = Date().addingTimeInterval(30)
+        while scene.currentPage?.pictureView.picture == nil, Date() < deadline {
+            time += 16
+            if scene.advance(to: time) != .nextFrame { _ = probe.wait(seconds: 5) }
+        }
+        // Delivered and not drawn yet: the frame drawn now shows it, so it is not kept back.
+        #expect(scene.currentPage?.pictureView.picture != nil)
+        #expect(!scene.awaitsContent)
+        // Its header gave its size at the fit, 64×48: the memory of the 2×2 tiles that can
+        // cover it off the grid was written while it decoded.
+        #expect(scene.renderer.reservedTileCount == 4)
+        _ = scene.render(into: buffer.framebuffer, bufferAge: 1)
+        #expect(scene.renderer.reservedTileCount == 0, "what the frame did not take is freed")
+        let (r, g, b) = DetailLoadingTests.block(0, 80, 160)
+        #expect(buffer.framebuffer[10, 20] & 0xFF_FFFF == UInt32(r << 16 | g << 8 | b),
+                "\(String(buffer.framebuffer[10, 20], radix: 16)), expected block (10, 20) of the first picture")
+        #expect(scene.hasRenderedContent)
+        // The next page loading is no first picture: nothing is waited for any more.
+        scene.show(page: 1, animated: false)
+        _ = scene.advance(to: time + 16)
+        #expect(scene.currentIndex == 1 && !scene.awaitsContent)
+    }
+
+    @Test("A window given its size after the first picture's header (a tiling compositor's placeholder first) has the reserve grown to the tiles of the picture's new fit")
+    func reserveFollowsTheWindow() throws {
+        let folder = try TemporaryFolder()
+        let (scene, probe) = try Self.blockGallery(in: folder)
+        scene.resize(width: 64, height: 48, scale: 1)
+        var time = 0.0
+        let deadline = Date().addingTimeInterval(30)
+        while scene.currentPage?.imageSize == nil, Date() < deadline {
+            time += 16
+            if scene.advance(to: time) != .nextFrame { _ = probe.wait(seconds: 5) }
+        }
+        #expect(scene.renderer.reservedTileCount == 4, "64×48 at the fit: 2×2 tiles off the grid")
+        // 512×384 fitted into 600×300: 400×300, up to 3×3 tiles.
+        scene.resize(width: 600, height: 300, scale: 1)
+        #expect(scene.renderer.reservedTileCount == 9)
+        // Smaller again: the reserve is not cut (its blocks are taken first).
+        scene.resize(width: 64, height: 48, scale: 1)
+        #expect(scene.renderer.reservedTileCount == 9)
+        #expect(scene.waitForLoads(timeout: 30))
+        let buffer = try #require(OwnedFramebuffer(width: 64, height: 48))
+        _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
+        #expect(scene.hasRenderedContent && scene.renderer.reservedTileCount == 0)
+    }
+
+    @Test("Loads that finish before they return (offscreen runs) leave nothing to await; a file that fails shows its card at once")
+    func nothingAwaitedWhenAtHand() throws {
+        let folder = try TemporaryFolder()
+        let synchronous = GalleryScene(files: try DetailLoadingTests.files(in: folder), options: .synchronous)
+        synchronous.resize(width: 64, height: 48, scale: 1)
+        _ = synchronous.advance(to: 0)
+        #expect(!synchronous.awaitsContent)
+        var options = GalleryScene.Options()
+        options.loading = .background
+        let broken = GalleryScene(files: [try folder.write("broken.png", [0x89, 0x50, 0x4E, 0x47, 1, 2, 3])], options: options)
+        broken.resize(width: 64, height: 48, scale: 1)
+        #expect(broken.awaitsContent)
+        #expect(broken.waitForLoads(timeout: 30))
+        #expect(broken.currentPage?.card != nil && !broken.awaitsContent)
+        #expect(!GalleryScene(files: [], options: options).awaitsContent, "the empty gallery's card is its content")
     }
 
     @Test("Without a wake the scene still polls, so a host that cannot be woken sees results")

@@ -72,6 +72,24 @@ struct ProduceAndPaintTests {
         #expect(standing.produce(for: corner, items: [item], into: &tiles) == ProducedTiles())
     }
 
+    @Test("Memory reserved for tiles is handed out zeroed, as a fresh tile is, one block a tile; past the reserve, fresh memory")
+    func tileMemory() {
+        let memory = TileMemory()
+        memory.reserve(2)
+        memory.reserve(1)
+        #expect(memory.count == 2, "a reserve is filled up to the count, not added to")
+        let tiles = (0..<3).map { _ in memory.tile() }
+        #expect(memory.count == 0)
+        for tile in tiles {
+            let fb = tile.framebuffer
+            #expect(fb.width == TileGrid.size && fb.height == TileGrid.size)
+            #expect(tile.pixels.allSatisfy { $0 == 0 })
+        }
+        memory.reserve(4)
+        memory.release()
+        #expect(memory.count == 0)
+    }
+
     @Test("Two threads make the same tiles as one, in the same order")
     func concurrentProduction() throws {
         var results: [[UInt32]] = []

@@ -63,6 +63,25 @@ struct RendererTests {
         #expect(scene.content.drawn.allSatisfy { $0.scale == level }, "tiles are drawn at the nearest power of two")
     }
 
+    @Test("Tiles made in memory reserved ahead (a host waiting for a decoder) equal the content resampled once; each takes one block, and what is left is freed")
+    func reservedTiles() {
+        // Translucent content at 1.3: partial tiles at its edges, and resampled tiles.
+        let scene = Scene1(viewport: CGSize(width: 420, height: 330), contentSize: CGSize(width: 700, height: 600))
+        scene.content.opaque = false
+        scene.zoom(1.3)
+        let renderer = Renderer()
+        renderer.reserveTiles(width: 420, height: 330)
+        // 420×330 off the grid touches at most 3×3 cells.
+        #expect(renderer.reservedTileCount == 9)
+        expectMatchesReference(scene, renderer: renderer, scale: 1.3, level: 1, width: 420, height: 330)
+        // Level-1 tiles and the cells resampled from them: each took a block of the reserve.
+        let made = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled
+        #expect(made == 8 && renderer.reservedTileCount == 9 - made, "\(made) tiles made, \(renderer.reservedTileCount) blocks left")
+        renderer.reserveTiles(width: 420, height: 330)
+        renderer.releaseReservedTiles()
+        #expect(renderer.reservedTileCount == 0)
+    }
+
     @Test("Translucent content blends over what lies below")
     func translucent() {
         let scene = Scene1(viewport: CGSize(width: 300, height: 300), contentSize: CGSize(width: 600, height: 600))

@@ -1,0 +1,101 @@
+// The viewer's first frames under sway, read from its protocol log: the window maps with a
+// buffer of its own size, and the first buffer of the size sway tiles it at shows the picture
+// (the black page drawn while the picture decodes is kept back, see the Wayland window's
+// ContentWait).
+import CompositorHarness
+import Foundation
+import Testing
+import TestSupport
+
+/// What a `WAYLAND_DEBUG=client` log of the viewer (with `--stats`) says about its window's
+/// first frames.
+private struct WindowLog {
+    /// One commit of the window's surface with a buffer attached.
+    struct Commit: CustomStringConvertible {
+        /// libwayland's stamp, in ms.
+        var ms: Double
+        var width: Int, height: Int
+        /// Whether the first-frame line follows this commit (it is the first to show content).
+        var showsContent: Bool
+        var description: String { "\(width)×\(height) at \(ms) ms\(showsContent ? " with content" : "")" }
+    }
+
+    private(set) var commits: [Commit] = []
+    /// When the toplevel was configured at a size the compositor chose, by size (the first time).
+    private(set) var configured: [String: Double] = [:]
+
+    init(_ lines: [String]) {
+        var surface: String?, toplevel: String?
+        var sizes: [String: (Int, Int)] = [:]
+        var attached: (Int, Int)?
+        for line in lines {
+            if isStats(line, "first-frame"), !commits.isEmpty { commits[commits.count - 1].showsContent = true }
+            guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { continue }
+            let stamp = line[line.index(after: line.startIndex)..<close].trimmingCharacters(in: .whitespaces)
+            guard let ms = Double(stamp) else { continue }
+            let message = line[line.index(after: close)...].trimmingCharacters(in: .whitespaces)
+            let request = message.hasPrefix("-> ")
+            let call = request ? String(message.dropFirst(3)) : message
+            guard let open = call.firstIndex(of: "("), let dot = call[..<open].lastIndex(of: ".") else { continue }
+            let object = String(call[..<dot]), name = String(call[call.index(after: dot)..<open])
+            let arguments = call[call.index(after: open)...].dropLast().split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            func objects(_ prefix: String) -> [String] {
+                arguments.compactMap { argument in
+                    argument.split(separator: " ").last.map(String.init).flatMap { $0.hasPrefix(prefix) ? $0 : nil }
+                }
+            }
+            switch (request, name) {
+            case (true, "get_xdg_surface"): surface = objects("wl_surface@").first
+            case (true, "get_toplevel"): toplevel = objects("xdg_toplevel@").first
+            case (true, "create_buffer"):
+                if let buffer = objects("wl_buffer@").first, arguments.count >= 4, let w = Int(arguments[2]), let h = Int(arguments[3]) {
+                    sizes[buffer] = (w, h)
+                }
+            case (true, "attach") where object == surface: attached = objects("wl_buffer@").first.flatMap { sizes[$0] }
+            case (true, "commit") where object == surface:
+                if let (w, h) = attached { commits.append(Commit(ms: ms, width: w, height: h, showsContent: false)) }
+                attached = nil
+            case (false, "configure") where object == toplevel:
+                if arguments.count >= 2, let w = Int(arguments[0]), let h = Int(arguments[1]), w > 0, h > 0,
+                   configured["\(w)×\(h)"] == nil {
+                    configured["\(w)×\(h)"] = ms
+                }
+            default: break
+            }
+        }
+    }
+}
+
+/// 100 ms: how long the window keeps a placeholder back at most (`ContentWait.maxWait`).
+private let contentWaitMs = 100.0
+
+@Suite("The first frames under sway", .timeLimit(.minutes(2)), .ownThreads)
+struct FirstFrameLiveTests {
+    @Test("Tiled at 1024×768 while its picture decodes, the window maps at 800×600 and its first 1024×768 buffer shows the picture, unless the decode outlasted the 100 ms wait")
+    func firstTiledBufferShowsPicture() throws {
+        let sway = try SwayHeadless(width: 1024, height: 768)
+        defer { sway.stop() }
+        var environment = sway.clientEnvironment
+        environment["WAYLAND_DEBUG"] = "client"  // libwayland logs every request and event on stderr
+        let viewer = try ClientProcess("image-viewer", [DecodedImage.assetPath(sunsetAsset), "--stats"], environment: environment)
+        defer { viewer.terminate() }
+        let first = statsFields(try viewer.waitForStderr(timeout: 30) { isStats($0, "first-frame") })
+        #expect(first["width"] == 1024 && first["height"] == 768, "first frame \(first)")
+        let log = WindowLog(viewer.stderr.lines)
+        // sway's first configure is 0×0: the window maps with a buffer of its own default size.
+        let mapping = try #require(log.commits.first, "no commit with a buffer")
+        #expect(mapping.width == 800 && mapping.height == 600, "\(log.commits)")
+        let configured = try #require(log.configured["1024×768"], "sway never tiled the window at 1024×768")
+        let tiled = try #require(log.commits.first { $0.width == 1024 && $0.height == 768 }, "\(log.commits)")
+        // A busy machine may decode for longer than the wait: then the black page is committed
+        // when the wait ends, never before.
+        #expect(tiled.showsContent || tiled.ms - configured >= contentWaitMs,
+                "the first 1024×768 buffer, \(tiled.ms - configured) ms after the configure, shows no picture: \(log.commits)")
+        // What the user sees: the picture, fitted.
+        let sunset = try DecodedImage.asset(sunsetAsset)
+        let fit = Placement.fit(sunset, width: 1024, height: 768)
+        let (problems, _) = try awaitShot(timeout: 10, sway.screenshot) { placementProblems($0, sunset, fit, points: coarseGrid) }
+        #expect(problems.isEmpty, "\(fit): \(problems)")
+    }
+}
