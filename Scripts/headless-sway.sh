@@ -19,7 +19,8 @@
 # Everything started here ends when the shell exits (headless-session also ends its compositors
 # by itself when the shell is killed).
 
-session_pid="" viewer_pid="" kwin_socket="" work="" sway_size="" bin=""
+# $bin is kept: bench-fling, demo and soak set it before sourcing this file (build_release sets it after).
+session_pid="" viewer_pid="" kwin_socket="" work="" sway_size="" bin=${bin:-}
 
 # build_release NAME PRODUCT...: NAME (the script's) begins its lines.
 build_release() {

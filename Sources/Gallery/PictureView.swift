@@ -102,9 +102,26 @@ public final class PictureView: View, TiledContent {
     public func concurrentDrawing() -> TileDrawing? {
         guard picture != nil else { return nil }
         let (picture, preview, orientation) = (picture, preview, orientation)
-        return TileDrawing { rect, scale, target in
+        return TileDrawing({ rect, scale, target in
             PictureView.draw(picture: picture, preview: preview, orientation: orientation, rect, scale: scale, into: target)
-        }
+        }, storedPixels: { scale in
+            PictureView.storedPixels(picture: picture, preview: preview, orientation: orientation, scale: scale)
+        })
+    }
+
+    /// The decoded pixels tiles at `scale` show as they are (no copy in the tile cache): those
+    /// of the picture `draw` reads at `scale` when it reads them 1:1 (the gallery's screen-size
+    /// picture at its level, a full picture's levels at their own scales) and the user has
+    /// not turned it.
+    public func storedPixels(scale: Double) -> StoredPixels? {
+        Self.storedPixels(picture: picture, preview: preview, orientation: orientation, scale: scale)
+    }
+
+    private static func storedPixels(picture: Picture?, preview: Picture?, orientation: Orientation,
+                                     scale: Double) -> StoredPixels? {
+        guard orientation == .up, scale > 0, scale.isFinite,
+              let source = source(picture: picture, preview: preview, scale: scale), source.fullWidth > 0 else { return nil }
+        return source.storedPixels(scale: scale / (Double(source.width) / Double(source.fullWidth)))
     }
 
     /// Draws `rect` of the picture turned by `orientation`: the upright tile that covers the

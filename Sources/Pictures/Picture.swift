@@ -112,6 +112,21 @@ public final class Picture: Sendable {
                           rect: rect, scaleX: scale, scaleY: scale, into: target)
     }
 
+    /// The stored pixels `drawTile` copies unchanged at `scale`: the picture's ARGB pixels at
+    /// 1:1, or a level of its pyramid kept in memory at exactly that level's scale, when the
+    /// file needs no turning. Nil when drawing resamples, turns, converts or reads a file.
+    public func storedPixels(scale: Double) -> StoredPixels? {
+        guard orientation == .up else { return nil }
+        switch storage {
+        case .argb(let pixels):
+            return scale == 1 ? StoredPixels(framebuffer: pixels.framebuffer, owner: pixels) : nil
+        case .pyramid(let pyramid):
+            return pyramid.storedPixels(scale: scale)
+        case .planar, .vector:
+            return nil
+        }
+    }
+
     /// The whole picture at 1:1 in a new framebuffer (tests, screenshots, small images);
     /// nil when larger than `OwnedFramebuffer.maxPixels`.
     public func render() -> OwnedFramebuffer? {

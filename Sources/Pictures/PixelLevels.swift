@@ -255,6 +255,17 @@ final class PixelPyramid: Sendable {
         return chosen
     }
 
+    /// The level `draw` copies unchanged at `scale` (relative to level `first`), when it is in
+    /// memory and exactly that scale of `first` on both axes; nil otherwise.
+    func storedPixels(scale: Double) -> StoredPixels? {
+        guard scale > 0, scale.isFinite, case .memory(let pixels)? = levels[level(for: scale)] else { return nil }
+        let top = self.top
+        guard scale * Double(top.width) == Double(pixels.width), scale * Double(top.height) == Double(pixels.height) else {
+            return nil
+        }
+        return StoredPixels(framebuffer: pixels.framebuffer, owner: pixels)
+    }
+
     /// Draws `rect` of the picture scaled by `scaleX`×`scaleY` (relative to level `first`,
     /// displayed) into `target`, as `TileRenderer.draw` does for one level.
     func draw(rect: PixelRect, scaleX: Double, scaleY: Double, into target: Framebuffer) {

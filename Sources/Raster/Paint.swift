@@ -107,7 +107,7 @@ struct Painter {
                     continue
                 }
                 guard let tile = tiles[TileKey(view: p.view, scale: p.scale, column: column, row: row)] else { continue }
-                spans.append(RowSpan(source: tile.pixels.framebuffer, sx: x0 - column * size, sy: y0 - row * size,
+                spans.append(RowSpan(source: tile.framebuffer, sx: x0 - column * size, sy: y0 - row * size,
                                      dx: x0 + p.originX, width: x1 - x0, opaque: tile.isOpaque))
             }
             if !spans.isEmpty { target.composeBand(spans, dy: y0 + p.originY, rows: y1 - y0) }

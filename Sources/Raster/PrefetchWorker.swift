@@ -147,12 +147,13 @@ final class PrefetchWorker: @unchecked Sendable {
                 continue
             }
             let tile = TileProducer.makeTile(key: key, placement: job.placement, resampled: false, sources: [:],
-                                             draw: job.drawing.draw)
+                                             stored: job.drawing.storedPixels(key.scale), draw: job.drawing.draw)
             sources[key] = tile
             planSources[key] = tile
             made.append(PrefetchResult(key: key, tile: tile, generation: job.generation, resampled: false))
         }
         let tile = TileProducer.makeTile(key: job.key, placement: job.placement, resampled: job.resampled, sources: sources,
+                                         stored: job.resampled ? nil : job.drawing.storedPixels(job.key.scale),
                                          draw: job.drawing.draw)
         made.append(PrefetchResult(key: job.key, tile: tile, generation: job.generation, resampled: job.resampled))
         return made

@@ -101,18 +101,29 @@ struct TileProducer {
 
     /// Produces one tile: pure with respect to the renderer (safe on any thread).
     static func makeTile(_ job: TileJob, sources: [TileKey: Tile], memory: TileMemory? = nil) -> Tile {
-        makeTile(key: job.key, placement: job.placement, resampled: job.resampled, sources: sources, memory: memory) { rect, scale, fb in
+        makeTile(key: job.key, placement: job.placement, resampled: job.resampled, sources: sources, memory: memory,
+                 stored: job.resampled ? nil : job.content.storedPixels(scale: job.key.scale)) { rect, scale, fb in
             job.content.draw(rect, scale: scale, into: fb)
         }
     }
 
-    /// Produces the tile `key` of `placement`: resampled from `sources`, or drawn by `draw`
-    /// (the content's drawing). Pure with respect to the renderer (safe on any thread when
-    /// `draw` is).
+    /// Produces the tile `key` of `placement`: resampled from `sources`, a window onto
+    /// `stored` (the content's own pixels at the tile's scale) when they hold all it shows, or
+    /// drawn by `draw` (the content's drawing). Pure with respect to the renderer (safe on any
+    /// thread when `draw` is).
     static func makeTile(key: TileKey, placement p: ContentPlacement, resampled: Bool, sources: [TileKey: Tile],
-                         memory: TileMemory? = nil, draw: (PixelRect, Double, Framebuffer) -> Void) -> Tile {
-        let owned = memory?.tile() ?? OwnedFramebuffer(width: TileGrid.size, height: TileGrid.size)!
+                         memory: TileMemory? = nil, stored: StoredPixels? = nil,
+                         draw: (PixelRect, Double, Framebuffer) -> Void) -> Tile {
         let cell = TileGrid.rect(of: key)
+        if !resampled, let stored {
+            let valid = cell.intersection(p.sourceExtentFor(scale: key.scale))
+            if !valid.isEmpty, valid.maxX <= stored.framebuffer.width, valid.maxY <= stored.framebuffer.height {
+                let window = Tile.window(onto: stored, cell: cell)
+                let local = valid.offsetBy(dx: -cell.x, dy: -cell.y)
+                return Tile(borrowing: stored, cell: cell, isOpaque: p.opaque || window.isOpaque(in: local))
+            }
+        }
+        let owned = memory?.tile() ?? OwnedFramebuffer(width: TileGrid.size, height: TileGrid.size)!
         let opaque = owned.withFramebuffer { fb in
             let valid: PixelRect
             if resampled {

@@ -81,6 +81,9 @@ public final class Renderer {
     public var cacheBytes: Int { store.cache.bytes }
     /// Number of cached tiles.
     public var cachedTileCount: Int { store.cache.count }
+    /// The keys of the cached tiles (up to date or not), in no order: what the cache holds,
+    /// for tests and statistics.
+    public var cachedKeys: [TileKey] { store.cache.keys { _ in true } }
     /// Work counters.
     public var statistics = RenderStatistics()
     /// True when the last frame showed provisional pixels (tiles scaled during a zoom, or

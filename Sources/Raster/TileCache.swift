@@ -27,18 +27,43 @@ public struct TileKey: Hashable, Sendable {
 
 /// The pixels of one tile and what the renderer needs to know about them.
 final class Tile: @unchecked Sendable {
-    /// `Tile.size`² premultiplied pixels (immutable once the tile is published).
-    let pixels: OwnedFramebuffer
+    /// The tile's pixels, content pixel (column·size, row·size) at (0, 0): `TileGrid.size`²
+    /// pixels of its own, or a window onto content's stored pixels that may end at the
+    /// content's edge (nothing reads a tile beyond the content). Immutable once published.
+    let framebuffer: Framebuffer
     /// Every pixel of the tile is opaque: blit by copying instead of blending.
     let isOpaque: Bool
+    /// The memory `framebuffer` is in: the tile's own, or the content's (`StoredPixels.owner`).
+    private let owner: AnyObject
+    /// The tile shows content's stored pixels instead of holding a copy.
+    let isBorrowed: Bool
 
     init(pixels: OwnedFramebuffer, isOpaque: Bool) {
-        self.pixels = pixels
+        framebuffer = pixels.framebuffer
+        owner = pixels
         self.isOpaque = isOpaque
+        isBorrowed = false
     }
 
-    /// Bytes the tile holds.
-    var bytes: Int { pixels.framebuffer.width * pixels.framebuffer.height * 4 }
+    /// A tile showing content pixels `cell` of `stored` (`window(onto:cell:)`).
+    init(borrowing stored: StoredPixels, cell: PixelRect, isOpaque: Bool) {
+        framebuffer = Self.window(onto: stored, cell: cell)
+        owner = stored.owner
+        self.isOpaque = isOpaque
+        isBorrowed = true
+    }
+
+    /// The part of `stored` that `cell` covers, as a framebuffer over the same memory.
+    static func window(onto stored: StoredPixels, cell: PixelRect) -> Framebuffer {
+        let fb = stored.framebuffer
+        precondition(cell.x >= 0 && cell.y >= 0 && cell.x < fb.width && cell.y < fb.height, "cell outside the stored pixels")
+        return Framebuffer(base: fb.pointer(x: cell.x, y: cell.y), width: min(cell.width, fb.width - cell.x),
+                           height: min(cell.height, fb.height - cell.y), stride: fb.stride)
+    }
+
+    /// Bytes of memory the tile holds: its pixels, or nothing when they are the content's
+    /// (whoever keeps the content budgets those).
+    var bytes: Int { isBorrowed ? 0 : framebuffer.width * framebuffer.height * 4 }
 }
 
 /// Least-recently-used tile storage that never holds more than `budget` bytes.
@@ -91,7 +116,7 @@ final class TileCache {
     @discardableResult
     func insert(_ key: TileKey, _ tile: Tile, frame: UInt64, protectFrom: UInt64 = .max) -> Bool {
         remove(key)
-        guard tile.bytes <= budget, evict(toFit: tile.bytes, olderThan: protectFrom) else { return false }
+        guard budget > 0, tile.bytes <= budget, evict(toFit: tile.bytes, olderThan: protectFrom) else { return false }
         let node = Node(key: key, tile: tile, lastUse: frame, newer: -1, older: -1)
         let i: Int
         if let slot = free.popLast() { i = slot; nodes[i] = node } else { i = nodes.count; nodes.append(node) }

@@ -78,7 +78,7 @@ enum TileGrid {
             // The tiles as a grid, looked up once (hashing keys per row and run cost ~10%).
             let c0 = floorDiv(src.x, size), r0 = floorDiv(src.y, size)
             let columns = floorDiv(src.maxX - 1, size) - c0 + 1
-            let grid = keys.sorted { ($0.row, $0.column) < ($1.row, $1.column) }.map { sources[$0]!.pixels.framebuffer }
+            let grid = keys.sorted { ($0.row, $0.column) < ($1.row, $1.column) }.map { sources[$0]!.framebuffer }
             withExtendedLifetime(sources) {
                 Resampler.bilinear(tiles: { column, row in grid[(row - r0) * columns + (column - c0)] },
                                    tileSize: size, xAxis: ax, yAxis: ay, output: output, into: target, at: at)
@@ -107,8 +107,9 @@ enum TileGrid {
                 guard let tile = sources[key] else { continue }
                 let cell = rect(of: key)
                 let part = cell.intersection(src)
-                tile.pixels.withFramebuffer { t in
-                    g.copy(from: t, sourceRect: part.offsetBy(dx: -cell.x, dy: -cell.y), to: (part.x - src.x, part.y - src.y))
+                withExtendedLifetime(tile) {
+                    g.copy(from: tile.framebuffer, sourceRect: part.offsetBy(dx: -cell.x, dy: -cell.y),
+                           to: (part.x - src.x, part.y - src.y))
                 }
             }
             // The gathered source is exactly `sourceRect`, so a refusal is a renderer bug.

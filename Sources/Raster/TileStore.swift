@@ -59,10 +59,20 @@ final class TileStore {
 
     /// Marks the cached tiles of `serial` made from pixels above scale `unchangedUpTo` as
     /// stale: the content was refined (`TiledContent.takeRefinement`).
+    /// Tiles that show the content's stored pixels are dropped instead (and reported with the
+    /// refreshed ones, so that the next frame repaints their cells): they would keep the old
+    /// rendition's memory alive (a full picture the gallery let go of) for a few cells.
     func refine(_ serial: UInt64, keepingUpTo unchangedUpTo: Double, outputScale: Double) {
-        stale.formUnion(cache.keys {
+        for key in cache.keys(where: {
             $0.view == serial && LevelPolicy.drawnScale(ofTile: $0.scale, outputScale: outputScale) > unchangedUpTo
-        })
+        }) {
+            if cache.peek(key)?.isBorrowed == true {
+                cache.remove(key)
+                refreshed.insert(key)
+            } else {
+                stale.insert(key)
+            }
+        }
         generations[serial]? &+= 1
     }
 

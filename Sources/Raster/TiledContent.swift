@@ -42,6 +42,11 @@ public protocol TiledContent: View {
     /// frame. Ask for the frame with `setNeedsComposite`; any other change of the content
     /// calls `setNeedsDisplay` instead.
     func takeRefinement() -> Double?
+
+    /// The content's own pixels at `scale` (device pixels per point), when it keeps them stored
+    /// exactly as `draw` would draw them at that scale: tiles at `scale` then show these pixels
+    /// instead of a copy of them. Nil for content that draws its tiles (the default).
+    func storedPixels(scale: Double) -> StoredPixels?
 }
 
 extension TiledContent {
@@ -53,6 +58,26 @@ extension TiledContent {
     public func concurrentDrawing() -> TileDrawing? { nil }
     /// Content is never refined unless it says so.
     public func takeRefinement() -> Double? { nil }
+    /// Tiles are drawn unless the content says it keeps their pixels.
+    public func storedPixels(scale: Double) -> StoredPixels? { nil }
+}
+
+/// Pixels tiled content keeps at one scale, which the renderer's tiles at that scale show
+/// without copying them: a picture whose decoded level is exactly the one a tile draws from
+/// (the gallery's screen-size pictures at their level, a full picture's levels at 1:1) had
+/// every one of its pixels twice in memory, once decoded and once in the tiles.
+public struct StoredPixels: Sendable {
+    /// The whole content at the scale, premultiplied ARGB, content pixel (0, 0) at the
+    /// framebuffer's (0, 0); never written while `owner` lives.
+    public let framebuffer: Framebuffer
+    /// What keeps the memory alive: every tile that shows these pixels holds it.
+    public let owner: any AnyObject & Sendable
+
+    /// Wraps `framebuffer`, whose memory `owner` keeps and never changes.
+    public init(framebuffer: Framebuffer, owner: any AnyObject & Sendable) {
+        self.framebuffer = framebuffer
+        self.owner = owner
+    }
 }
 
 /// A snapshot of tiled content that draws on any thread: the same contract as
@@ -61,9 +86,13 @@ extension TiledContent {
 public struct TileDrawing: Sendable {
     /// Draws content pixels `rect` at `scale` into the target.
     public let draw: @Sendable (_ rect: PixelRect, _ scale: Double, _ target: Framebuffer) -> Void
+    /// The snapshot's stored pixels at a scale, as `TiledContent.storedPixels` says.
+    public let storedPixels: @Sendable (_ scale: Double) -> StoredPixels?
 
-    /// Wraps a drawing function.
-    public init(_ draw: @escaping @Sendable (_ rect: PixelRect, _ scale: Double, _ target: Framebuffer) -> Void) {
+    /// Wraps a drawing function, and the stored pixels it draws from when it has them.
+    public init(_ draw: @escaping @Sendable (_ rect: PixelRect, _ scale: Double, _ target: Framebuffer) -> Void,
+                storedPixels: @escaping @Sendable (_ scale: Double) -> StoredPixels? = { _ in nil }) {
         self.draw = draw
+        self.storedPixels = storedPixels
     }
 }

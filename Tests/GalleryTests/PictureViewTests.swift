@@ -68,4 +68,25 @@ struct PictureViewTests {
         view.show(nil)
         #expect(view.preview == nil && view.source(forScale: 0.01) == nil)
     }
+
+    @Test("The screen-size picture is offered as stored pixels at its own scale only, as the view draws it, and not once turned")
+    func storedPixelsAtTheScreenLevel() throws {
+        let screen = try ImageDecoder(path: Assets.city).decode(detail: .screen)
+        let view = PictureView()
+        view.show(screen)
+        let scale = Double(screen.width) / Double(screen.fullWidth)
+        #expect(scale < 1, "a reduced picture: \(screen.width)×\(screen.height)")
+        let stored = try #require(view.storedPixels(scale: scale))
+        #expect(stored.framebuffer.width == screen.width && stored.framebuffer.height == screen.height)
+        // A tile the view draws at that scale holds exactly the stored pixels.
+        let tile = try #require(OwnedFramebuffer(width: 256, height: 256))
+        view.draw(PixelRect(x: 256, y: 256, width: 256, height: 256), scale: scale, into: tile.framebuffer)
+        var differing = 0
+        for y in 0..<256 { for x in 0..<256 where tile.framebuffer[x, y] != stored.framebuffer[256 + x, 256 + y] { differing += 1 } }
+        #expect(differing == 0)
+        // Any other scale resamples; a turned picture is drawn turned.
+        #expect(view.storedPixels(scale: scale / 2) == nil && view.storedPixels(scale: scale * 1.5) == nil)
+        view.orientation = .right
+        #expect(view.storedPixels(scale: scale) == nil)
+    }
 }

@@ -53,6 +53,24 @@ final class PatternView: View, TiledContent {
     }
 
     func resetLog() { lock.withLock { log.removeAll() } }
+
+    /// The pattern at scale 1 kept in memory for content pixels (0, 0) up to its size, offered
+    /// to the renderer as the content's stored pixels (`keepStored`).
+    private var stored: OwnedFramebuffer?
+
+    /// Keeps the pattern at scale 1 for the first `width`×`height` content pixels (which may
+    /// be less than the content) as stored pixels.
+    func keepStored(width: Int, height: Int) {
+        let pixels = OwnedFramebuffer(width: width, height: height)!
+        let alpha = opaque ? 255 : translucentAlpha
+        pixels.withFramebuffer { Self.fill(PixelRect(x: 0, y: 0, width: width, height: height), scale: 1, alpha: alpha, into: $0) }
+        stored = pixels
+    }
+
+    func storedPixels(scale: Double) -> StoredPixels? {
+        guard scale == 1, let stored else { return nil }
+        return StoredPixels(framebuffer: stored.framebuffer, owner: stored)
+    }
 }
 
 /// A scroll-view-like container: clips, scrolls by bounds.origin, shows given indicators.

@@ -42,7 +42,7 @@ struct ProduceAndPaintTests {
                                               PixelRect(x: 512, y: 512, width: 256, height: 256)])
         #expect(Set(tiles.keys) == Set(made.drawn) && made.drawn.allSatisfy(store.contains))
         let tile = try #require(tiles[Self.key(2, 2)])
-        #expect(tile.pixels.framebuffer[3, 5] == PatternView.pixel(x: 512 + 3, y: 512 + 5, scale: 1, alpha: 255))
+        #expect(tile.framebuffer[3, 5] == PatternView.pixel(x: 512 + 3, y: 512 + 5, scale: 1, alpha: 255))
         // The same repaint again: everything is in the store.
         var again: [TileKey: Tile] = [:]
         #expect(producer.produce(for: repaint, items: [Self.item()], into: &again) == ProducedTiles())
@@ -105,7 +105,10 @@ struct ProduceAndPaintTests {
             let made = producer.produce(for: repaint, items: [Self.item(scale: 0.7, sourceLevel: -1)], into: &tiles)
             orders.append(made.drawn)
             results.append(tiles.keys.sorted { ($0.scaleBits, $0.row, $0.column) < ($1.scaleBits, $1.row, $1.column) }
-                .flatMap { tiles[$0]!.pixels.pixels })
+                .flatMap { key in
+                    let fb = tiles[key]!.framebuffer
+                    return (0..<fb.height).flatMap { y in (0..<fb.width).map { x in fb[x, y] } }
+                })
             #expect(made.resampled == 6)
         }
         #expect(orders[0] == orders[1])

@@ -57,6 +57,55 @@ final class RefiningView: View, TiledContent {
     }
 }
 
+/// Refining content that keeps its pixels at scale 1 stored, as a picture keeps its decoded
+/// level: the renderer's tiles at that scale show them without a copy.
+final class StoredRefiningView: View, TiledContent {
+    private(set) var version = 0
+    private var stored: OwnedFramebuffer
+    private var pending: Double?
+    private let size: (width: Int, height: Int)
+    var isOpaqueContent: Bool { true }
+
+    init(width: Int, height: Int) {
+        size = (width, height)
+        stored = Self.pixels(width: width, height: height, version: 0)
+        super.init(frame: CGRect(x: 0, y: 0, width: width, height: height))
+    }
+
+    static func pixels(width: Int, height: Int, version: Int) -> OwnedFramebuffer {
+        let pixels = OwnedFramebuffer(width: width, height: height)!
+        pixels.withFramebuffer { fb in
+            for y in 0..<height { for x in 0..<width { fb[x, y] = RefiningView.pixel(x: x, y: y, scale: 1, version: version, sharpFrom: 0.5) } }
+        }
+        return pixels
+    }
+
+    func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
+        for y in 0..<min(rect.height, target.height) {
+            for x in 0..<min(rect.width, target.width) {
+                target[x, y] = RefiningView.pixel(x: rect.x + x, y: rect.y + y, scale: scale, version: version, sharpFrom: 0.5)
+            }
+        }
+    }
+
+    func storedPixels(scale: Double) -> StoredPixels? {
+        scale == 1 ? StoredPixels(framebuffer: stored.framebuffer, owner: stored) : nil
+    }
+
+    /// A finer rendition whose pixels above 0.5 changed, stored anew.
+    func refine() {
+        version += 1
+        stored = Self.pixels(width: size.width, height: size.height, version: version)
+        pending = 0.5
+        setNeedsComposite()
+    }
+
+    func takeRefinement() -> Double? {
+        defer { pending = nil }
+        return pending
+    }
+}
+
 @Suite("Renderer: refined content", .oneRenderThread)
 struct RefinementTests {
     static let width = 800, height = 600
@@ -180,5 +229,30 @@ struct RefinementTests {
         #expect(PixelRegion(damage).area == Self.width * Self.height - 256 * 256, "all but the first cell changed now")
         #expect(fb.pixels == Self.expected(version: 1, sharpFrom: 0.5))
         #expect(!renderer.needsFollowUpFrame)
+    }
+
+    @Test("Content enlarged from its stored level shows the new rendition's pixels the frame after a refinement")
+    func storedLevelRefined() throws {
+        func zoomed(_ content: StoredRefiningView) -> View {
+            content.transformScale = 1.3
+            content.frame = CGRect(x: 0, y: 0, width: 700 * 1.3, height: 500 * 1.3)
+            return Self.window(content)
+        }
+        let content = StoredRefiningView(width: 700, height: 500)
+        let root = zoomed(content)
+        let renderer = Renderer()
+        let fb = try #require(OwnedFramebuffer(width: Self.width, height: Self.height))
+        renderer.render(root, into: fb, bufferAge: 0)
+        renderer.render(root, into: fb, bufferAge: 1)
+        #expect(renderer.cachedKeys.contains { $0.scale == 1 }, "the stored level's tiles")
+        content.refine()
+        let damage = renderer.render(root, into: fb, bufferAge: 1)
+        #expect(PixelRegion(damage).area == Self.width * Self.height, "the whole window repainted")
+        // What a renderer that never saw the old rendition draws.
+        let fresh = StoredRefiningView(width: 700, height: 500)
+        fresh.refine()
+        let reference = try #require(OwnedFramebuffer(width: Self.width, height: Self.height))
+        Renderer().render(zoomed(fresh), into: reference, bufferAge: 0)
+        #expect(fb.pixels == reference.pixels)
     }
 }

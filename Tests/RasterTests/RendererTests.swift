@@ -82,6 +82,37 @@ struct RendererTests {
         #expect(renderer.reservedTileCount == 0)
     }
 
+    @Test("Tiles at a scale the content keeps stored show its pixels: nothing drawn, nothing copied into the cache")
+    func storedPixelsShownWithoutCopy() {
+        let tile = 256 * 256 * 4
+        let scene = Scene1(viewport: CGSize(width: 600, height: 400), contentSize: CGSize(width: 700, height: 500))
+        scene.content.keepStored(width: 700, height: 500)
+        let renderer = Renderer()
+        scene.scroller.bounds.origin = CGPoint(x: 40.5, y: 17)
+        expectMatchesReference(scene, renderer: renderer, scale: 1, level: 1, width: 600, height: 400)
+        #expect(scene.content.drawn.isEmpty, "the content never draws a tile at the scale it keeps")
+        #expect(renderer.cachedTileCount == 6 && renderer.cacheBytes == 0, "3×2 tiles cached, none holding pixels of its own")
+
+        // Zoomed to 0.75: the sharp tiles are resampled from the stored level's tiles and are
+        // the only ones that hold pixels.
+        scene.zoom(0.75)
+        renderer.render(scene.root, into: OwnedFramebuffer(width: 600, height: 400)!, bufferAge: 0)  // the zoom's frame
+        expectMatchesReference(scene, renderer: renderer, scale: 0.75, level: 1, width: 600, height: 400)
+        let sharp = renderer.cachedKeys.filter { $0.scale == 0.75 }
+        #expect(!sharp.isEmpty && renderer.cacheBytes == sharp.count * tile)
+        #expect(scene.content.drawn.allSatisfy { $0.scale != 1 })
+
+        // Stored pixels short of the content's right edge: the tiles they do not cover whole
+        // are drawn, the rest still shown from them.
+        scene.zoom(1)
+        scene.content.keepStored(width: 600, height: 500)
+        scene.content.setNeedsDisplay()
+        scene.content.resetLog()
+        expectMatchesReference(scene, renderer: renderer, scale: 1, level: 1, width: 600, height: 400)
+        #expect(scene.content.drawn.map(\.rect.x) == [512, 512], "only the last column is drawn")
+        #expect(renderer.cacheBytes == renderer.cachedKeys.filter { $0.scale == 1 && $0.column == 2 }.count * tile)
+    }
+
     @Test("Translucent content blends over what lies below")
     func translucent() {
         let scene = Scene1(viewport: CGSize(width: 300, height: 300), contentSize: CGSize(width: 600, height: 600))

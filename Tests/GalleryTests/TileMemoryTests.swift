@@ -1,0 +1,50 @@
+// What the gallery's tile cache holds: the tiles of a page's screen-size level show the picture's
+// own pixels, at rest and while swiping, so no tile copies them.
+import Foundation
+import Gallery
+import Raster
+import ScrollKit
+import Testing
+import TestSupport
+
+@Suite("Gallery tiles")
+struct TileMemoryTests {
+    /// Three 512×384 pictures of one colour each.
+    static let colours = [(200, 40, 40), (40, 180, 60), (50, 70, 210)]
+
+    static func files(in folder: TemporaryFolder) throws -> [String] {
+        try colours.enumerated().map { file, c in
+            let png = pngData(width: 512, height: 384) { _, _ in UInt32(c.0) << 16 | UInt32(c.1) << 8 | UInt32(c.2) }
+            return try folder.write("plain-\(file).png", Array(png))
+        }
+    }
+
+    /// Bytes the cached tiles hold: those not at the screen-size level (1/8).
+    static func ownBytes(_ keys: [TileKey]) -> Int { keys.filter { $0.scale != 0.125 }.count * 256 * 256 * 4 }
+
+    @Test("The screen-size level's tiles hold no copy of the pictures, at rest or in a swipe, and the pages show whole")
+    func levelTilesShowThePictures() throws {
+        let folder = try TemporaryFolder()
+        // 90×60: the fit is 60/384 = 0.15625, enlarged from the screen-size picture (1/8, 64×48).
+        let h = Harness(files: try Self.files(in: folder), width: 90, height: 60)
+        h.run([])
+        h.scene.renderer.waitForBackgroundPrefetch(timeout: 10)
+        h.run([])
+        let fit = 60.0 / 384
+        let page = try #require(h.scene.page(at: 0)), next = try #require(h.scene.page(at: 1))
+        #expect(Double(page.zoomScale) == fit)
+        for p in [page, next] { #expect(p.pictureView.picture?.width == 64, "the screen-size picture") }
+        var keys = h.scene.renderer.cachedKeys
+        #expect(keys.contains { $0.scale == 0.125 } && keys.contains { $0.scale == fit })
+        #expect(h.scene.renderer.cacheBytes == Self.ownBytes(keys), "the screen-size level's tiles hold no pixels of their own")
+        #expect(h.problems([(10, 30, Self.colours[0]), (45, 5, Self.colours[0]), (80, 55, Self.colours[0])], tolerance: 0).isEmpty)
+
+        // A finger holds the pager halfway to the second picture: both show whole.
+        let steps = [Step.down(1000, 0, 80, 30)] + (1...10).map { Step.move(1000 + 8 * Double($0), 0, 80 - 5.5 * Double($0), 30) }
+        h.run(steps)
+        #expect(h.problems([(2, 30, Self.colours[0]), (30, 10, Self.colours[0]), (80, 30, Self.colours[1]),
+                            (88, 55, Self.colours[1])], tolerance: 0).isEmpty)
+        keys = h.scene.renderer.cachedKeys
+        #expect(h.scene.renderer.cacheBytes == Self.ownBytes(keys))
+    }
+}
