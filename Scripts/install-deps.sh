@@ -30,6 +30,9 @@ tests=(plasma-wayland-protocols cage weston swayimg)
 tests+=(systemd)
 # zlib's headers: the tests deflate the rows of the huge PNG files they write.
 tests+=(zlib1g-dev)
+# readelf: a unit test reads the built viewer's dynamic section (the libraries opened on first
+# use must not be linked).
+tests+=(binutils)
 # cjpeg: the tests and the gigapixel benchmark feed it a picture's rows through a pipe, never
 # the whole picture.
 tests+=(libjpeg-turbo-progs)
