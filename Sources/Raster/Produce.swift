@@ -120,7 +120,7 @@ struct TileProducer {
             if !valid.isEmpty, valid.maxX <= stored.framebuffer.width, valid.maxY <= stored.framebuffer.height {
                 let window = Tile.window(onto: stored, cell: cell)
                 let local = valid.offsetBy(dx: -cell.x, dy: -cell.y)
-                return Tile(borrowing: stored, cell: cell, isOpaque: p.opaque || window.isOpaque(in: local))
+                return Tile(borrowing: stored, window: window, isOpaque: p.opaque || window.isOpaque(in: local))
             }
         }
         let owned = memory?.tile() ?? OwnedFramebuffer(width: TileGrid.size, height: TileGrid.size)!

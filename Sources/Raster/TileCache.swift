@@ -45,9 +45,9 @@ final class Tile: @unchecked Sendable {
         isBorrowed = false
     }
 
-    /// A tile showing content pixels `cell` of `stored` (`window(onto:cell:)`).
-    init(borrowing stored: StoredPixels, cell: PixelRect, isOpaque: Bool) {
-        framebuffer = Self.window(onto: stored, cell: cell)
+    /// A tile showing `window`, content pixels of `stored` (`window(onto:cell:)`).
+    init(borrowing stored: StoredPixels, window: Framebuffer, isOpaque: Bool) {
+        framebuffer = window
         owner = stored.owner
         self.isOpaque = isOpaque
         isBorrowed = true
