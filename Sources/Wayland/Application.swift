@@ -120,6 +120,8 @@ public final class Application {
     /// Runs until the window is closed (returns) or the compositor goes away (throws).
     public func run() throws {
         defer { recorder?.finish() }
+        let (slowdown, warning) = Self.loopSlowdown(environment)
+        if let warning { onWarning(warning) }
         try display.run { [unowned self] in
             // Everything read in this iteration reaches the scene before it draws.
             self.seat?.deliverQueued()
@@ -127,7 +129,20 @@ public final class Application {
             self.updateIdleInhibitor()
             self.updateVisibility()
             try self.window.afterDispatch()
+            if slowdown > 0 { Thread.sleep(forTimeInterval: slowdown) }
         }
+    }
+
+    /// SCROLLKIT_SLOW_LOOP_MS=N (1 to 1,000): the loop's thread sleeps N ms after each iteration,
+    /// standing in for a slow machine (a debug build, 4K frames on a loaded CPU) in the live tests
+    /// of what must not wait for that thread: the socket reader (FloodLiveTests). In seconds; 0
+    /// when unset, and when it is not such a number, with a warning naming it.
+    static func loopSlowdown(_ environment: [String: String]) -> (seconds: Double, warning: String?) {
+        guard let value = environment["SCROLLKIT_SLOW_LOOP_MS"], !value.isEmpty else { return (0, nil) }
+        guard let ms = Int(value), (1...1000).contains(ms) else {
+            return (0, "SCROLLKIT_SLOW_LOOP_MS=\(value) is not a whole number of milliseconds from 1 to 1000; ignored")
+        }
+        return (Double(ms) / 1000, nil)
     }
 
     /// Ends `run` after the current dispatch.
