@@ -1,0 +1,303 @@
+// The window's frame path: a frame callback answered after the dispatch, the scene ticked and
+// drawn into a free buffer, frames drawn ahead or kept back, and the commit with its damage,
+// scale state and presentation feedback. The protocol objects and the configure and scale
+// handling are in Window.swift.
+import Foundation
+import Host
+import Raster
+
+extension Window {
+    /// A frame drawn into a buffer that is not attached yet.
+    struct DrawnFrame {
+        let id: Int
+        let buffer: ShmBuffer
+        /// The changed rects, in buffer pixels.
+        let damage: [PixelRect]
+        let renderMilliseconds: Double
+    }
+
+    /// A frame drawn ahead for the outstanding callback: its pixels, or none when its tick
+    /// changed nothing visible; `animating` when the scene asked for the frame after it.
+    struct HeldFrame {
+        let drawn: DrawnFrame?
+        let animating: Bool
+    }
+
+    /// The frame callback fired. The frame is drawn after the dispatch (`afterDispatch`),
+    /// once everything the compositor sent with it has been read: drawing inside the dispatch
+    /// would leave later events in the socket for as long as the frame takes.
+    func frameDone(time: UInt32) {
+        // When the compositor sent it: the loop may have been drawing a frame ahead meanwhile.
+        // Local time is the frame clock, the one input times are mapped onto.
+        callbackArrival = CallbackClock.arrival(stamp: time, requested: callbackRequested, now: monotonicMilliseconds())
+    }
+
+    /// Answers the callback that arrived at `arrival` (ms): with the frame held for it, with a
+    /// frame drawn now for its time, or not at all when nothing changed or animates (no new
+    /// callback, no wakeups). `callbackArrival` is cleared by the commit, or here when none is made.
+    func answerCallback(arrivedAt arrival: Double) throws {
+        defer { callbackArrival = nil }
+        let answer = scheduler.callbackArrived(predictable: heldFrameOutlivesChange)
+        switch answer {
+        case .sleep:
+            break
+        case .commitHeld, .commitHeldThenChange:
+            guard let held = heldFrame else { return try renderFrame(at: arrival) }
+            heldFrame = nil
+            if let drawn = held.drawn {
+                present(drawn, drawnAhead: true)
+            } else if answer == .commitHeldThenChange {
+                // Nothing held to show before the change: the change is drawn now.
+                try renderFrame(at: arrival)
+            } else if held.animating {
+                timeStepWithoutPixels(after: arrival)
+            }
+        case .draw:
+            if heldFrame != nil { statistics.heldFramesDiscarded += 1 }
+            releaseHeldFrame()
+            try renderFrame(at: arrival)
+        }
+    }
+
+    /// Ticks the scene for `time` (ms) and sets the timer it asks for.
+    func tick(at time: Double) -> FrameRequest {
+        scheduler.frameStarts()
+        lastTickTime = time
+        let request = scene.advance(to: time)
+        scheduler.sceneRequests(request)
+        armWakeTimer()
+        return request
+    }
+
+    /// The frame's size in buffer pixels (turned as the buffers are).
+    var turnedBufferSize: (width: Int, height: Int) { transform.bufferSize(width: bufferWidth, height: bufferHeight) }
+
+    /// Whether a tick needs drawing: something visible changed, or no buffer of the window's
+    /// size holds a drawn frame (a window must draw even if the scene reports no change).
+    var tickNeedsDrawing: Bool {
+        let size = turnedBufferSize
+        return scene.needsRender || unshownDrawing || !buffers.holdsDrawnFrame(width: size.width, height: size.height)
+    }
+
+    /// Draws the scene into a buffer; nil when every buffer is busy.
+    func draw() throws -> DrawnFrame? {
+        let size = turnedBufferSize
+        let acquisition = try buffers.acquire(width: size.width, height: size.height) { id in
+            let buffer = try ShmBuffer(shm: display.globals.shm!, id: id, width: size.width, height: size.height, opaque: opaque)
+            buffer.onRelease = { [unowned self] id in self.buffers.released(id) }
+            return buffer
+        }
+        guard case .draw(let id, let buffer, let age, let created) = acquisition else { return nil }
+        if created { statistics.buffersCreated += 1 }
+        let start = monotonicMilliseconds()
+        // On a turned screen the scene draws upright and the changed pixels are copied turned.
+        let damage = preRotated?.render(scene, into: buffer.framebuffer, bufferAge: age)
+            ?? scene.render(into: buffer.framebuffer, bufferAge: age)
+        return DrawnFrame(id: id, buffer: buffer, damage: damage, renderMilliseconds: monotonicMilliseconds() - start)
+    }
+
+    /// Ticks for `time` (ms), draws and commits.
+    func renderFrame(at time: Double) throws {
+        let request = tick(at: time)
+        guard tickNeedsDrawing else {
+            if request == .nextFrame { timeStepWithoutPixels(after: time) }
+            return
+        }
+        guard let frame = try draw() else {
+            scheduler.deferred()  // all busy: drawn after the next release arrives
+            return
+        }
+        if contentWait.holds(at: monotonicMilliseconds(), awaitsContent: scene.awaitsContent,
+                             sizeChosenByCompositor: sizeChosenByCompositor) {
+            keepBack(frame)
+            if request == .nextFrame { timeStepWithoutPixels(after: time) }
+            return
+        }
+        present(frame, drawnAhead: false)
+    }
+
+    /// Whether the last configure named the window's size (a tiled or fullscreen window, a
+    /// kiosk), rather than leaving it to the window (0×0).
+    var sizeChosenByCompositor: Bool {
+        guard let size = configuration?.requestedSize else { return false }
+        return size.width > 0 && size.height > 0
+    }
+
+    /// Keeps a frame drawn while the scene awaits its content uncommitted (see `ContentWait`):
+    /// its buffer is free again holding it, so the frame with the content is drawn into the same
+    /// memory and repaints only what changed; the compositor hears of this frame's damage with
+    /// that one. A timer commits whatever shows when the wait runs out.
+    func keepBack(_ frame: DrawnFrame) {
+        buffers.unused(frame.id)
+        unshownDrawing = true
+        unshownDamage.formUnion(PixelRegion(frame.damage))
+        guard contentWaitTimer == nil, let deadline = contentWait.deadline else { return }
+        contentWaitTimer = display.schedule(at: deadline) { [unowned self] in
+            self.contentWaitTimer = nil
+            self.scheduler.invalidate()
+        }
+    }
+
+    /// Attaches a drawn frame with its damage and commits it.
+    func present(_ frame: DrawnFrame, drawnAhead: Bool) {
+        var damage = frame.damage
+        if !unshownDamage.isEmpty {
+            unshownDamage.formUnion(PixelRegion(frame.damage))
+            damage = unshownDamage.rects
+        }
+        unshownDrawing = false
+        unshownDamage = PixelRegion()
+        statistics.lastRenderMilliseconds = frame.renderMilliseconds
+        statistics.lastFrameDrawnAhead = drawnAhead
+        surface.attach(frame.buffer.proxy)
+        commitScaleState()
+        // Damage is in buffer pixels, whatever the scale: the renderer's rects as they are.
+        for rect in damage where !rect.isEmpty {
+            surface.damageBuffer((rect.x, rect.y, rect.width, rect.height))
+        }
+        // A new buffer always comes with some damage: wlroots' scene graph (cage) repaints, and
+        // so answers frame callbacks, only for damage, and a buffer committed without any left
+        // the window waiting for a callback that never came (a kiosk under cage drew its first
+        // picture and never its slideshow's next). One pixel, unchanged, costs nothing.
+        if !damage.contains(where: { !$0.isEmpty }) { surface.damageBuffer((0, 0, 1, 1)) }
+        statistics.framesCommitted += 1
+        contentWait.committed(sizeChosenByCompositor: sizeChosenByCompositor)
+        if let contentWaitTimer {
+            display.cancelTimer(contentWaitTimer)
+            self.contentWaitTimer = nil
+        }
+        let time = monotonicMilliseconds()
+        if statistics.firstCommitTime == nil { statistics.firstCommitTime = time }
+        requestCallbackAndCommit()
+        onFrameCommitted?(preRotated?.frame ?? frame.buffer.framebuffer, time)
+    }
+
+    /// Draws the frame for the outstanding callback now, when the scheduler says so (see
+    /// `FrameScheduler.drawAheadTime`): the scene is ticked for the callback's expected time and
+    /// the frame held until the callback comes. A held frame that something changed is drawn
+    /// again, or given up when the scene no longer moves by itself.
+    func drawAheadIfDue() throws {
+        let size = turnedBufferSize
+        // Not while a configure waits for its commit: that commit must carry a frame of its size.
+        // Nor while the scene awaits its content: that frame would be a placeholder, drawn into
+        // a spare buffer whose pages fault in beside the decoder (the loader's first wake did
+        // it under sway: a second 800×600 frame, 4 ms, before the tile's configure).
+        guard drawsAhead, isConfigured, !needsCommit, !scene.awaitsContent,
+              let time = scheduler.drawAheadTime(predictable: scene.isMotionPredictable) else {
+            // Kept for its callback when it may be committed before the change (see
+            // `FrameScheduler.callbackArrived`).
+            if scheduler.heldFrameIsStale && !heldFrameOutlivesChange { discardHeldFrame() }
+            return
+        }
+        // Its buffer holds the newest pixels: free again, it is the one drawn into next.
+        discardHeldFrame()
+        guard buffers.canAcquire(width: size.width, height: size.height) else { return }
+        // The frame just committed goes to the compositor now, not after this one is drawn.
+        try display.flushRequests()
+        let request = tick(at: time)
+        var drawn: DrawnFrame?
+        if tickNeedsDrawing {
+            guard let frame = try draw() else {
+                scheduler.deferred()
+                return
+            }
+            drawn = frame
+        }
+        heldFrame = HeldFrame(drawn: drawn, animating: request == .nextFrame)
+        scheduler.drewAhead(for: time)
+        statistics.framesDrawnAhead += 1
+    }
+
+    /// Whether the held frame may still be committed after a change it does not show, the change
+    /// being drawn after it: the motion still runs by itself, and the frame is of the window's
+    /// size with no configure waiting for a frame (a configure or a new scale outdates it).
+    var heldFrameOutlivesChange: Bool {
+        let size = turnedBufferSize
+        let fits = heldFrame?.drawn.map {
+            $0.buffer.framebuffer.width == size.width && $0.buffer.framebuffer.height == size.height
+        } ?? true
+        return fits && !needsCommit && scene.isMotionPredictable
+    }
+
+    /// Gives the held frame up: the callback draws as now.
+    func discardHeldFrame() {
+        if heldFrame != nil { statistics.heldFramesDiscarded += 1 }
+        releaseHeldFrame()
+        scheduler.discardHeldFrame()
+    }
+
+    /// Frees the held frame's buffer (never attached, so never released by the compositor).
+    func releaseHeldFrame() {
+        if let drawn = heldFrame?.drawn {
+            buffers.unused(drawn.id)
+            unshownDrawing = true
+            unshownDamage.formUnion(PixelRegion(drawn.damage))
+        }
+        heldFrame = nil
+    }
+
+    /// 16.7 ms: one refresh at 60 Hz, the wait for a scene's next step when it moves without
+    /// changing a pixel (no commit, so no frame callback, paces it).
+    static let stepWithoutPixels = 1000.0 / 60
+
+    /// The scene moves on without a pixel to show: nothing to commit, since a compositor that
+    /// repaints only for damage (wlroots' scene graph, cage) never answers a callback asked for
+    /// by an empty commit, and a kiosk under cage waited for one for good after its first
+    /// picture. Its next step is timed instead, one refresh after `time` (ms).
+    func timeStepWithoutPixels(after time: Double) {
+        scheduler.sceneRequests(.at(max(time, monotonicMilliseconds()) + Self.stepWithoutPixels))
+        armWakeTimer()
+    }
+
+    /// Sets the timer for the time the scene asked to be woken at (`FrameScheduler.wakeTime`),
+    /// replacing the one set before.
+    func armWakeTimer() {
+        if let wakeTimer { display.cancelTimer(wakeTimer) }
+        wakeTimer = nil
+        if let deadline = scheduler.wakeTime {
+            wakeTimer = display.schedule(at: deadline) { [unowned self] in
+                self.wakeTimer = nil
+                self.scheduler.timerFired()
+            }
+        }
+    }
+
+    /// Commits a new frame with a frame callback requested, and asks when it reaches the screen.
+    /// (Every commit carries pixels: see `timeStepWithoutPixels`.)
+    func requestCallbackAndCommit() {
+        frameCallback = surface.frame { [unowned self] in self.frameDone(time: $0) }
+        statistics.callbacksRequested += 1
+        commits += 1
+        if let presentation = display.presentation, statistics.presentation?.acceptsCommits == true {
+            let commit = commits
+            let requested = presentation.feedback(for: surface) { [unowned self] outcome in
+                self.feedback[commit] = nil
+                switch outcome {
+                case .presented(let time, let refresh): self.statistics.presentation?.presented(commit, at: time, refresh: refresh)
+                case .discarded: self.statistics.presentation?.discarded(commit)
+                }
+            }
+            if let requested {
+                feedback[commit] = requested
+                statistics.presentation?.committed(commit, answersCallback: callbackArrival != nil)
+            }
+        }
+        surface.commit()
+        needsCommit = false  // carried by this commit
+        let now = monotonicMilliseconds()
+        callbackRequested = now
+        // The next callback is expected a refresh after this one's arrival, or after the time a
+        // frame drawn after a dispatch was ticked for.
+        scheduler.committed(at: callbackArrival ?? lastTickTime)
+        // A commit made while a frame callback is handled answers it (at most once).
+        statistics.lastAnswerMilliseconds = nil
+        if let arrival = callbackArrival {
+            callbackArrival = nil
+            let answer = now - arrival
+            statistics.lastAnswerMilliseconds = answer
+            statistics.callbacksAnswered += 1
+            statistics.maxCallbackAnswerMilliseconds = max(statistics.maxCallbackAnswerMilliseconds, answer)
+            if answer > FrameStatistics.lateAnswerMilliseconds { statistics.lateCallbackAnswers += 1 }
+        }
+    }
+}
