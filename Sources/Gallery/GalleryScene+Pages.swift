@@ -1,0 +1,249 @@
+// The gallery's pages: which files have page views (the middle one and its neighbours), their
+// layout in the pager, the empty card, and the loads that fill them off the frame loop. The
+// scene itself (state, frames, navigation, the pager's delegate) is GalleryScene.swift.
+import Foundation
+import Pictures
+
+extension GalleryScene {
+    /// Points from one page's left edge to the next one's.
+    var pageStride: CGFloat { windowSize.width + options.pageGap }
+
+    /// The slot the pager rests on, or is nearest to while moving.
+    var currentSlot: Int {
+        guard slots.count > 0, pageStride > 0 else { return 0 }
+        let position = (pager.contentOffset.x / pageStride).rounded()
+        return Int(min(max(position, 0), CGFloat(slots.count - 1)))
+    }
+
+    /// The page the pager rests on, or is nearest to while moving.
+    public var currentIndex: Int { files.isEmpty ? 0 : slots.file(atSlot: currentSlot) }
+
+    /// The page view of file `index` if it exists (on screen or a neighbour).
+    public func page(at index: Int) -> PageView? {
+        guard files.indices.contains(index) else { return nil }
+        return pages[slots.slot(ofFile: index)] ?? pages.values.first { $0.index == index }
+    }
+
+    /// The page view of `currentIndex`.
+    public var currentPage: PageView? { pages[currentSlot] }
+
+    /// The window title for the page shown, or the one a key or the slideshow is sliding to
+    /// (so a slide past other pages names only where it goes), or the start page until the
+    /// first layout places the pager there: "sunset.png (2/5) — ScrollKit" (see `WindowTitle`).
+    public var title: String {
+        guard !files.isEmpty else { return WindowTitle.gallery(file: nil, index: 0, count: 0) }
+        let index = startIndex.map { min(max($0, 0), files.count - 1) } ?? slots.file(atSlot: baseSlot)
+        return WindowTitle.gallery(file: files[index], index: index, count: files.count)
+    }
+
+    /// Tells `onTitleChange` when the title is no longer the one last reported: the page
+    /// changed, or the folder's change moved it or changed the count.
+    func reportTitleIfChanged() {
+        let shown = title
+        guard shown != reportedTitle else { return }
+        reportedTitle = shown
+        onTitleChange?(shown)
+    }
+
+    /// The frame of slot `slot` in the pager's content.
+    func pageFrame(_ slot: Int) -> CGRect {
+        CGRect(x: CGFloat(slot) * pageStride + options.pageGap / 2, y: 0, width: windowSize.width,
+               height: windowSize.height)
+    }
+
+    /// Places the pager and every page for the window's size, keeping the current page (or
+    /// `slot`, when the window's width changed since the pager was placed), or at the first
+    /// layout going to the start page.
+    func layoutPages(keeping slot: Int? = nil) {
+        var keep = slot ?? currentSlot
+        if let start = startIndex, windowSize.width > 0, !files.isEmpty {
+            keep = slots.slot(ofFile: min(max(start, 0), files.count - 1))
+            startIndex = nil
+        }
+        let gap = options.pageGap
+        pager.frame = CGRect(x: -gap / 2, y: 0, width: windowSize.width + gap, height: windowSize.height)
+        pager.contentSize = CGSize(width: CGFloat(slots.count) * pageStride, height: windowSize.height)
+        pager.setContentOffset(CGPoint(x: CGFloat(keep) * pageStride, y: 0), animated: false)
+        for (slot, page) in pages {
+            page.frame = pageFrame(slot)
+            page.layoutPage(outputScale: outputScale)
+        }
+        layoutEmptyCard()
+        overlays.layout(in: windowSize)
+        if !files.isEmpty { overlays.pageChanged(to: currentIndex, at: now) }
+        updatePages()
+    }
+
+    /// Centres the "No pictures" card, if shown.
+    func layoutEmptyCard() {
+        guard let card = emptyCard else { return }
+        card.layout(maxWidth: windowSize.width - 32, maxHeight: windowSize.height - 32)
+        let size = card.frame.size
+        card.frame = CGRect(x: ((windowSize.width - size.width) / 2).rounded(),
+                            y: ((windowSize.height - size.height) / 2).rounded(), width: size.width, height: size.height)
+    }
+
+    /// What the "No pictures" card says, naming every format the decoders take so that it
+    /// cannot fall behind them.
+    static let emptyMessage: String = {
+        let names = ImageFormat.allCases.map(\.name)
+        return "Give image-viewer pictures (\(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")) "
+            + "or folders holding them."
+    }()
+
+    /// Shows the "No pictures" card while there are no files, and only then.
+    func updateEmptyCard() {
+        if !files.isEmpty {
+            emptyCard?.removeFromSuperview()
+            emptyCard = nil
+        } else if emptyCard == nil {
+            let card = CardView(title: "No pictures to show", message: Self.emptyMessage)
+            card.isUserInteractionEnabled = false
+            // Above the pager, under the overlays (the help shows over it).
+            viewScene.root.insertSubview(card, at: (viewScene.root.subviews.firstIndex { $0 === pager } ?? -1) + 1)
+            emptyCard = card
+        }
+    }
+
+    /// Makes the pages on screen and their neighbours, drops the others, resets the zoom of
+    /// pages that left the screen and starts the loads that are due. A page leaving a slot
+    /// whose file another slot now wants moves there (the wrap's copies at the ends), and a
+    /// new page of a file another page has loaded shows that picture at once.
+    func updatePages() {
+        guard !files.isEmpty, windowSize.width > 0, windowSize.height > 0 else { return }
+        let visible = pager.bounds
+        let count = CGFloat(slots.count)
+        let first = Int(min(max((visible.minX / pageStride).rounded(.down), 0), count))
+        let last = Int(min(max(((visible.maxX - 1) / pageStride).rounded(.down), -1), count - 1))
+        // Clamped both ways: content pulled far past either end still names real pages.
+        let lower = min(max(first - 1, 0), slots.count - 1)
+        let wanted = lower...max(min(last + 1, slots.count - 1), lower)
+        var leaving: [Int: PageView] = [:]
+        for (slot, page) in pages where !wanted.contains(slot) {
+            pages[slot] = nil
+            if let other = leaving.updateValue(page, forKey: page.index) { drop(other) }
+        }
+        for slot in wanted where pages[slot] == nil {
+            let index = slots.file(atSlot: slot)
+            if let page = leaving.removeValue(forKey: index) {
+                page.frame = pageFrame(slot)
+                pages[slot] = page
+                continue
+            }
+            let page = PageView(index: index, path: files[index])
+            configure(page)
+            page.frame = pageFrame(slot)
+            pager.addSubview(page)
+            page.layoutPage(outputScale: outputScale)
+            page.pictureView.orientation = orientations[page.path] ?? .up
+            if let failure = failures[page.path] {
+                page.showFailure(failure)
+            } else if let twin = pages.values.first(where: { $0.index == index && $0.filePage == 0 && $0.loadState == .loaded }) {
+                page.show(as: twin)
+            }
+            pages[slot] = page
+        }
+        for page in leaving.values { drop(page) }
+        // (A zoomed page the pager scrolls out of sight returns to its fit by itself.)
+        let current = currentSlot
+        if current != middleSlot {
+            // Only the page in the middle holds more than a screen's worth of its picture.
+            if let previous = middleSlot, let page = pages[previous] {
+                page.keepScreenDetail()
+                releasedSinceRest = true
+            }
+            middleSlot = current
+        }
+        startLoads()
+    }
+
+
+    /// Removes a page, cancelling its load.
+    func drop(_ page: PageView) {
+        releasedSinceRest = true
+        if let token = page.loadToken { loadsInFlight[token] = nil }
+        page.loadTask?.cancel()
+        page.removeFromSuperview()
+    }
+
+    /// Starts the loads pages need (see `PageView.wantedLoad`): the current page first (the
+    /// loader runs them in order), then its neighbours at screen size.
+    ///
+    /// Until the first picture shows, two things differ. Loads are sized for the largest screen
+    /// (`screenSize`) as well as for the window: a tiling compositor maps a window at the size
+    /// it chose itself (800×600 here) and only then gives it its tile, and a picture sized for
+    /// the placeholder was decoded twice, the second time after the window had its size. And
+    /// the neighbours wait (when loads run in the background): on two cores their decodes
+    /// took one from the first frame's tiles.
+    func startLoads() {
+        let current = currentSlot
+        let order = pages.keys.sorted { abs($0 - current) < abs($1 - current) }
+        var screen = (width: Int((windowSize.width * outputScale).rounded(.up)),
+                      height: Int((windowSize.height * outputScale).rounded(.up)))
+        if !hasRenderedContent, let largest = screenSize?() {
+            screen = (max(screen.width, largest.width), max(screen.height, largest.height))
+        }
+        neighboursWait = false
+        for slot in order {
+            guard let page = pages[slot], let detail = page.wantedLoad(isCurrent: slot == current) else { continue }
+            if slot != current, !hasRenderedContent, options.loading == .background {
+                neighboursWait = true
+                continue
+            }
+            let token = nextToken
+            nextToken += 1
+            loadsInFlight[token] = page
+            let preview = page.pictureView.picture == nil
+            page.beginLoad(token: token, task: nil, detail: detail)
+            loadsStarted += 1
+            let task = loader.load(path: page.path, page: page.filePage, token: token, detail: detail, preview: preview,
+                                   screen: screen)
+            if page.loadToken == token { page.loadTask = task }
+        }
+    }
+
+    /// Applies the load events waiting in the mailbox to their pages.
+    func deliverLoadEvents() {
+        let deliveries = loader.mailbox.drain()
+        guard !deliveries.isEmpty else { return }
+        for delivery in deliveries {
+            guard let page = loadsInFlight[delivery.token], page.loadToken == delivery.token else { continue }
+            switch delivery.event {
+            case .loaded:
+                loadsInFlight[delivery.token] = nil
+                // Another rendition replaces the one shown (a preview, a screen-size picture).
+                if page.pictureView.picture != nil { releasedSinceRest = true }
+            case .failed: loadsInFlight[delivery.token] = nil
+            default: break
+            }
+            let before = page.imageSize
+            if let failure = page.apply(delivery.event) {
+                // A re-made page starts at the file's first page: only its failure is kept.
+                if page.filePage == 0 { failures[page.path] = failure }
+                if reported[page.path, default: []].insert(page.filePage).inserted { onLoadFailure?(failure) }
+            }
+            if case .loaded(let picture) = delivery.event, let damage = picture.damage,
+               reported[page.path, default: []].insert(page.filePage).inserted {
+                onLoadDamage?(damage)
+            }
+            if page.imageSize != before || (page.failure != nil && knownSizes[page.path] != .zero) {
+                reportLayout(of: page)
+            }
+            if case .header = delivery.event { reserveFirstTiles(for: page) }
+        }
+    }
+
+    /// Blocks until every load in flight has delivered its last event and applies them: for
+    /// tests and offscreen runs that use the background loader. Returns false on timeout
+    /// (`timeout` in seconds).
+    @discardableResult
+    public func waitForLoads(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            deliverLoadEvents()
+            if loadsInFlight.isEmpty { return true }
+            if Date() >= deadline { return false }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+}
