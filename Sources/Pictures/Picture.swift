@@ -113,8 +113,9 @@ public final class Picture: Sendable {
     }
 
     /// The stored pixels `drawTile` copies unchanged at `scale`: the picture's ARGB pixels at
-    /// 1:1, or a level of its pyramid kept in memory at exactly that level's scale, when the
-    /// file needs no turning. Nil when drawing resamples, turns, converts or reads a file.
+    /// 1:1, a level of its pyramid kept in memory at exactly that level's scale, when the file
+    /// needs no turning, or a vector picture rendered whole at `scale` (`SVGDocument`). Nil
+    /// when drawing resamples, turns, converts or reads a file.
     public func storedPixels(scale: Double) -> StoredPixels? {
         guard orientation == .up else { return nil }
         switch storage {
@@ -122,7 +123,9 @@ public final class Picture: Sendable {
             return scale == 1 ? StoredPixels(framebuffer: pixels.framebuffer, owner: pixels) : nil
         case .pyramid(let pyramid):
             return pyramid.storedPixels(scale: scale)
-        case .planar, .vector:
+        case .vector(let document):
+            return document.storedPixels(scale: scale).map { StoredPixels(framebuffer: $0.framebuffer, owner: $0.owner) }
+        case .planar:
             return nil
         }
     }

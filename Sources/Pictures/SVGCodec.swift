@@ -48,6 +48,14 @@ final class SVGDocument: @unchecked Sendable {
     let height: Int
     private let handle: OpaquePointer
     private let lock = Mutex(())
+    /// The whole document rendered at the scales tiles asked for last, newest last (see
+    /// `storedPixels`).
+    private let renders = Mutex<[(scale: Double, pixels: ARGBPixels)]>([])
+
+    /// 3840×2160: the most pixels `storedPixels` renders at one scale, and keeps over all its
+    /// scales (33 MB), a 4K screen: a picture fitted to any screen is rendered whole, a picture
+    /// zoomed in further is drawn a tile at a time.
+    static let maxRenderedPixels = 3840 * 2160
 
     init(_ data: [UInt8], file: String) throws(PictureError) {
         if let problem = SVGCodec.openLibrary() { throw PictureError(file: file, kind: .libraryMissing(.svg, problem)) }
@@ -91,6 +99,34 @@ final class SVGDocument: @unchecked Sendable {
             // A document that fails part-way leaves what it drew; its tiles show that.
             _ = scrollkit_svg_render(handle, target.base, Int32(w), Int32(h), Int32(target.stride * 4), Double(rect.x),
                                      Double(rect.y), Double(width) * scaleX, Double(height) * scaleY)
+        }
+    }
+
+    /// The whole document at `scale` (its size rounded up), rendered once and kept, for the
+    /// tiles of that scale to borrow; nil past `maxRenderedPixels`.
+    ///
+    /// Why: librsvg renders the whole document for every tile, clipped, one tile at a time (the
+    /// handle takes one thread), and a 6000×4000 drawing fitted to 1920×1080 took 31–35 ms
+    /// for the 94 tiles of its first frame, and 16–18 ms with this. A tile drawn alone also
+    /// differed from the whole drawn at once (as rsvg-convert draws it) by up to 11 levels
+    /// along anti-aliased edges of translucent shapes (SVGStoredPixelsTests).
+    func storedPixels(scale: Double) -> (framebuffer: Framebuffer, owner: ARGBPixels)? {
+        guard scale > 0, scale.isFinite else { return nil }
+        let w = (Double(width) * scale).rounded(.up), h = (Double(height) * scale).rounded(.up)
+        guard w * h <= Double(Self.maxRenderedPixels) else { return nil }
+        let (columns, rows) = (max(1, Int(w)), max(1, Int(h)))
+        return renders.withLock { renders in
+            if let kept = renders.first(where: { $0.scale == scale }) { return (kept.pixels.framebuffer, kept.pixels) }
+            guard let pixels = ARGBPixels(width: columns, height: rows, zeroed: false) else { return nil }
+            draw(PixelRect(x: 0, y: 0, width: columns, height: rows), scaleX: scale, scaleY: scale, into: pixels.framebuffer)
+            renders.append((scale, pixels))
+            // The oldest go first once the kept renders pass the limit (tiles that borrow one
+            // keep it alive until they go).
+            while renders.count > 1,
+                  renders.reduce(0, { $0 + $1.pixels.width * $1.pixels.height }) > Self.maxRenderedPixels {
+                renders.removeFirst()
+            }
+            return (pixels.framebuffer, pixels)
         }
     }
 
