@@ -164,10 +164,17 @@ struct DesktopRun {
         try inject.run(["drag 700 300 150 300 150 10", parkPointer])
     }
 
-    /// Waits until the screen shows `image` at `placement`; returns the problems left.
+    /// Waits until the screen shows `image` at `placement` on the fine grid; returns the problems
+    /// left. Each screenshot is checked on the coarse grid first, the fine one only when that
+    /// passes. Waiting on the coarse grid alone and checking the fine one once returned during
+    /// the last frames of a fade: a 3 px scroll indicator or an overlay at a few percent passes
+    /// the coarse grid, and the fine grid then failed on pixels a moment from being right (an
+    /// indicator strip at x 794 after a double click, an overlay's last shade at its bottom).
     func waitFor(_ image: DecodedImage, _ placement: Placement, timeout: Double = 10) throws -> [String] {
-        let (problems, shot) = try awaitShot(timeout: timeout, self.shot) { placementProblems($0, image, placement, points: coarseGrid) }
-        return problems.isEmpty ? placementProblems(shot, image, placement, points: fineGrid) : problems
+        try awaitShot(timeout: timeout, self.shot) { shot in
+            let coarse = placementProblems(shot, image, placement, points: coarseGrid)
+            return coarse.isEmpty ? placementProblems(shot, image, placement, points: fineGrid) : coarse
+        }.problems
     }
 }
 
