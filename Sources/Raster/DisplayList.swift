@@ -28,6 +28,13 @@ struct ContentPlacement: Equatable, Sendable {
     /// True while the scale changes (a pinch): resample cached tiles every frame instead of
     /// caching resampled tiles that the next frame would not use.
     var transient: Bool
+    /// Settled content painted every frame straight from its source level's tiles, which show
+    /// the content's stored pixels (`TiledContent.storedPixels`) and so hold no memory: sharp
+    /// tiles would be a second copy of the picture at the screen's scale (35 tiles, 8.75 MiB for
+    /// a 2560×1600 photo at 1080p, three pages of them in a gallery). Only for enlargements,
+    /// whose bilinear filter reads two source pixels per axis: a frame costs about what a zoom
+    /// frame does, and its pixels are those the sharp tiles would hold.
+    var paintsLevel = false
     /// The content promises opacity inside its bounds.
     var opaque: Bool
     /// The content's bounds in pixels of the source level: [floor, ceil) of the scaled bounds.
@@ -63,7 +70,7 @@ struct ContentPlacement: Equatable, Sendable {
     /// Where the pixels of `cell` come from: its sharp tile, or tiles of a level scaled.
     func source(of cell: CellIndex) -> CellSource {
         if let level = standIns[cell] { return .scaled(level: level) }
-        if transient, let sourceLevel { return .scaled(level: sourceLevel) }
+        if transient || paintsLevel, let sourceLevel { return .scaled(level: sourceLevel) }
         return .sharp
     }
 

@@ -81,7 +81,7 @@ struct Painter {
     private func drawContent(_ p: ContentPlacement, in r: PixelRect) {
         let visible = r.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
         guard !visible.isEmpty else { return }
-        if p.transient && p.standIns.isEmpty {
+        if (p.transient || p.paintsLevel) && p.standIns.isEmpty {
             drawScaled(p, visible)
             return
         }

@@ -74,6 +74,7 @@ enum Placement {
                                                  extent: s.extent, sourceLevel: mode.level, transient: mode.transient,
                                                  opaque: s.content.isOpaqueContent, sourceExtent: sourceExtent,
                                                  standInLevels: standInLevels, backstop: backstop)
+                placement.paintsLevel = !mode.transient && Self.paintsLevel(s, level: mode.level)
                 if mode.transient, s.scale != outputScale {
                     let settled = LevelPolicy.settledLevel(scale: s.scale)
                     placement.settlingLevel = StandInLevel(level: settled, extent: s.extent(atLevel: settled))
@@ -90,13 +91,30 @@ enum Placement {
             histories[s.serial] = history
             let sourceExtent = level.map(s.extent(atLevel:)) ?? s.extent
             guard !sourceExtent.isEmpty else { continue }
-            let placement = ContentPlacement(view: s.serial, scale: s.scale, originX: s.originX, originY: s.originY,
+            var placement = ContentPlacement(view: s.serial, scale: s.scale, originX: s.originX, originY: s.originY,
                                              extent: s.extent, sourceLevel: level, transient: false,
                                              opaque: s.content.isOpaqueContent, sourceExtent: sourceExtent,
                                              backstop: Self.backstop(of: s, below: level ?? LevelPolicy.settledLevel(scale: s.scale)))
+            placement.paintsLevel = Self.paintsLevel(s, level: level)
             frame.nearby.append(NearbyContent(placement: placement, content: s.content, reachable: s.reachable))
         }
         return frame
+    }
+
+    /// 1920×1080 pixels: the largest content painted straight from its level every frame
+    /// (`ContentPlacement.paintsLevel`). Measured with bench-fling: at 1080p, zoom and gallery
+    /// frames doing so were never late (slowest answer 11 ms against 5 ms with sharp tiles, load
+    /// 2.4); at 3840×2160 frames painting a whole screen of it took 21–39 ms and were late.
+    static let paintsLevelMaxPixels = 1920 * 1080
+
+    /// Whether settled content resampled from `level` is painted straight from that level's
+    /// tiles (`ContentPlacement.paintsLevel`): it is enlarged from it, the content keeps the
+    /// level's pixels stored, and it is at most `paintsLevelMaxPixels` at its scale (a picture
+    /// at its fit; zoomed in, its sharp tiles make pans cheaper).
+    private static func paintsLevel(_ s: ContentSighting, level: Int?) -> Bool {
+        guard let level, s.extent.width * s.extent.height <= paintsLevelMaxPixels else { return false }
+        let levelScale = LevelPolicy.levelScale(level)
+        return s.scale > levelScale && s.content.storedPixels(scale: levelScale) != nil
     }
 
     /// The backstop level of the sighted content, when it is coarser than `level` (the one

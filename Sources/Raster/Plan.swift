@@ -88,9 +88,20 @@ struct CellPlanner {
                     _ = cached(key)
                 }
             }
-            if p.transient {
+            if p.transient || p.paintsLevel {
                 for key in middleFirst(TileGrid.cells(of: visible, view: p.view, scale: p.scale)) {
                     let cell = TileGrid.rect(of: key).intersection(visible)
+                    if p.paintsLevel {
+                        // Its level's tiles show the content's stored pixels: made at the cost of
+                        // a lookup, never stood in for, not counted. A stale one made again now,
+                        // or by prefetch since the last frame, changes the cell's pixels.
+                        let all = TileGrid.sourceKeys(p, for: cell)
+                        if all.contains(where: { stale.contains($0) || refreshed.contains($0) }) {
+                            remade.add(cell.offsetBy(dx: p.originX, dy: p.originY))
+                        }
+                        planned.formUnion(all.filter { !have($0) })
+                        continue
+                    }
                     let sources = TileGrid.sourceKeys(p, for: cell).filter { !have($0) }
                     guard !sources.isEmpty else { continue }
                     // No cell is made regardless here: a zoom frame is provisional anyway, and

@@ -57,7 +57,7 @@ struct PrefetchPlanner {
             }
             // Visible stale tiles of settled content.
             let visible = item.bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
-            guard !p.transient, !store.staleTiles.isEmpty, !visible.isEmpty else { continue }
+            guard !p.transient, !p.paintsLevel, !store.staleTiles.isEmpty, !visible.isEmpty else { continue }
             for key in TileGrid.cells(of: visible, view: p.view, scale: p.scale) where store.isStale(key) {
                 add(key, p, content)
             }
@@ -96,7 +96,7 @@ struct PrefetchPlanner {
             }
         }
         for item in items {
-            guard case .content(let p) = item.kind, !p.transient, let content = contents[p.view],
+            guard case .content(let p) = item.kind, !p.transient, !p.paintsLevel, let content = contents[p.view],
                   let history = histories[p.view] else { continue }
             let visible = item.bounds.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
             guard !visible.isEmpty else { continue }
@@ -113,6 +113,11 @@ struct PrefetchPlanner {
             let p = n.placement
             addBackstop(of: p, n.content)
             let area = n.reachable.offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
+            if p.paintsLevel {
+                // Its level's tiles, which hold no memory of their own.
+                for key in TileGrid.sourceKeys(p, for: area) { add(key, p, n.content, drawn: true) }
+                continue
+            }
             let cells = TileGrid.cells(of: area, view: p.view, scale: p.scale)
                 .map { (gap(TileGrid.rect(of: $0).offsetBy(dx: p.originX, dy: p.originY)), $0) }
                 .sorted { ($0.0, $0.1.row, $0.1.column) < ($1.0, $1.1.row, $1.1.column) }

@@ -54,7 +54,7 @@ struct TileProducer {
             for r in repaint.rects {
                 let visible = r.intersection(item.bounds).offsetBy(dx: -p.originX, dy: -p.originY).intersection(p.extent)
                 guard !visible.isEmpty else { continue }
-                if p.transient && p.standIns.isEmpty {
+                if (p.transient || p.paintsLevel) && p.standIns.isEmpty {
                     for key in TileGrid.sourceKeys(p, for: visible) { need(key, p, resampled: false, into: &drawJobs) }
                     continue
                 }

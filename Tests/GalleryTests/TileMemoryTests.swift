@@ -1,5 +1,5 @@
-// What the gallery's tile cache holds: the tiles of a page's screen-size level show the picture's
-// own pixels, at rest and while swiping, so no tile copies them.
+// What the gallery's tile cache holds: pages shown enlarged from their screen-size pictures are
+// painted from those pictures' own pixels, so at rest and while swiping no tile copies them.
 import Foundation
 import Gallery
 import Raster
@@ -19,11 +19,8 @@ struct TileMemoryTests {
         }
     }
 
-    /// Bytes the cached tiles hold: those not at the screen-size level (1/8).
-    static func ownBytes(_ keys: [TileKey]) -> Int { keys.filter { $0.scale != 0.125 }.count * 256 * 256 * 4 }
-
-    @Test("The screen-size level's tiles hold no copy of the pictures, at rest or in a swipe, and the pages show whole")
-    func levelTilesShowThePictures() throws {
+    @Test("Pictures enlarged from their screen-size level keep no tiles at the scale shown, at rest or in a swipe, and show whole")
+    func noSharpTilesOfScreenPictures() throws {
         let folder = try TemporaryFolder()
         // 90×60: the fit is 60/384 = 0.15625, enlarged from the screen-size picture (1/8, 64×48).
         let h = Harness(files: try Self.files(in: folder), width: 90, height: 60)
@@ -35,16 +32,19 @@ struct TileMemoryTests {
         #expect(Double(page.zoomScale) == fit)
         for p in [page, next] { #expect(p.pictureView.picture?.width == 64, "the screen-size picture") }
         var keys = h.scene.renderer.cachedKeys
-        #expect(keys.contains { $0.scale == 0.125 } && keys.contains { $0.scale == fit })
-        #expect(h.scene.renderer.cacheBytes == Self.ownBytes(keys), "the screen-size level's tiles hold no pixels of their own")
+        #expect(!keys.contains { $0.scale == fit }, "no tile at the scale shown")
+        #expect(keys.contains { $0.scale == 0.125 }, "the screen-size level's tiles, which hold no pixels of their own")
         #expect(h.problems([(10, 30, Self.colours[0]), (45, 5, Self.colours[0]), (80, 55, Self.colours[0])], tolerance: 0).isEmpty)
 
-        // A finger holds the pager halfway to the second picture: both show whole.
+        // A finger holds the pager halfway to the second picture: both show whole, and still
+        // no tile copies them.
         let steps = [Step.down(1000, 0, 80, 30)] + (1...10).map { Step.move(1000 + 8 * Double($0), 0, 80 - 5.5 * Double($0), 30) }
         h.run(steps)
         #expect(h.problems([(2, 30, Self.colours[0]), (30, 10, Self.colours[0]), (80, 30, Self.colours[1]),
                             (88, 55, Self.colours[1])], tolerance: 0).isEmpty)
         keys = h.scene.renderer.cachedKeys
-        #expect(h.scene.renderer.cacheBytes == Self.ownBytes(keys))
+        #expect(!keys.contains { $0.scale == fit })
+        h.run([Step.up(1200, 0)])
+        #expect(!h.scene.renderer.cachedKeys.contains { $0.scale == fit }, "nor once it rests again")
     }
 }

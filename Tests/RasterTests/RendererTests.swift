@@ -113,6 +113,31 @@ struct RendererTests {
         #expect(renderer.cacheBytes == renderer.cachedKeys.filter { $0.scale == 1 && $0.column == 2 }.count * tile)
     }
 
+    @Test("Content enlarged from a level it keeps stored is painted from that level every frame: no sharp tiles, the same pixels")
+    func enlargedFromStoredLevel() {
+        let scene = Scene1(viewport: CGSize(width: 600, height: 400), contentSize: CGSize(width: 700, height: 500))
+        scene.content.keepStored(width: 700, height: 500)
+        let renderer = Renderer()
+        let fb = OwnedFramebuffer(width: 600, height: 400)!
+        scene.zoom(1.3)
+        renderer.render(scene.root, into: fb, bufferAge: 0)  // the zoom's frame
+        for offset in [CGPoint(x: 0, y: 0), CGPoint(x: 77.5, y: 131.25)] {
+            scene.scroller.bounds.origin = offset
+            expectMatchesReference(scene, renderer: renderer, scale: 1.3, level: 1, width: 600, height: 400)
+        }
+        #expect(renderer.cachedTileCount > 0 && renderer.cachedKeys.allSatisfy { $0.scale == 1 }, "only the stored level's tiles")
+        #expect(renderer.cacheBytes == 0 && scene.content.drawn.isEmpty)
+
+        // Larger than `paintsLevelMaxPixels` at its scale (1950×1560 pixels): sharp tiles, so
+        // that moving it copies them instead of resampling a whole window every frame.
+        let large = Scene1(viewport: CGSize(width: 600, height: 400), contentSize: CGSize(width: 1500, height: 1200))
+        large.content.keepStored(width: 1500, height: 1200)
+        large.zoom(1.3)
+        renderer.render(large.root, into: fb, bufferAge: 0)
+        expectMatchesReference(large, renderer: renderer, scale: 1.3, level: 1, width: 600, height: 400)
+        #expect(renderer.cachedKeys.contains { $0.scale == 1.3 } && renderer.cacheBytes > 0)
+    }
+
     @Test("Translucent content blends over what lies below")
     func translucent() {
         let scene = Scene1(viewport: CGSize(width: 300, height: 300), contentSize: CGSize(width: 600, height: 600))
