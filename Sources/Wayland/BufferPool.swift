@@ -89,6 +89,36 @@ public struct BufferPool: Sendable {
         slots.count < capacity || slots.contains { $0.state == .free && $0.width == width && $0.height == height }
     }
 
+    /// Whether a buffer of `width`×`height` is free now (`acquire` would hand it out without
+    /// making one).
+    public func hasFree(width: Int, height: Int) -> Bool {
+        slots.contains { $0.state == .free && $0.width == width && $0.height == height }
+    }
+
+    /// Adds a free buffer of `width`×`height` holding no frame, made before a frame needs it;
+    /// its id, or nil when the cap is reached.
+    public mutating func addSpare(width: Int, height: Int) -> Int? {
+        guard slots.count < capacity else { return nil }
+        let id = nextID
+        nextID += 1
+        slots.append(Slot(id: id, width: width, height: height, state: .free, frame: 0))
+        return id
+    }
+
+    /// The window is at rest: returns the ids of the free buffers to destroy now, every one but
+    /// the buffer holding the newest frame (busy or free), which the next frame repaints least
+    /// of. Busy buffers stay: the compositor may still read them.
+    public mutating func trim() -> [Int] {
+        let newest = slots.max { $0.frame < $1.frame }?.id
+        var destroyNow: [Int] = []
+        slots.removeAll { slot in
+            guard slot.state == .free, slot.id != newest else { return false }
+            destroyNow.append(slot.id)
+            return true
+        }
+        return destroyNow
+    }
+
     /// The compositor released buffer `id`. Returns true when the buffer must now be
     /// destroyed (its size is outdated); unknown ids are ignored and return false.
     public mutating func released(_ id: Int) -> Bool {
@@ -191,6 +221,27 @@ struct FrameBuffers<Buffer> {
 
     /// Whether `acquire` would hand out a buffer of `width`×`height` now.
     func canAcquire(width: Int, height: Int) -> Bool { pool.canAcquire(width: width, height: height) }
+
+    /// Whether a buffer of `width`×`height` is free now, so `acquire` makes none.
+    func hasFree(width: Int, height: Int) -> Bool { pool.hasFree(width: width, height: height) }
+
+    /// Makes a free buffer of `width`×`height` ahead of need, with `make(id)`; nil at the cap.
+    /// When `make` throws, the error is passed on and the slot stays free without memory, which
+    /// `acquire` then makes as for any such slot.
+    mutating func addSpare(width: Int, height: Int, make: (Int) throws -> Buffer) throws -> Buffer? {
+        guard let id = pool.addSpare(width: width, height: height) else { return nil }
+        let buffer = try make(id)
+        memory[id] = buffer
+        return buffer
+    }
+
+    /// At rest: destroys every free buffer but the one holding the newest frame (`BufferPool.trim`).
+    mutating func trim() {
+        for id in pool.trim() { memory[id] = nil }
+    }
+
+    /// How many buffers exist.
+    var count: Int { pool.slots.count }
 
     /// The frame size changed: free buffers of another size are destroyed now, busy ones when
     /// they come back.

@@ -18,12 +18,16 @@ public struct FrameStatistics: Sendable {
     public internal(set) var lastAnswerMilliseconds: Double?
     /// Whether the last committed frame was drawn ahead of its callback (see `FrameScheduler`).
     public internal(set) var lastFrameDrawnAhead = false
+    /// Whether the last committed frame was drawn into a buffer made for it.
+    public internal(set) var lastFrameNewBuffer = false
     /// Frames drawn ahead of their callback, committed or not.
     public internal(set) var framesDrawnAhead = 0
     /// Frames drawn ahead and given up: something changed before their callback came.
     public internal(set) var heldFramesDiscarded = 0
     /// Buffers created over the window's life (reuse keeps this small).
     public internal(set) var buffersCreated = 0
+    /// Spare buffers given back at rest (`Window.armRestTimer`).
+    public internal(set) var buffersGivenBack = 0
     /// Frame callbacks answered with a commit (the frames of an animation).
     public internal(set) var callbacksAnswered = 0
     /// The longest time from a frame callback's arrival to the commit answering it, in ms.

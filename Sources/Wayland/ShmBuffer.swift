@@ -49,6 +49,9 @@ final class ShmBuffer {
         wl_buffer_add_listener(buffer, &ShmBuffer.listener, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// Faults the pixels' pages in on another thread (see `SharedMemory.prefaultInBackground`).
+    func prefaultInBackground() { memory.prefaultInBackground() }
+
     deinit {
         wl_buffer_destroy(proxy)  // before `memory` unmaps the pixels
     }

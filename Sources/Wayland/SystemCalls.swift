@@ -73,6 +73,18 @@ extension SystemCalls {
         munmap(base, byteCount)
     }
 
+    /// 23: `MADV_POPULATE_WRITE` (Linux 5.14, <linux/mman.h>), spelled out for C libraries
+    /// whose headers predate it.
+    static let populateWrite: Int32 = 23
+
+    /// Faults every page of a shared mapping in, writable, without changing its bytes
+    /// (`madvise(MADV_POPULATE_WRITE)`); false when the kernel cannot (before 5.14), and the
+    /// pages then fault in when first written, as without it.
+    @discardableResult
+    static func populateForWriting(_ base: UnsafeMutableRawPointer, byteCount: Int) -> Bool {
+        madvise(base, byteCount, populateWrite) == 0
+    }
+
     /// A non-blocking, close-on-exec eventfd with a count of 0.
     static func eventFile() throws(SystemCallError) -> FileDescriptor {
         let fd = sk_eventfd()

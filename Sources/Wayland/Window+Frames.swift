@@ -14,6 +14,8 @@ extension Window {
         /// The changed rects, in buffer pixels.
         let damage: [PixelRect]
         let renderMilliseconds: Double
+        /// Whether its buffer's memory was made for it (its pages faulted in while drawing).
+        let newBuffer: Bool
     }
 
     /// A frame drawn ahead for the outstanding callback: its pixels, or none when its tick
@@ -79,13 +81,18 @@ extension Window {
         return scene.needsRender || unshownDrawing || !buffers.holdsDrawnFrame(width: size.width, height: size.height)
     }
 
+    /// A new `width`×`height` buffer for slot `id`, which reports its release to the pool.
+    func makeBuffer(id: Int, width: Int, height: Int) throws -> ShmBuffer {
+        let buffer = try ShmBuffer(shm: display.globals.shm!, id: id, width: width, height: height, opaque: opaque)
+        buffer.onRelease = { [unowned self] id in self.buffers.released(id) }
+        return buffer
+    }
+
     /// Draws the scene into a buffer; nil when every buffer is busy.
     func draw() throws -> DrawnFrame? {
         let size = turnedBufferSize
-        let acquisition = try buffers.acquire(width: size.width, height: size.height) { id in
-            let buffer = try ShmBuffer(shm: display.globals.shm!, id: id, width: size.width, height: size.height, opaque: opaque)
-            buffer.onRelease = { [unowned self] id in self.buffers.released(id) }
-            return buffer
+        let acquisition = try buffers.acquire(width: size.width, height: size.height) {
+            try makeBuffer(id: $0, width: size.width, height: size.height)
         }
         guard case .draw(let id, let buffer, let age, let created) = acquisition else { return nil }
         if created { statistics.buffersCreated += 1 }
@@ -93,7 +100,8 @@ extension Window {
         // On a turned screen the scene draws upright and the changed pixels are copied turned.
         let damage = preRotated?.render(scene, into: buffer.framebuffer, bufferAge: age)
             ?? scene.render(into: buffer.framebuffer, bufferAge: age)
-        return DrawnFrame(id: id, buffer: buffer, damage: damage, renderMilliseconds: monotonicMilliseconds() - start)
+        return DrawnFrame(id: id, buffer: buffer, damage: damage, renderMilliseconds: monotonicMilliseconds() - start,
+                          newBuffer: created)
     }
 
     /// Ticks for `time` (ms), draws and commits.
@@ -149,6 +157,7 @@ extension Window {
         unshownDamage = PixelRegion()
         statistics.lastRenderMilliseconds = frame.renderMilliseconds
         statistics.lastFrameDrawnAhead = drawnAhead
+        statistics.lastFrameNewBuffer = frame.newBuffer
         surface.attach(frame.buffer.proxy)
         commitScaleState()
         // Damage is in buffer pixels, whatever the scale: the renderer's rects as they are.
@@ -191,7 +200,14 @@ extension Window {
         }
         // Its buffer holds the newest pixels: free again, it is the one drawn into next.
         discardHeldFrame()
-        guard buffers.canAcquire(width: size.width, height: size.height) else { return }
+        guard buffers.hasFree(width: size.width, height: size.height) else {
+            // Not into a buffer made now: its pages would fault in on this thread while it draws
+            // (at 3840×2160 the first frame of a zoom drawn so took 17–30 ms and answered its
+            // callback late). One is made for the callback's frame instead, its pages faulted in
+            // on another thread meanwhile.
+            makeSpareBuffer(width: size.width, height: size.height)
+            return
+        }
         // The frame just committed goes to the compositor now, not after this one is drawn.
         try display.flushRequests()
         let request = tick(at: time)
@@ -217,6 +233,37 @@ extension Window {
             $0.buffer.framebuffer.width == size.width && $0.buffer.framebuffer.height == size.height
         } ?? true
         return fits && !needsCommit && scene.isMotionPredictable
+    }
+
+    /// Makes a free buffer ahead of the frame that needs it and faults its pages in on another
+    /// thread (`SharedMemory.prefaultInBackground`); nothing when the pool is full. A failure is
+    /// left for that frame's `acquire`, which makes the buffer again and reports it.
+    func makeSpareBuffer(width: Int, height: Int) {
+        guard let spare = try? buffers.addSpare(width: width, height: height, make: {
+            try makeBuffer(id: $0, width: width, height: height)
+        }) else { return }
+        spare.prefaultInBackground()
+        statistics.buffersCreated += 1
+    }
+
+    /// 2000 ms: how long after its last commit the window counts as at rest and gives its spare
+    /// buffers back (decision: longer than the pauses between the gestures of one interaction,
+    /// up to 1.5 s in bench-fling's scenarios, so a gesture's frames find their buffers made).
+    static let restDelay = 2000.0
+
+    /// Gives the spare buffers back once the window has committed nothing for `restDelay`:
+    /// while it animates two or three take turns (8.1 MiB each at 1920×1080, 32 MiB at 4K), at
+    /// rest only the one holding the newest frame stays (`BufferPool.trim`). When that one is
+    /// still the compositor's, the next frame makes a buffer again and draws all of it: a few
+    /// ms of fresh pages on a frame that starts a motion, which answers no callback.
+    func armRestTimer() {
+        if let restTimer { display.cancelTimer(restTimer) }
+        restTimer = display.schedule(at: monotonicMilliseconds() + Self.restDelay) { [unowned self] in
+            self.restTimer = nil
+            let before = self.buffers.count
+            self.buffers.trim()
+            self.statistics.buffersGivenBack += before - self.buffers.count
+        }
     }
 
     /// Gives the held frame up: the callback draws as now.
@@ -284,6 +331,7 @@ extension Window {
         }
         surface.commit()
         needsCommit = false  // carried by this commit
+        armRestTimer()
         let now = monotonicMilliseconds()
         callbackRequested = now
         // The next callback is expected a refresh after this one's arrival, or after the time a

@@ -90,6 +90,8 @@ public final class Window {
     var buffers = FrameBuffers<ShmBuffer>()
     var scheduler = FrameScheduler()
     var wakeTimer: Int?
+    /// Fires `restDelay` after the last commit: the spare buffers go (see `armRestTimer`).
+    var restTimer: Int?
     /// A configure was acknowledged or the decorations changed (libdecor draws them in
     /// subsurfaces synchronised with ours), which take effect with the surface's next commit:
     /// committed after the dispatch unless a frame did. A configure that changes no size draws
@@ -179,6 +181,7 @@ public final class Window {
 
     deinit {
         if let wakeHandler { display.removeWakeHandler(wakeHandler) }
+        if let restTimer { display.cancelTimer(restTimer) }
         if let contentWaitTimer { display.cancelTimer(contentWaitTimer) }
         scene.onNeedsFrameFromAnyThread = nil
         // The protocol objects go with their properties: the role's, the fractional scale and

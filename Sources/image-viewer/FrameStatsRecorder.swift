@@ -61,12 +61,14 @@ public struct FrameStatsRecorder: Sendable {
     /// `ms` since process start, `tiles` drawn or resampled for this frame; `answerMs` follows
     /// when the frame answered a frame callback: ms from the callback's arrival to the commit;
     /// `"ahead":true` when the frame was drawn ahead of its callback (`renderMs` then passed
-    /// before the callback came).
+    /// before the callback came); `"newBuffer":true` when its buffer was made for it (`renderMs`
+    /// then includes faulting in the buffer's pages).
     public static func frameLine(ms: Double, renderMs: Double, tiles: Int, width: Int, height: Int,
-                                 answerMs: Double? = nil, drawnAhead: Bool = false) -> String {
+                                 answerMs: Double? = nil, drawnAhead: Bool = false, newBuffer: Bool = false) -> String {
         var line = #"{"event":"frame","ms":\#(Int(ms.rounded())),"renderMs":\#(decimal(renderMs)),"tiles":\#(tiles),"width":\#(width),"height":\#(height)"#
         if let answerMs { line += #","answerMs":\#(decimal(answerMs))"# }
         if drawnAhead { line += #","ahead":true"# }
+        if newBuffer { line += #","newBuffer":true"# }
         return line + "}"
     }
 

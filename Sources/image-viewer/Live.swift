@@ -141,6 +141,7 @@ extension ImageViewer {
                 log.frameCommitted(at: commitTime, renderMs: app.window.statistics.lastRenderMilliseconds,
                                    answerMs: app.window.statistics.lastAnswerMilliseconds,
                                    drawnAhead: app.window.statistics.lastFrameDrawnAhead,
+                                   newBuffer: app.window.statistics.lastFrameNewBuffer,
                                    tiles: tilesNow - lastTiles, width: buffer.width, height: buffer.height,
                                    showsContent: gallery?.hasRenderedContent ?? true,
                                    cacheBytes: renderer.cacheBytes, cachedTiles: renderer.cachedTileCount,
@@ -256,7 +257,7 @@ final class StatsLog: Sendable {
     /// One committed frame. Lines start with the first frame showing content (`first-frame`),
     /// so that line comes first; earlier frames (the black window while the first picture
     /// decodes) count in the summary only.
-    func frameCommitted(at time: Double, renderMs: Double, answerMs: Double?, drawnAhead: Bool, tiles: Int, width: Int, height: Int,
+    func frameCommitted(at time: Double, renderMs: Double, answerMs: Double?, drawnAhead: Bool, newBuffer: Bool, tiles: Int, width: Int, height: Int,
                         showsContent: Bool,
                         cacheBytes: Int, cachedTiles: Int, callbacks: FrameStatsRecorder.CallbackFigures) {
         var lines: [String] = []
@@ -272,7 +273,7 @@ final class StatsLog: Sendable {
             }
             lines.append(FrameStatsRecorder.frameLine(ms: time - launch, renderMs: renderMs, tiles: tiles,
                                                       width: width, height: height, answerMs: answerMs,
-                                                      drawnAhead: drawnAhead))
+                                                      drawnAhead: drawnAhead, newBuffer: newBuffer))
         }
         for line in lines { emit(line) }
     }

@@ -69,6 +69,9 @@ struct StatsTests {
         let ahead = FrameStatsRecorder.frameLine(ms: 830, renderMs: 9.5, tiles: 0, width: 3840, height: 2160, answerMs: 0.42,
                                                  drawnAhead: true)
         #expect(ahead == #"{"event":"frame","ms":830,"renderMs":9.50,"tiles":0,"width":3840,"height":2160,"answerMs":0.42,"ahead":true}"#)
+        let fresh = FrameStatsRecorder.frameLine(ms: 40, renderMs: 17.7, tiles: 0, width: 3840, height: 2160, newBuffer: true)
+        #expect(fresh == #"{"event":"frame","ms":40,"renderMs":17.70,"tiles":0,"width":3840,"height":2160,"newBuffer":true}"#,
+                "a frame drawn into a buffer made for it says so: its render time includes the new pages")
         let line = FrameStatsRecorder().summaryLine(peakMemoryKiB: 1, cacheBytes: 0, cachedTiles: 0,
                                                     callbacks: .init(answered: 180, late: 0, slowestMs: 6, drawnAhead: 171,
                                                                      aheadDiscarded: 4))

@@ -77,6 +77,11 @@ struct AnimationLiveTests {
                 "after S again, \(run.frameTimes.count - paused) frames in 1.5 s")
     }
 
+    /// 1.5 s: waited after the output has been quiet for 1 s, so the window's one wake at rest,
+    /// 2 s after its last commit (Window.restDelay: its spare buffers given back), is over before
+    /// the wakes are counted.
+    static let pastRest = 1.5
+
     @Test("On another workspace no frame is committed and no thread wakes; back on its own, it plays on")
     func hiddenWindowRests() throws {
         let folder = try PrivateFolder(prefix: "scrollkit-animation")
@@ -87,6 +92,7 @@ struct AnimationLiveTests {
         // wl_surface.leave either, so the viewer learns it from the callbacks alone).
         try run.sway.swaymsg(["workspace", "2"])
         try awaitQuiet(run.viewer, quiet: 1, timeout: 10)
+        Thread.sleep(forTimeInterval: Self.pastRest)
         let hidden = run.frameTimes.count
         let (woke, threads) = threadsWaking(in: run.viewer.process.processIdentifier, during: 5)
         #expect(run.viewer.process.isRunning)
@@ -105,6 +111,7 @@ struct AnimationLiveTests {
         #expect(awaitTrue(timeout: 1) { run.frameTimes.count >= 3 }, "the animation plays before it is paused")
         try run.press("s")
         try awaitQuiet(run.viewer, quiet: 1, timeout: 10)
+        Thread.sleep(forTimeInterval: Self.pastRest)
         let (woke, threads) = threadsWaking(in: run.viewer.process.processIdentifier, during: 10)
         #expect(run.viewer.process.isRunning)
         #expect(woke.isEmpty, "threads that woke during 10 s paused: \(woke) (threads: \(threads))")

@@ -78,3 +78,75 @@ struct FrameBuffersTests {
         #expect(buffers.pool.slots.isEmpty)
     }
 }
+
+@Suite("Frame buffers at rest and made ahead")
+struct SpareBufferTests {
+    typealias Memory = FrameBuffersTests.Memory
+
+    /// Three buffers as after a motion: 1 and 2 released, 3 (the newest frame) on screen.
+    private func afterMotion() throws -> FrameBuffers<Memory> {
+        var buffers = FrameBuffers<Memory>(capacity: 4)
+        for _ in 1...3 { _ = try buffers.acquire(width: 4, height: 4) { Memory(id: $0) } }
+        buffers.released(1)
+        buffers.released(2)
+        return buffers
+    }
+
+    @Test("At rest every free buffer goes but the one holding the newest frame; one on screen stays")
+    func trimKeepsTheNewest() throws {
+        var onScreen = try afterMotion()
+        onScreen.trim()
+        #expect(onScreen.pool.slots.map(\.id) == [3], "the compositor's buffer, which holds the newest frame, alone")
+        #expect(onScreen.holdsDrawnFrame(width: 4, height: 4))
+        guard case .draw(let id, _, let age, let created) = try onScreen.acquire(width: 4, height: 4, make: { Memory(id: $0) }) else {
+            Issue.record("no buffer after the rest")
+            return
+        }
+        #expect(id == 4 && age == 0 && created, "the next frame makes one and repaints it all")
+
+        var released = try afterMotion()
+        released.released(3)  // a compositor that copied the pixels gives every buffer back
+        released.trim()
+        #expect(released.pool.slots.map(\.id) == [3])
+        guard case .draw(let reused, _, let reusedAge, let made) = try released.acquire(width: 4, height: 4, make: { Memory(id: $0) }) else {
+            Issue.record("no buffer after the rest")
+            return
+        }
+        #expect(reused == 3 && reusedAge == 1 && !made, "the kept buffer holds the last frame: only the change is drawn")
+    }
+
+    @Test("A spare is free, holds no frame and is drawn into whole; none beyond the cap")
+    func spareBuffers() throws {
+        var buffers = FrameBuffers<Memory>(capacity: 3)
+        _ = try buffers.acquire(width: 4, height: 4) { Memory(id: $0) }
+        #expect(!buffers.hasFree(width: 4, height: 4))
+        let spare = try buffers.addSpare(width: 4, height: 4) { Memory(id: $0) }
+        #expect(spare?.id == 2 && buffers.hasFree(width: 4, height: 4))
+        #expect(!buffers.hasFree(width: 8, height: 4), "only of its size")
+        guard case .draw(let id, let memory, let age, let created) = try buffers.acquire(width: 4, height: 4, make: { _ in
+            Issue.record("the spare's memory is made again")
+            return Memory(id: 0)
+        }) else {
+            Issue.record("the spare is not handed out")
+            return
+        }
+        #expect(id == 2 && memory === spare && age == 0 && !created, "its memory, repainted whole")
+        _ = try buffers.addSpare(width: 4, height: 4) { Memory(id: $0) }
+        #expect(try buffers.addSpare(width: 4, height: 4) { Memory(id: $0) } == nil, "the cap of 3 is reached")
+        #expect(buffers.count == 3)
+    }
+
+    @Test("A spare whose memory fails leaves a free slot that the next frame makes")
+    func spareFailure() throws {
+        var buffers = FrameBuffers<Memory>(capacity: 3)
+        _ = try buffers.acquire(width: 4, height: 4) { Memory(id: $0) }
+        #expect(throws: FrameBuffersTests.OutOfMemory()) {
+            _ = try buffers.addSpare(width: 4, height: 4) { _ in throw FrameBuffersTests.OutOfMemory() }
+        }
+        guard case .draw(let id, _, let age, let created) = try buffers.acquire(width: 4, height: 4, make: { Memory(id: $0) }) else {
+            Issue.record("no buffer after a failed spare")
+            return
+        }
+        #expect(id == 2 && age == 0 && created)
+    }
+}
