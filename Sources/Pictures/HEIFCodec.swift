@@ -130,7 +130,10 @@ enum HEIFCodec {
             // 10- and 12-bit pictures (HDR phones, AVIF) come out as 8 bits per sample.
             options?.pointee.convert_hdr_to_8bit = 1
             var image: OpaquePointer?
-            let error = scrollkit_heif_decode_image(h.raw, &image, heif_colorspace_RGB, heif_chroma_444, options)
+            // An AVIF is decoded on one CPU: dav1d's second thread only adds memory (see heif.c).
+            let error = format == .avif
+                ? scrollkit_heif_decode_image_on_one_cpu(h.raw, &image, heif_colorspace_RGB, heif_chroma_444, options)
+                : scrollkit_heif_decode_image(h.raw, &image, heif_colorspace_RGB, heif_chroma_444, options)
             guard error.code == heif_error_Ok, let image else { throw failure(error, file: file, format: format) }
             defer { scrollkit_heif_image_release(image) }
             let w = Int(scrollkit_heif_image_get_width(image, heif_channel_R)), ht = Int(scrollkit_heif_image_get_height(image, heif_channel_R))

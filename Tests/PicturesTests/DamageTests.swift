@@ -2,6 +2,7 @@
 // line saying what is missing; strict decodes still refuse them.
 import Foundation
 import Raster
+import Synchronization
 import Testing
 import TestSupport
 @testable import Pictures
@@ -170,5 +171,39 @@ struct DamageTests {
         #expect(throws: PictureError(file: "h", kind: .truncated)) {
             try ImageDecoder(data: headerOnly, file: "h").decode(acceptsDamage: true)
         }
+    }
+}
+
+@Suite("AVIF decoded on one CPU")
+struct AVIFOneCPUTests {
+    /// The calling thread's CPUs as the kernel lists them (`Cpus_allowed_list`).
+    static func allowedCPUs() throws -> String {
+        let status = try String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)
+        return try #require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }).description
+    }
+
+    @Test("The thread that decodes an AVIF may run on the same CPUs after as before, and the picture is whole")
+    func affinityRestored() throws {
+        let (folder, _) = try GeneratedCorpus.generated.get()
+        let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("avif-lossy.avif")))
+        // On a thread of its own, so no other test's work runs on it meanwhile.
+        let result = Mutex<(before: String, after: String, size: (Int, Int))?>(nil)
+        let failure = Mutex<String?>(nil)
+        let thread = Thread {
+            do {
+                let before = try Self.allowedCPUs()
+                let picture = try ImageDecoder(data: bytes, file: "avif-lossy.avif").decode(acceptsDamage: false)
+                result.withLock { $0 = (before, try! Self.allowedCPUs(), (picture.width, picture.height)) }
+            } catch {
+                failure.withLock { $0 = "\(error)" }
+            }
+        }
+        thread.start()
+        let deadline = Date().addingTimeInterval(30)
+        while result.withLock({ $0 == nil }) && failure.withLock({ $0 == nil }) && Date() < deadline { usleep(10_000) }
+        #expect(failure.withLock { $0 } == nil)
+        let seen = try #require(result.withLock { $0 }, "the decode did not end in 30 s")
+        #expect(seen.before == seen.after, "CPUs before: \(seen.before), after: \(seen.after)")
+        #expect(seen.size.0 > 0 && seen.size.1 > 0)
     }
 }

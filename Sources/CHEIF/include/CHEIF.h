@@ -57,4 +57,12 @@ const char *scrollkit_heif_open(void);
 
 SCROLLKIT_HEIF_FUNCTIONS(SCROLLKIT_DECLARE, SCROLLKIT_DECLARE_VOID)
 
+/// heif_decode_image with the calling thread bound to one CPU while it runs (see heif.c: dav1d
+/// then keeps no frame-threading buffers); the thread's CPUs are as before when it returns.
+struct heif_error scrollkit_heif_decode_image_on_one_cpu(const struct heif_image_handle *handle,
+                                                         struct heif_image **image,
+                                                         enum heif_colorspace colorspace,
+                                                         enum heif_chroma chroma,
+                                                         const struct heif_decoding_options *options);
+
 #endif
