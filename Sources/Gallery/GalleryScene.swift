@@ -235,6 +235,12 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         pictures.limits.maxPixels = max(pictures.limits.maxPixels, Self.maxPixels)
         pictures.limits.levelFolder = { LevelFolder.shared.path() }
         loader = PageLoader(options: pictures, mode: options.loading)
+        // The first picture's library opens now, while the window is set up, rather than when
+        // its load starts after the window's first configure (loads in the background only:
+        // the offscreen harness decodes on the spot).
+        if options.loading == .background, files.indices.contains(start) {
+            CodecWarmUp.prepare(forFileAt: files[start])
+        }
         schedule = KioskSchedule(slideInterval: options.slideshowInterval.map { $0 * 1000 },
                                  idleDelay: options.idleResetDelay.map { $0 * 1000 })
         let root = View()

@@ -50,6 +50,8 @@ public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
     /// Bytes `recognise` needs to tell every binary format apart: the ISO-BMFF `ftyp` box
     /// of HEIF/AVIF up to its first compatible brand ends at byte 20.
     public static let signatureLength = 32
+    /// 4 KiB: how far into a file `recognise` looks for an SVG's root element.
+    static let svgSniffBytes = 4096
 
     /// 8-byte PNG signature (PNG specification §5.2).
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -136,9 +138,9 @@ public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
 
     /// An XML document whose root element is `svg`: an optional byte-order mark, blanks,
     /// the XML declaration, comments, processing instructions and a DOCTYPE may come first.
-    /// Only the first 4 KiB are looked at (editors write long comments, not longer).
+    /// Only the first `svgSniffBytes` are looked at (editors write long comments, not longer).
     static func isSVG(_ bytes: [UInt8]) -> Bool {
-        var b = ArraySlice(bytes.prefix(4096))
+        var b = ArraySlice(bytes.prefix(svgSniffBytes))
         if b.starts(with: [0xEF, 0xBB, 0xBF]) { b = b.dropFirst(3) }
         func skipBlanks() { while let c = b.first, c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { b = b.dropFirst() } }
         func skip(past end: [UInt8]) -> Bool {

@@ -3,7 +3,9 @@
 // viewer links none of them.
 import CDynamicLibrary
 import Foundation
+import SafeOutput
 import Testing
+import TestSupport
 @testable import Pictures
 
 @Suite("Libraries opened on first use")
@@ -85,5 +87,33 @@ struct LibraryLoadingTests {
         for soname in ["libheif.so", "libjxl.so", "librsvg-2.so", "libcairo.so"] {
             #expect(!needed.contains { $0.contains("[\(soname)") }, "image-viewer needs \(soname)")
         }
+    }
+}
+
+@Suite("A picture's library opened ahead of its load")
+struct CodecWarmUpTests {
+    @Test("The format is read from the file's first bytes and its library opened; other files are left alone, a FIFO or a missing file at once")
+    func warmUp() throws {
+        let folder = try PrivateFolder(prefix: "codec-warm-up")
+        func path(_ name: String) -> String { folder.path + "/" + name }
+        let svg = path("drawing")  // no extension: the content decides
+        try Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>"#.utf8)
+            .write(to: URL(fileURLWithPath: svg))
+        #expect(CodecWarmUp.warmUp(svg) == .svg)
+        #expect(SVGCodec.openLibrary() == nil, "librsvg is open after it")
+        let png = path("picture.png")
+        try Data(PNGWriter(width: 2, height: 2, colorType: 2).encode { x, y in [x, y, 0] }).write(to: URL(fileURLWithPath: png))
+        #expect(CodecWarmUp.warmUp(png) == .png)
+        let text = path("notes.svg")
+        try Data("not a drawing".utf8).write(to: URL(fileURLWithPath: text))
+        #expect(CodecWarmUp.warmUp(text) == nil)
+        #expect(CodecWarmUp.warmUp(path("missing.avif")) == nil)
+        // Nobody writes to this FIFO: opening it for reading without O_NONBLOCK would wait forever.
+        let fifo = path("fifo.svg")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let start = Date()
+        #expect(CodecWarmUp.warmUp(fifo) == nil)
+        #expect(Date().timeIntervalSince(start) < 1)
+        #expect(CodecWarmUp.warmUp(folder.path) == nil, "a folder is not a picture")
     }
 }
