@@ -168,4 +168,7 @@ public final class PictureView: View, TiledContent {
 
     /// `Picture` is immutable and shareable across threads.
     public var drawsConcurrently: Bool { true }
+
+    /// An SVG is rendered at the scale it is shown, so it stays as sharp as its shapes.
+    public var drawsAtAnyScale: Bool { picture?.isVector == true }
 }

@@ -63,18 +63,20 @@ enum Placement {
                 defer { histories[s.serial] = history }
                 let mode = LevelPolicy.placementMode(scale: s.scale, outputScale: outputScale, history: &history.zoom)
                 frame.zooming = frame.zooming || mode.zooming
-                let sourceExtent = mode.level.map(s.extent(atLevel:)) ?? s.extent
+                // Settled vector content is drawn at its own scale (`TiledContent.drawsAtAnyScale`).
+                let level = !mode.transient && s.content.drawsAtAnyScale ? nil : mode.level
+                let sourceExtent = level.map(s.extent(atLevel:)) ?? s.extent
                 guard !sourceExtent.isEmpty else { continue }
                 history.shown(atX: s.originX, y: s.originY)
                 var standInLevels = mode.standIns.map { StandInLevel(level: $0, extent: s.extent(atLevel: $0)) }
                     .filter { !$0.extent.isEmpty }
-                let backstop = Self.backstop(of: s, below: mode.level ?? LevelPolicy.settledLevel(scale: s.scale))
+                let backstop = Self.backstop(of: s, below: level ?? LevelPolicy.settledLevel(scale: s.scale))
                 if let backstop, !standInLevels.contains(backstop) { standInLevels.append(backstop) }
                 var placement = ContentPlacement(view: s.serial, scale: s.scale, originX: s.originX, originY: s.originY,
-                                                 extent: s.extent, sourceLevel: mode.level, transient: mode.transient,
+                                                 extent: s.extent, sourceLevel: level, transient: mode.transient,
                                                  opaque: s.content.isOpaqueContent, sourceExtent: sourceExtent,
                                                  standInLevels: standInLevels, backstop: backstop)
-                placement.paintsLevel = !mode.transient && Self.paintsLevel(s, level: mode.level)
+                placement.paintsLevel = !mode.transient && Self.paintsLevel(s, level: level)
                 if mode.transient, s.scale != outputScale {
                     let settled = LevelPolicy.settledLevel(scale: s.scale)
                     placement.settlingLevel = StandInLevel(level: settled, extent: s.extent(atLevel: settled))
@@ -87,7 +89,8 @@ enum Placement {
         for s in walk.nearby {
             // Off screen, nothing animates that anyone sees: the scale counts as settled.
             var history = histories[s.serial] ?? ViewHistory()
-            let level = LevelPolicy.offscreenLevel(scale: s.scale, outputScale: outputScale, history: &history.zoom)
+            let offscreen = LevelPolicy.offscreenLevel(scale: s.scale, outputScale: outputScale, history: &history.zoom)
+            let level = s.content.drawsAtAnyScale ? nil : offscreen
             histories[s.serial] = history
             let sourceExtent = level.map(s.extent(atLevel:)) ?? s.extent
             guard !sourceExtent.isEmpty else { continue }

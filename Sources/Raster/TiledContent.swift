@@ -28,6 +28,11 @@ public protocol TiledContent: View {
     /// only reads immutable state); the renderer then draws missing tiles on both cores.
     var drawsConcurrently: Bool { get }
 
+    /// True when `draw` is as cheap at any scale as at a power-of-two level's and sharper there
+    /// (vector drawings): settled tiles are then drawn at their own scale, never resampled from
+    /// the nearest level's (a drawing fitted at 0.2 was shown shrunk from its 0.25 level).
+    var drawsAtAnyScale: Bool { get }
+
     /// The content as it is now, as a drawing any thread may run while the view itself goes
     /// on changing (it holds the immutable data `draw` reads, not the view): the renderer draws
     /// tiles ahead of need with it on a background thread between frames. Its pixels must be
@@ -54,6 +59,8 @@ extension TiledContent {
     public var isOpaqueContent: Bool { false }
     /// Drawing stays on the calling thread unless the content says otherwise.
     public var drawsConcurrently: Bool { false }
+    /// Settled tiles come from power-of-two levels unless the content says otherwise.
+    public var drawsAtAnyScale: Bool { false }
     /// No background drawing unless the content offers it.
     public func concurrentDrawing() -> TileDrawing? { nil }
     /// Content is never refined unless it says so.

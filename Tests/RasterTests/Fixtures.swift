@@ -16,8 +16,12 @@ final class PatternView: View, TiledContent {
     /// Lets the renderer draw tiles on several threads at once.
     var concurrent = false
 
+    /// Says its tiles are as good drawn at any scale (as a vector drawing's are).
+    var anyScale = false
+
     var isOpaqueContent: Bool { opaque }
     var drawsConcurrently: Bool { concurrent }
+    var drawsAtAnyScale: Bool { anyScale }
 
     /// The pixel at content pixel (x, y) drawn at `scale`: stripes, a diagonal ramp and a
     /// term depending on the scale, so misplaced or wrongly scaled tiles show.

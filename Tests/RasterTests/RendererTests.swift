@@ -63,6 +63,20 @@ struct RendererTests {
         #expect(scene.content.drawn.allSatisfy { $0.scale == level }, "tiles are drawn at the nearest power of two")
     }
 
+    @Test("Content that draws at any scale (a vector drawing) is drawn at its settled scale, not shrunk or enlarged from a level", arguments: [0.2, 0.75, 1.3])
+    func anyScaleContent(zoom: Double) {
+        let scene = Scene1(viewport: CGSize(width: 420, height: 330), contentSize: CGSize(width: 700, height: 600))
+        scene.content.anyScale = true
+        let renderer = Renderer()
+        scene.zoom(CGFloat(zoom))
+        for offset in [CGPoint(x: 0, y: 0), CGPoint(x: 77.5, y: 131.25)] {
+            scene.scroller.bounds.origin = offset
+            expectMatchesReference(scene, renderer: renderer, scale: zoom, level: zoom, width: 420, height: 330)
+        }
+        #expect(scene.content.drawn.allSatisfy { $0.scale == zoom }, "drawn at \(Set(scene.content.drawn.map(\.scale)))")
+        #expect(renderer.statistics.tilesResampled == 0)
+    }
+
     @Test("Tiles made in memory reserved ahead (a host waiting for a decoder) equal the content resampled once; each takes one block, and what is left is freed")
     func reservedTiles() {
         // Translucent content at 1.3: partial tiles at its edges, and resampled tiles.
