@@ -127,7 +127,7 @@ let package = Package(
 
         .executableTarget(name: "image-viewer", dependencies: [
             "Wayland", "Host", "Raster", "ScrollKit", "Replay", "Gallery", "TraceFormat", "SafeOutput", "TestCardContent",
-            "CSystemd", "CMalloc",
+            "CSystemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], linkerSettings: packedRelocations()),
         .executableTarget(name: "scroll-replay", dependencies: [

@@ -1,7 +1,6 @@
 // image-viewer: the ScrollKit demo, a paging gallery of zoomable pictures on a Wayland desktop or
 // kiosk, or offscreen driven by an input trace.
 import ArgumentParser
-import CMalloc
 import Foundation
 import Glibc
 import Gallery
@@ -215,26 +214,11 @@ struct ImageViewer: ParsableCommand {
         // A closed stderr or a recording past the file size limit must fail a write, not end
         // the viewer.
         Diagnostics.ignoreOutputSignals()
-        Self.returnLargeBlocks()
         if let offscreenTrace {
             try runOffscreen(tracePath: offscreenTrace)
             return
         }
         try runLive(launch: launch)
-    }
-
-    /// 256 KiB: blocks this large or larger are mapped on their own and unmapped when freed
-    /// (`M_MMAP_THRESHOLD`, glibc's mallopt(3)), a 256×256 tile included. glibc starts at 128 KiB
-    /// but raises the threshold up to 32 MiB each time such a block is freed, after which freed
-    /// pictures and tiles stay in its arenas. Measured on a folder of 2560×1600 JPEGs at
-    /// 1920×1080: at rest on the first picture VmRSS 46.8 MB with glibc's rule, 44.7 MB with this;
-    /// the peak after 30 pages 87.9 MB against 82.2 MB. A fixed 1 MiB was worse (57.2 MB at rest:
-    /// tiles then fragment the arenas).
-    static let largeBlockBytes: Int32 = 256 << 10
-
-    /// Sets `largeBlockBytes` as malloc's threshold (fixed, so it no longer rises).
-    static func returnLargeBlocks() {
-        _ = mallopt(M_MMAP_THRESHOLD, largeBlockBytes)
     }
 
     /// The tile cache budget in bytes of the test card and the list demo, which hold no pictures.
