@@ -86,7 +86,7 @@ public struct BufferPool: Sendable {
     /// Whether `acquire(width:height:)` would hand out a buffer now: one of that size is free,
     /// or the cap allows another.
     public func canAcquire(width: Int, height: Int) -> Bool {
-        slots.count < capacity || slots.contains { $0.state == .free && $0.width == width && $0.height == height }
+        slots.count < capacity || hasFree(width: width, height: height)
     }
 
     /// Whether a buffer of `width`×`height` is free now (`acquire` would hand it out without
@@ -239,9 +239,6 @@ struct FrameBuffers<Buffer> {
     mutating func trim() {
         for id in pool.trim() { memory[id] = nil }
     }
-
-    /// How many buffers exist.
-    var count: Int { pool.slots.count }
 
     /// The frame size changed: free buffers of another size are destroyed now, busy ones when
     /// they come back.

@@ -26,8 +26,6 @@ public struct FrameStatistics: Sendable {
     public internal(set) var heldFramesDiscarded = 0
     /// Buffers created over the window's life (reuse keeps this small).
     public internal(set) var buffersCreated = 0
-    /// Spare buffers given back at rest (`Window.armRestTimer`).
-    public internal(set) var buffersGivenBack = 0
     /// Frame callbacks answered with a commit (the frames of an animation).
     public internal(set) var callbacksAnswered = 0
     /// The longest time from a frame callback's arrival to the commit answering it, in ms.

@@ -255,14 +255,18 @@ extension Window {
     /// while it animates two or three take turns (8.1 MiB each at 1920×1080, 32 MiB at 4K), at
     /// rest only the one holding the newest frame stays (`BufferPool.trim`). When that one is
     /// still the compositor's, the next frame makes a buffer again and draws all of it: a few
-    /// ms of fresh pages on a frame that starts a motion, which answers no callback.
+    /// ms of fresh pages on a frame that starts a motion, which answers no callback. One timer
+    /// runs at a time, measured from the last commit (`callbackRequested`): a commit only arms
+    /// it when none is waiting, and a timer that finds a later commit waits on from there.
     func armRestTimer() {
-        if let restTimer { display.cancelTimer(restTimer) }
-        restTimer = display.schedule(at: monotonicMilliseconds() + Self.restDelay) { [unowned self] in
+        guard restTimer == nil else { return }
+        restTimer = display.schedule(at: callbackRequested + Self.restDelay) { [unowned self] in
             self.restTimer = nil
-            let before = self.buffers.count
-            self.buffers.trim()
-            self.statistics.buffersGivenBack += before - self.buffers.count
+            if self.callbackRequested + Self.restDelay > monotonicMilliseconds() {
+                self.armRestTimer()  // committed since it was set
+            } else {
+                self.buffers.trim()
+            }
         }
     }
 
@@ -331,9 +335,9 @@ extension Window {
         }
         surface.commit()
         needsCommit = false  // carried by this commit
-        armRestTimer()
         let now = monotonicMilliseconds()
         callbackRequested = now
+        armRestTimer()
         // The next callback is expected a refresh after this one's arrival, or after the time a
         // frame drawn after a dispatch was ticked for.
         scheduler.committed(at: callbackArrival ?? lastTickTime)
