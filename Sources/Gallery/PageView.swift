@@ -59,6 +59,9 @@ public final class PageView: ZoomingScrollView {
     public var orientation: Orientation { pictureView.orientation }
     /// Whether the file is large enough to show the progress bar.
     public private(set) var isLarge = false
+    /// Whether the file is a vector drawing (SVG), once its header is read: its tiles at a
+    /// scale are windows onto one render of the whole drawing (`PictureView.storedPixels`).
+    public private(set) var isVector = false
     /// The error card, while one is shown.
     public internal(set) var card: CardView?
     /// Device pixels per point of the output (the window's scale).
@@ -251,6 +254,7 @@ public final class PageView: ZoomingScrollView {
             updateProgressBar()
         case .header(let header):
             isLarge = header.pixelCount >= Self.largePixelCount
+            isVector = header.format == .svg
             if filePageCount != header.pageCount {
                 filePageCount = header.pageCount
                 updateBanner()

@@ -43,7 +43,12 @@ public final class PictureView: View, TiledContent {
         guard picture !== self.picture else { return }
         let old = self.picture
         self.picture = picture
-        let sameFile = !replacing && old.map { old in
+        // A drawing after its quick rendition is not a refinement either: its tiles are windows
+        // onto the render the loader made ahead (`PictureLoader`), all taken in the next frame,
+        // where a refinement sharpens a few per frame (9 frames at 1080p, whose draw-ahead made
+        // a third 8 MB buffer).
+        let afterQuickRendition = picture?.isVector == true && old?.provisionalLevel != nil
+        let sameFile = !replacing && !afterQuickRendition && old.map { old in
             picture.map { $0.fullWidth == old.fullWidth && $0.fullHeight == old.fullHeight && $0.fullWidth > 0 } ?? false
         } ?? false
         replacing = false
@@ -171,4 +176,9 @@ public final class PictureView: View, TiledContent {
 
     /// An SVG is rendered at the scale it is shown, so it stays as sharp as its shapes.
     public var drawsAtAnyScale: Bool { picture?.isVector == true }
+
+    /// An SVG's quick rendition, shown until the drawing arrives, is painted from its own level
+    /// (`Picture.provisionalLevel`); not while the user has it turned (its pixels are then not
+    /// stored as tiles show them).
+    public var provisionalLevel: Int? { orientation == .up ? picture?.provisionalLevel : nil }
 }

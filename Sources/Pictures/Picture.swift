@@ -84,6 +84,25 @@ public final class Picture: Sendable {
         return false
     }
 
+    /// For a vector drawing's quick rendition (`PictureLoader` sends one before the drawing
+    /// when its fit is large), the zoom level it is exactly (device pixels per pixel 2^level):
+    /// the renderer paints it enlarged from there instead of drawing tiles at the scale shown
+    /// from it. Nil for every other picture.
+    public var provisionalLevel: Int? {
+        guard format == .svg, !isVector, isPreview, fullWidth > 0, fullHeight > 0, width > 0 else { return nil }
+        let level = Int((Double(width) / Double(fullWidth)).exponent)
+        let scale = Double(sign: .plus, exponent: level, significand: 1)
+        guard Double(fullWidth) * scale == Double(width), Double(fullHeight) * scale == Double(height) else { return nil }
+        return level
+    }
+
+    /// Renders a vector picture whole at `scale` now, on the caller's thread, for the tiles at
+    /// that scale to show later (`storedPixels`) without waiting for librsvg; nothing for other
+    /// pictures.
+    func renderAhead(scale: Double) {
+        if case .vector(let document) = storage { _ = document.storedPixels(scale: scale) }
+    }
+
     /// Memory held by the pixels, in bytes.
     public var byteCount: Int { storage.byteCount }
 

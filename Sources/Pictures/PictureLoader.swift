@@ -97,9 +97,10 @@ public final class PictureLoader: Sendable {
     ///
     /// - Parameters:
     ///   - detail: how much of the picture to keep (see `PictureDetail`): `.screen` loads
-    ///     deliver the reduced picture as `loaded`, without a preview.
-    ///   - preview: whether a large JPEG sends a preview first (a caller already showing a
-    ///     reduction of the picture needs none).
+    ///     deliver the reduced picture as `loaded`, without a preview (but for an SVG, whose
+    ///     drawing is the same at any detail).
+    ///   - preview: whether a large JPEG, or an SVG whose fit on the screen is large, sends a
+    ///     preview first (a caller already showing a reduction of the picture needs none).
     ///   - screen: the screen the picture is shown on, in device pixels, when it is not the
     ///     one in `Options.limits`.
     @discardableResult
@@ -193,6 +194,13 @@ public final class PictureLoader: Sendable {
         return result
     }
 
+    /// Device pixels per picture pixel of `header`'s picture fitted to the screen of `limits`,
+    /// not enlarged past 1:1: the scale a gallery filling that screen shows it at.
+    static func screenFit(_ header: PictureHeader, _ limits: DecodeLimits) -> Double {
+        guard header.width > 0, header.height > 0 else { return 1 }
+        return min(1, Double(limits.screenWidth) / Double(header.width), Double(limits.screenHeight) / Double(header.height))
+    }
+
     private static func run(path: String, page: Int, detail: PictureDetail, preview: Bool, options: Options, sink: EventSink) {
         let task = sink.task
         guard !task.isCancelled else { return }
@@ -220,6 +228,18 @@ public final class PictureLoader: Sendable {
                let (animation, first) = openAnimation(decoder, acceptsDamage: options.acceptsDamage) {
                 sink.send(.animation(animation, firstFrameDelayMs: first.delayMs))
                 sink.send(.loaded(first.picture))
+                return
+            }
+            if preview, header.format == .svg, let scale = SVGDocument.previewScale(
+                width: header.width, height: header.height, fit: Self.screenFit(header, limits)) {
+                guard !task.isCancelled else { return }
+                // A quick rendition first; then the drawing, rendered whole at the screen's fit
+                // here, not on the frame loop's thread when its tiles are asked for.
+                sink.send(.preview(try decoder.decodeVectorPreview(scale: scale)))
+                let picture = try decoder.decode(page: page, storage: options.storage, detail: detail,
+                                                 acceptsDamage: options.acceptsDamage, isCancelled: { task.isCancelled })
+                picture.renderAhead(scale: Self.screenFit(header, limits))
+                sink.send(.loaded(picture))
                 return
             }
             if detail == .screen {

@@ -1,6 +1,7 @@
 // SVG through librsvg and cairo: the document stays parsed, and every tile is rendered from
 // it at the scale it is shown, so a zoomed-in SVG is as sharp as its shapes.
 import CRSVG
+import Foundation
 import Raster
 import Synchronization
 
@@ -28,13 +29,23 @@ enum SVGCodec {
     /// Opens librsvg on first use: nil when ready, else why it cannot be used.
     static func openLibrary() -> String? { library }
 
-    static func header(_ data: [UInt8], file: String) throws(PictureError) -> CodecHeader {
-        let document = try SVGDocument(data, file: file)
-        return CodecHeader(width: document.width, height: document.height, hasAlpha: true)
-    }
-
     static func document(_ data: [UInt8], file: String) throws(PictureError) -> SVGDocument {
         try SVGDocument(data, file: file)
+    }
+}
+
+/// The document one decoder parsed, kept for its later calls (a decoder's bytes never change).
+final class ParsedSVG: Sendable {
+    private let parsed = Mutex<SVGDocument?>(nil)
+
+    /// The document parsed earlier, or the one `parse` makes now (kept when it succeeds).
+    func document(_ parse: () throws(PictureError) -> SVGDocument) throws(PictureError) -> SVGDocument {
+        try parsed.withLock { (kept: inout SVGDocument?) throws(PictureError) -> SVGDocument in
+            if let kept { return kept }
+            let made = try parse()
+            kept = made
+            return made
+        }
     }
 }
 
@@ -129,6 +140,39 @@ final class SVGDocument: @unchecked Sendable {
             return (pixels.framebuffer, pixels)
         }
     }
+
+    /// Fits of at least this many pixels get a quick rendition first (`previewScale`): 1 MP.
+    /// librsvg took 11–13 ms for 1024×682 of the 6000×4000 benchmark drawing (400 translucent
+    /// circles over a gradient) and 20–24 ms for its 1620×1080 fit on a 1080p screen, 4–5 ms
+    /// at 750×500 (a C program timing rsvg_handle_render_document here).
+    static let previewMinimumPixels = 1 << 20
+
+    /// The scale of a quick first rendition of a `width`×`height` drawing shown at `fit` device
+    /// pixels per pixel: the largest power of two at most half the fit (a quarter of its pixels
+    /// or fewer), when the drawing is a whole number of pixels across and down there, so that
+    /// its pixels are exactly those of that zoom level (see `Picture.provisionalLevel`). Nil for
+    /// a fit below `previewMinimumPixels`, which renders quickly enough itself.
+    static func previewScale(width: Int, height: Int, fit: Double) -> Double? {
+        guard fit > 0, fit.isFinite, Double(width) * fit * Double(height) * fit >= Double(previewMinimumPixels) else {
+            return nil
+        }
+        let scale = Double(sign: .plus, exponent: Int(log2(fit / 2).rounded(.down)), significand: 1)
+        let (w, h) = (Double(width) * scale, Double(height) * scale)
+        guard w >= 1, h >= 1, w == w.rounded(), h == h.rounded() else { return nil }
+        return scale
+    }
+
+    /// The whole document at `scale` as pixels of exactly that size (a `previewScale` makes
+    /// them whole numbers), for a quick rendition; `file` names a refused allocation.
+    func rendered(scale: Double, file: String) throws(PictureError) -> ARGBPixels {
+        let (w, h) = (max(1, Int(Double(width) * scale)), max(1, Int(Double(height) * scale)))
+        let pixels = try ARGBPixels.make(width: w, height: h, zeroed: false, file: file)
+        draw(PixelRect(x: 0, y: 0, width: w, height: h), scaleX: scale, scaleY: scale, into: pixels.framebuffer)
+        return pixels
+    }
+
+    /// The scales the document is kept rendered at, oldest first.
+    var renderedScales: [Double] { renders.withLock { $0.map(\.scale) } }
 
     /// The whole document scaled to at most `maxPixels` pixels (at least 1×1), as pixels.
     func rendered(maxPixels: Int) -> ARGBPixels {

@@ -63,8 +63,12 @@ enum Placement {
                 defer { histories[s.serial] = history }
                 let mode = LevelPolicy.placementMode(scale: s.scale, outputScale: outputScale, history: &history.zoom)
                 frame.zooming = frame.zooming || mode.zooming
-                // Settled vector content is drawn at its own scale (`TiledContent.drawsAtAnyScale`).
-                let level = !mode.transient && s.content.drawsAtAnyScale ? nil : mode.level
+                // Settled vector content is drawn at its own scale (`TiledContent.drawsAtAnyScale`),
+                // and a quick rendition of it from its own level (`TiledContent.provisionalLevel`).
+                var level = !mode.transient && s.content.drawsAtAnyScale ? nil : mode.level
+                if !mode.transient, let quick = s.content.provisionalLevel, LevelPolicy.levelScale(quick) < s.scale {
+                    level = quick
+                }
                 let sourceExtent = level.map(s.extent(atLevel:)) ?? s.extent
                 guard !sourceExtent.isEmpty else { continue }
                 history.shown(atX: s.originX, y: s.originY)

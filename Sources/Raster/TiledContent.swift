@@ -33,6 +33,13 @@ public protocol TiledContent: View {
     /// the nearest level's (a drawing fitted at 0.2 was shown shrunk from its 0.25 level).
     var drawsAtAnyScale: Bool { get }
 
+    /// While the content is a quick rendition of itself whose pixels are exactly those of a
+    /// power-of-two level (a vector drawing's preview), that level: settled frames paint it
+    /// enlarged from its stored pixels (`storedPixels` at the level's scale) instead of drawing
+    /// tiles at the scale shown from it, which cost as much as the drawing it stands in for.
+    /// Nil (the default): the level the scale settles on.
+    var provisionalLevel: Int? { get }
+
     /// The content as it is now, as a drawing any thread may run while the view itself goes
     /// on changing (it holds the immutable data `draw` reads, not the view): the renderer draws
     /// tiles ahead of need with it on a background thread between frames. Its pixels must be
@@ -61,6 +68,8 @@ extension TiledContent {
     public var drawsConcurrently: Bool { false }
     /// Settled tiles come from power-of-two levels unless the content says otherwise.
     public var drawsAtAnyScale: Bool { false }
+    /// Content is drawn from the level its scale settles on unless it says otherwise.
+    public var provisionalLevel: Int? { nil }
     /// No background drawing unless the content offers it.
     public func concurrentDrawing() -> TileDrawing? { nil }
     /// Content is never refined unless it says so.

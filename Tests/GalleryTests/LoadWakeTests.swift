@@ -4,7 +4,9 @@ import Dispatch
 import Foundation
 import Gallery
 import Host
+import Pictures
 import Raster
+import ScrollKit
 import Synchronization
 import Testing
 
@@ -164,6 +166,49 @@ struct LoadWakeTests {
         let buffer = try #require(OwnedFramebuffer(width: 64, height: 48))
         _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
         #expect(scene.hasRenderedContent && scene.renderer.reservedTileCount == 0)
+    }
+
+    @Test("A large SVG first: no tile memory reserved (its tiles borrow one render), its quick rendition on screen, then the drawing, sharp in the frame after")
+    func vectorFirstPicture() throws {
+        let folder = try TemporaryFolder()
+        // 2000×1000: the left half blue, the right half yellow, a 4-pixel white bar at x 998…1001.
+        let svg = try folder.write("drawing.svg", Array("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="2000" height="1000">
+            <rect width="1000" height="1000" fill="#2040c0"/><rect x="1000" width="1000" height="1000" fill="#e0c020"/>
+            <rect x="998" width="4" height="1000" fill="#ffffff"/></svg>
+            """.utf8))
+        var options = GalleryScene.Options()
+        options.loading = .background
+        options.background = .color(Color(red: 0, green: 0, blue: 0, alpha: 1))
+        let scene = GalleryScene(files: [svg], options: options)
+        let probe = WakeProbe()
+        scene.onNeedsFrameFromAnyThread = { probe.wake() }
+        scene.screenSize = { (1600, 800) }
+        scene.resize(width: 1600, height: 800, scale: 1)
+        var time = 0.0
+        let deadline = Date().addingTimeInterval(30)
+        while scene.currentPage?.pictureView.picture == nil, Date() < deadline {
+            time += 16
+            if scene.advance(to: time) != .nextFrame { _ = probe.wait(seconds: 5) }
+        }
+        let shown = try #require(scene.currentPage?.pictureView.picture)
+        #expect(scene.renderer.reservedTileCount == 0, "nothing reserved for a drawing")
+        let buffer = try #require(OwnedFramebuffer(width: 1600, height: 800))
+        // Fit 0.8: 1600×800. The rendition is at 0.25 (500×250): the bar is a pixel wide there.
+        if shown.provisionalLevel != nil {
+            _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
+            #expect(buffer.framebuffer[400, 400] & 0xFF_FFFF == 0x2040C0 && buffer.framebuffer[1200, 400] & 0xFF_FFFF == 0xE0C020)
+            #expect(!scene.renderer.cachedKeys.contains { $0.scale == 0.8 }, "painted from the rendition's level")
+        }
+        #expect(scene.waitForLoads(timeout: 30))
+        let drawing = try #require(scene.currentPage?.pictureView.picture)
+        #expect(drawing.isVector)
+        _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
+        // Sharp at 0.8: the bar covers x 798.4…801.6, so 799 and 800 are white.
+        #expect(buffer.framebuffer[799, 400] & 0xFF_FFFF == 0xFFFFFF && buffer.framebuffer[800, 400] & 0xFF_FFFF == 0xFFFFFF)
+        #expect(buffer.framebuffer[400, 400] & 0xFF_FFFF == 0x2040C0 && buffer.framebuffer[1200, 400] & 0xFF_FFFF == 0xE0C020)
+        #expect(scene.renderer.cachedKeys.contains { $0.scale == 0.8 } && scene.renderer.cacheBytes == 0,
+                "sharp tiles, all windows onto the render made ahead")
     }
 
     @Test("Loads that finish before they return (offscreen runs) leave nothing to await; a file that fails shows its card at once")

@@ -2,7 +2,7 @@
 // for the small scales it covers once the full picture has arrived.
 import Foundation
 import Gallery
-import Pictures
+@testable import Pictures
 import Raster
 import Testing
 
@@ -67,6 +67,27 @@ struct PictureViewTests {
         #expect(worst <= 12, "preview and full picture differ by up to \(worst) per channel at 1/8")
         view.show(nil)
         #expect(view.preview == nil && view.source(forScale: 0.01) == nil)
+    }
+
+    @Test("An SVG's quick rendition is painted from its level until the drawing replaces it, which is new content, not a refinement")
+    func vectorRendition() throws {
+        let svg = Array("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200"><rect width="1600" height="1200" fill="#3070a0"/></svg>
+            """.utf8)
+        let decoder = ImageDecoder(data: svg, file: "drawing.svg")
+        let rendition = try decoder.decodeVectorPreview(scale: 0.25)
+        let drawing = try decoder.decode()
+        let view = PictureView()
+        view.show(rendition)
+        #expect(view.provisionalLevel == -2 && !view.drawsAtAnyScale)
+        view.orientation = .right
+        #expect(view.provisionalLevel == nil, "turned, its pixels are not stored as tiles show them")
+        view.orientation = .up
+        _ = view.takeRefinement()
+        view.show(drawing)
+        #expect(view.provisionalLevel == nil && view.drawsAtAnyScale)
+        #expect(view.takeRefinement() == nil, "every tile is drawn afresh")
+        #expect(view.preview == nil)
     }
 
     @Test("The screen-size picture is offered as stored pixels at its own scale only, as the view draws it, and not once turned")

@@ -72,6 +72,50 @@ struct PictureLoaderTests {
         #expect(progress == progress.sorted() && progress.last == 1)
     }
 
+    /// A 1600×1200 drawing: a dark left half, a light right half, a red disc in the middle.
+    static let drawing = Array("""
+        <svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200">
+        <rect width="800" height="1200" fill="#203040"/><rect x="800" width="800" height="1200" fill="#e0e0c0"/>
+        <circle cx="800" cy="600" r="300" fill="#c02020"/></svg>
+        """.utf8)
+
+    @Test("an SVG whose fit fills much of the screen: its quick rendition at a power-of-two level first, then the drawing, already rendered at the screen's fit")
+    func vectorPreviewFirst() async throws {
+        var options = PictureLoader.Options()
+        (options.limits.screenWidth, options.limits.screenHeight) = (1280, 1024)
+        let events = await Self.collect(PictureLoader(options: options), try Self.write(Self.drawing, "drawing.svg"))
+        #expect(Self.shape(events) == ["progress", "header", "preview", "progress", "loaded"])
+        // Fit 0.8 (1280 / 1600): 1280×960, 1.2 MP; the rendition at 0.25 (under half the fit), 400×300.
+        guard case .preview(let preview)? = events.first(where: { if case .preview = $0 { true } else { false } }),
+              case .loaded(let drawing)? = events.last else { return }
+        #expect(preview.width == 400 && preview.height == 300 && preview.fullWidth == 1600 && !preview.isVector)
+        #expect(preview.provisionalLevel == -2)
+        #expect(preview.pixel(x: 50, y: 150) == 0xFF20_3040 && preview.pixel(x: 350, y: 150) == 0xFFE0_E0C0)
+        #expect(preview.pixel(x: 200, y: 150) == 0xFFC0_2020)
+        #expect(drawing.isVector && drawing.provisionalLevel == nil)
+        // Rendered whole at the screen's fit before it was delivered, for its tiles to borrow.
+        guard case .vector(let document) = drawing.storage else { Issue.record("not a vector picture"); return }
+        #expect(document.renderedScales == [0.8])
+        let fit = try #require(drawing.storedPixels(scale: 0.8))
+        #expect(fit.framebuffer.width == 1280 && fit.framebuffer.height == 960)
+        #expect(try #require(drawing.storedPixels(scale: 0.8)).framebuffer.base == fit.framebuffer.base)
+    }
+
+    @Test("an SVG small on the screen, or one not whole pixels at any level under half its fit, comes without a preview")
+    func vectorWithoutPreview() async throws {
+        var options = PictureLoader.Options()
+        (options.limits.screenWidth, options.limits.screenHeight) = (800, 600)
+        // Fit 0.5: 800×600, under a megapixel.
+        let small = await Self.collect(PictureLoader(options: options), try Self.write(Self.drawing, "drawing.svg"))
+        #expect(Self.shape(small) == ["progress", "header", "progress", "loaded"])
+        #expect(SVGDocument.previewScale(width: 1600, height: 1200, fit: 0.8) == 0.25)
+        #expect(SVGDocument.previewScale(width: 6000, height: 4000, fit: 0.27) == 0.125)
+        #expect(SVGDocument.previewScale(width: 1601, height: 1200, fit: 0.8) == nil, "400.25 pixels across")
+        #expect(SVGDocument.previewScale(width: 1600, height: 1200, fit: 0.5) == nil, "800×600: renders quickly")
+        #expect(SVGDocument.previewScale(width: 1600, height: 1200, fit: .nan) == nil)
+        #expect(SVGDocument.previewScale(width: 1600, height: 1200, fit: 0) == nil)
+    }
+
     @Test("bad files fail with their one-line description and the loader keeps working")
     func badThenGood() async throws {
         let loader = PictureLoader()

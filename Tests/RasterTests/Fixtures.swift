@@ -19,9 +19,13 @@ final class PatternView: View, TiledContent {
     /// Says its tiles are as good drawn at any scale (as a vector drawing's are).
     var anyScale = false
 
+    /// Says it is a quick rendition of itself at this level (see `TiledContent.provisionalLevel`).
+    var provisional: Int?
+
     var isOpaqueContent: Bool { opaque }
     var drawsConcurrently: Bool { concurrent }
     var drawsAtAnyScale: Bool { anyScale }
+    var provisionalLevel: Int? { provisional }
 
     /// The pixel at content pixel (x, y) drawn at `scale`: stripes, a diagonal ramp and a
     /// term depending on the scale, so misplaced or wrongly scaled tiles show.

@@ -152,6 +152,38 @@ struct RendererTests {
         #expect(renderer.cachedKeys.contains { $0.scale == 1.3 } && renderer.cacheBytes > 0)
     }
 
+    @Test("A quick rendition of content (a vector drawing's) is painted enlarged from its own level, coarser than the settled one: no tile at the scale shown, no tile memory")
+    func quickRenditionFromItsLevel() {
+        let scene = Scene1(viewport: CGSize(width: 600, height: 400), contentSize: CGSize(width: 700, height: 500))
+        scene.content.keepStored(width: 700, height: 500)
+        scene.content.anyScale = true
+        scene.content.provisional = 0
+        let renderer = Renderer()
+        // 1.7 settles on level 1 (2.0): the rendition's level 0 is painted enlarged instead.
+        scene.zoom(1.7)
+        renderer.render(scene.root, into: OwnedFramebuffer(width: 600, height: 400)!, bufferAge: 0)  // the zoom's frame
+        scene.content.resetLog()
+        for offset in [CGPoint(x: 0, y: 0), CGPoint(x: 77.5, y: 131.25)] {
+            scene.scroller.bounds.origin = offset
+            expectMatchesReference(scene, renderer: renderer, scale: 1.7, level: 1, width: 600, height: 400)
+        }
+        #expect(scene.content.drawn.isEmpty && renderer.cacheBytes == 0, "\(scene.content.drawn.count) drawn, \(renderer.cacheBytes) bytes")
+        #expect(renderer.cachedKeys.allSatisfy { $0.scale == 1 })
+
+        // The drawing itself (no rendition any more): sharp tiles at the scale shown.
+        scene.content.provisional = nil
+        scene.content.setNeedsDisplay()
+        expectMatchesReference(scene, renderer: renderer, scale: 1.7, level: 1.7, width: 600, height: 400)
+        #expect(!scene.content.drawn.isEmpty && scene.content.drawn.allSatisfy { $0.scale == 1.7 })
+
+        // A level finer than the scale shown is no rendition to enlarge: drawn as before.
+        scene.content.provisional = 2
+        scene.content.setNeedsDisplay()
+        scene.content.resetLog()
+        expectMatchesReference(scene, renderer: renderer, scale: 1.7, level: 1.7, width: 600, height: 400)
+        #expect(scene.content.drawn.allSatisfy { $0.scale == 1.7 })
+    }
+
     @Test("Translucent content blends over what lies below")
     func translucent() {
         let scene = Scene1(viewport: CGSize(width: 300, height: 300), contentSize: CGSize(width: 600, height: 600))
