@@ -67,47 +67,15 @@ public enum PictureBackground: Hashable, Sendable {
     }
 }
 
-/// The checkerboard as tiled content: squares of `PictureBackground.squareSide` points, drawn
-/// at the device scale the renderer asks for, the first (dark) one at the view's top-left.
-final class CheckerboardView: View, TiledContent {
+/// The checkerboard: squares of `PictureBackground.squareSide` points, the first (dark) one at
+/// the view's top-left, painted into each frame at the device scale (whole device pixels a
+/// square) rather than cut into tiles, which held 9 MB under a picture fitted to 1620×1080.
+final class CheckerboardView: View, PatternContent {
     init() {
         super.init(frame: .zero)
         isUserInteractionEnabled = false
     }
 
-    func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
-        Self.draw(rect, scale: scale, into: target)
-    }
-
-    /// Fills `target` with the squares content pixels `rect` cover at `scale` device pixels
-    /// per point (whole device pixels a square, at least one).
-    static func draw(_ rect: PixelRect, scale: Double, into target: Framebuffer) {
-        let side = max(1, Int((PictureBackground.squareSide * (scale.isFinite ? scale : 1)).rounded()))
-        let dark = PictureBackground.darkSquare.premultipliedARGB, light = PictureBackground.lightSquare.premultipliedARGB
-        let w = min(rect.width, target.width), h = min(rect.height, target.height)
-        guard w > 0, h > 0 else { return }
-        // Square rows and columns that `rect` touches; each square is filled clipped to the target.
-        let firstRow = floorDivide(rect.y, side), lastRow = floorDivide(rect.y + h - 1, side)
-        let firstColumn = floorDivide(rect.x, side), lastColumn = floorDivide(rect.x + w - 1, side)
-        for row in firstRow...lastRow {
-            for column in firstColumn...lastColumn {
-                let square = PixelRect(x: column * side - rect.x, y: row * side - rect.y, width: side, height: side)
-                target.fill(square.intersection(PixelRect(x: 0, y: 0, width: w, height: h)),
-                            with: (row + column) & 1 == 0 ? dark : light)
-            }
-        }
-    }
-
-    /// `a / b` rounded towards minus infinity (tiles left of or above the origin have negative
-    /// coordinates).
-    private static func floorDivide(_ a: Int, _ b: Int) -> Int {
-        a >= 0 ? a / b : -((-a + b - 1) / b)
-    }
-
-    var isOpaqueContent: Bool { true }
-    var drawsConcurrently: Bool { true }
-
-    func concurrentDrawing() -> TileDrawing? {
-        TileDrawing { rect, scale, target in CheckerboardView.draw(rect, scale: scale, into: target) }
-    }
+    let pattern = CheckerPattern(first: PictureBackground.darkSquare.premultipliedARGB,
+                                 second: PictureBackground.lightSquare.premultipliedARGB, side: PictureBackground.squareSide)
 }

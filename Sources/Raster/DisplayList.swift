@@ -6,7 +6,7 @@ import ScrollKit
 /// Names one item across frames: the view's serial and which part of it.
 struct ItemID: Hashable {
     var view: UInt64
-    /// 0 background, 1 tiled content, 2… indicators.
+    /// 0 background, 1 tiled or pattern content, 2… indicators.
     var part: Int
 }
 
@@ -105,6 +105,9 @@ struct StandInLevel: Equatable, Sendable {
 enum ItemKind: Equatable {
     /// A solid premultiplied colour.
     case fill(UInt32)
+    /// A pattern view's squares (`PatternContent`), `side` device pixels, the first with its
+    /// top-left at (`originX`, `originY`).
+    case checker(CheckerPattern, originX: Int, originY: Int, side: Int)
     /// Tiles of a content view.
     case content(ContentPlacement)
     /// A scroll indicator placed at `rect` device pixels, `pointScale` device pixels per point.

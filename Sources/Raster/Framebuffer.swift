@@ -74,6 +74,37 @@ public struct Framebuffer: @unchecked Sendable {
             (base + y * stride + r.x).update(repeating: pixel, count: r.width)
         }
     }
+
+    /// Fills `rect`, clipped to the framebuffer, with `pattern`'s squares, each `side` pixels,
+    /// the first (`pattern.first`) with its top-left at (`originX`, `originY`).
+    func fillChecker(_ rect: PixelRect, _ pattern: CheckerPattern, side: Int, originX: Int, originY: Int) {
+        let r = rect.intersection(bounds)
+        guard !r.isEmpty, side > 0 else { return }
+        // Every row of one parity is the same: each is written once and copied after.
+        var written: [Int?] = [nil, nil]
+        for y in r.y..<r.maxY {
+            let row = base + y * stride + r.x
+            let parity = Self.floorDivide(y - originY, side) & 1
+            if let first = written[parity] {
+                row.update(from: base + first * stride + r.x, count: r.width)
+                continue
+            }
+            var x = r.x
+            while x < r.maxX {
+                let column = Self.floorDivide(x - originX, side)
+                let end = min(r.maxX, originX + (column + 1) * side)
+                let colour = (column + parity) & 1 == 0 ? pattern.first : pattern.second
+                (base + y * stride + x).update(repeating: colour, count: end - x)
+                x = end
+            }
+            written[parity] = y
+        }
+    }
+
+    /// `a / b` rounded towards minus infinity (`b` > 0).
+    private static func floorDivide(_ a: Int, _ b: Int) -> Int {
+        a >= 0 ? a / b : -((-a + b - 1) / b)
+    }
 }
 
 /// A framebuffer that owns its memory (offscreen rendering, tests, screenshots).

@@ -71,6 +71,8 @@ struct Painter {
         switch item.kind {
         case .fill(let color):
             target.blendFill(r, with: color)
+        case .checker(let pattern, let originX, let originY, let side):
+            target.fillChecker(r, pattern, side: side, originX: originX, originY: originY)
         case .content(let p):
             drawContent(p, in: r)
         case .indicator(let indicator, let rect, let pointScale):

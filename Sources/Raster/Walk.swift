@@ -168,6 +168,14 @@ struct ViewWalk {
             }
         }
 
+        if content == nil, let patterned = view as? any PatternContent, !visible.isEmpty {
+            let pattern = patterned.pattern
+            result.entries.append(.item(DisplayItem(
+                id: ItemID(view: serial, part: 1),
+                kind: .checker(pattern, originX: ox, originY: oy, side: pattern.side(atScale: scale)), bounds: visible,
+                opaque: pattern.first >> 24 == 255 && pattern.second >> 24 == 255)))
+        }
+
         if let content, LevelPolicy.drawableScales.contains(scale) {
             let sighting = ContentSighting(serial: serial, content: content, scale: scale, originX: ox, originY: oy,
                                            extent: extent, bounds: b, visible: visible, reachable: reachable)

@@ -184,6 +184,43 @@ struct RendererTests {
         #expect(scene.content.drawn.allSatisfy { $0.scale == 1.7 })
     }
 
+    @Test("A pattern view is painted into the frame from its closed form: squares of whole device pixels from its top-left, no tile made or cached, nothing repainted when it holds still")
+    func patternPainted() {
+        final class Board: View, PatternContent {
+            let pattern = CheckerPattern(first: 0xFF80_8080, second: 0xFFC0_C0C0, side: 8)
+        }
+        let root = View(frame: CGRect(x: 0, y: 0, width: 200, height: 150))
+        root.backgroundColor = Color(red: 0, green: 0, blue: 0, alpha: 1)
+        let board = Board(frame: CGRect(x: 13, y: 7, width: 100, height: 60))
+        root.addSubview(board)
+        let renderer = Renderer()
+        renderer.outputScale = 1.5
+        let fb = OwnedFramebuffer(width: 300, height: 225)!
+        renderer.render(root, into: fb, bufferAge: 0)
+        // At 1.5 the board spans device x 20…169 (13 × 1.5 = 19.5 rounds to 20), y 11…100, in
+        // 12-pixel squares.
+        func wrongPixels(left: Int) -> Int {
+            var wrong = 0
+            for y in 0..<225 {
+                for x in 0..<300 {
+                    var want: UInt32 = 0xFF00_0000
+                    if (left..<(left + 150)).contains(x), (11..<101).contains(y) {
+                        want = ((x - left) / 12 + (y - 11) / 12) & 1 == 0 ? 0xFF80_8080 : 0xFFC0_C0C0
+                    }
+                    if fb.framebuffer[x, y] != want { wrong += 1 }
+                }
+            }
+            return wrong
+        }
+        #expect(wrongPixels(left: 20) == 0)
+        #expect(renderer.cachedTileCount == 0 && renderer.statistics.tilesDrawn == 0)
+        #expect(renderer.render(root, into: fb, bufferAge: 1).isEmpty, "a board that holds still repaints nothing")
+        // Moved by 1 point (device x 21…170): the buffer of the last frame is repainted right.
+        board.frame.origin.x = 14
+        #expect(!renderer.render(root, into: fb, bufferAge: 1).isEmpty)
+        #expect(wrongPixels(left: 21) == 0)
+    }
+
     @Test("Translucent content blends over what lies below")
     func translucent() {
         let scene = Scene1(viewport: CGSize(width: 300, height: 300), contentSize: CGSize(width: 600, height: 600))

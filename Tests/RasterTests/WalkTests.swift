@@ -17,6 +17,7 @@ struct WalkTests {
             case .item(let item):
                 switch item.kind {
                 case .fill(let colour): return "fill \(String(colour, radix: 16)) \(item.id.view).\(item.id.part)"
+                case .checker(_, let x, let y, let side): return "checker \(side) at \(x), \(y) \(item.id.view).\(item.id.part)"
                 case .indicator: return "indicator \(item.id.view).\(item.id.part)"
                 case .content: return "placed content"
                 }
