@@ -64,6 +64,29 @@ struct TouchLiveTests {
 
     @Test("A flick keeps the content moving after the finger lifts, then it settles where the replay of the recorded touches does (within 1 pt)")
     func touchFling() throws {
+        // The swipe travels KWin and nested sway before the viewer sees it; on a loaded machine
+        // its last moves can reach the viewer well after they were sent, and a lift that comes
+        // long after the finger's last move carries no speed, as on a phone. Such a run shows
+        // what the recording says but no fling: it is tried again, at most twice.
+        for attempt in 1...Self.flickAttempts {
+            let outcome = try flickOnce()
+            if outcome.flung || attempt == Self.flickAttempts || outcome.liftGapMs <= Self.liftGapLimitMs {
+                #expect(outcome.flung, "the fling did not carry the content past the swipe: rests at \(String(describing: outcome.offset)); the recorded lift came \(outcome.liftGapMs) ms after the last move")
+                return
+            }
+            print("touch flick \(attempt): the lift reached the viewer \(outcome.liftGapMs) ms after the last move (sent 10 ms apart); again")
+        }
+    }
+
+    /// Runs of the flick when the injected swipe arrives stretched (see `touchFling`).
+    static let flickAttempts = 3
+    /// 40 ms: four times the swipe's step (80 ms in 8 moves); a later lift is a stretched swipe.
+    static let liftGapLimitMs = 40.0
+
+    /// One flick: the live rest agrees with the replay of its recording (checked here); whether
+    /// the content rested past twice the finger's travel, where, and how long after the last
+    /// recorded move the recorded lift came.
+    private func flickOnce() throws -> (flung: Bool, offset: (Int, Int)?, liftGapMs: Double) {
         let trace = temporaryTracePath()
         defer { unlink(trace) }
         let (session, touch, viewer) = try start(["--record", trace])
@@ -93,7 +116,6 @@ struct TouchLiveTests {
         // 0.998/ms friction carries it about 1 870 pt further (v / |ln d|): resting beyond
         // twice the finger's travel is momentum, not the drag.
         let offset = rest.flatMap { cardOffset($0, size: (800, 600), xs: 0...0, ys: 250...4000, points: points) }
-        #expect((offset?.1 ?? 0) > 600, "the fling did not carry the content past the swipe: rests at \(String(describing: offset))")
         // Q through KWin's fake keyboard, which nested sway passes on to the focused viewer.
         quitWithQ(viewer, keyboard: touch)
         let (lines, live) = try expectReplayEndsAtLiveRest(trace)
@@ -104,5 +126,20 @@ struct TouchLiveTests {
         let shown = rest.map { shot in (-2...2).filter { dy in
             cardProblems(shot, size: (800, 600), offset: (pixel.0, pixel.1 + dy), points: densePoints).isEmpty } }
         #expect(shown == [0], "the recording's live end \(live) rounds to \(pixel); the screen shows offsets \(pixel.1) + \(String(describing: shown))")
+        return ((offset?.1 ?? 0) > 600, offset, Self.liftGapMs(lines))
+    }
+
+    /// Milliseconds between the last touch.motion and the touch.up of a recording (infinity
+    /// when either is missing).
+    static func liftGapMs(_ lines: [String]) -> Double {
+        var lastMotion: Double?, up: Double?
+        for line in lines where !line.hasPrefix("#") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let kind = object["kind"] as? String, let t = (object["t"] as? NSNumber)?.doubleValue else { continue }
+            if kind == "touch.motion" { lastMotion = t }
+            if kind == "touch.up" { up = t }
+        }
+        guard let lastMotion, let up else { return .infinity }
+        return up - lastMotion
     }
 }
