@@ -6,8 +6,9 @@ import ScrollKit
 /// Two colours in squares, the first at the view's top-left: what image viewers show through
 /// transparent pixels.
 public struct CheckerPattern: Equatable, Sendable {
-    /// Premultiplied ARGB of the square at the top-left (and every other one), and of the rest.
+    /// Premultiplied ARGB of the square at the top-left, and of every other one.
     public var first: UInt32
+    /// Premultiplied ARGB of the squares between them.
     public var second: UInt32
     /// Side of a square, in points.
     public var side: Double
