@@ -238,6 +238,7 @@ public final class PictureLoader: Sendable {
                 sink.send(.preview(try decoder.decodeVectorPreview(scale: scale)))
                 let picture = try decoder.decode(page: page, storage: options.storage, detail: detail,
                                                  acceptsDamage: options.acceptsDamage, isCancelled: { task.isCancelled })
+                guard !task.isCancelled else { return }
                 picture.renderAhead(scale: Self.screenFit(header, limits))
                 sink.send(.loaded(picture))
                 return
