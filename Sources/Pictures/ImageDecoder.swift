@@ -352,11 +352,23 @@ public struct ImageDecoder: Sendable {
             let w = JPEGCodec.scaled(jpeg.width, scale), h = JPEGCodec.scaled(jpeg.height, scale)
             try checkBudget(w * h * 4 + coefficientBytes(inspection), header)
             try checkMemory(w * h * 4 + coefficientBytes(inspection), header)
-            let (pixels, damage) = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, scale: scale,
-                                                            transform: JPEGCodec.transform(inspection.icc, header: jpeg))
+            let transform = JPEGCodec.transform(inspection.icc, header: jpeg)
+            let last = LevelPlan.level(width: w, height: h, maxPixels: budget)
+            // At 1/8 the Huffman decoding is nearly all the work: split it across threads when
+            // its planes and records fit too; nil (a file it does not take) goes the old way.
+            if scale == (1, 8), !inspection.header.isProgressive,
+               (try? checkBudget(w * h * 4 + JPEGPreviewDecoder.workingBytes(jpeg), header)) != nil,
+               (try? checkMemory(w * h * 4 + JPEGPreviewDecoder.workingBytes(jpeg), header)) != nil {
+                var report = JPEGPreviewDecoder.Report()
+                if let pixels = JPEGPreviewDecoder.decode(data, width: jpeg.width, height: jpeg.height, grey: jpeg.isGray,
+                                                          report: &report) {
+                    transform?.apply(to: pixels)
+                    return levelPicture(pixels, header: header, detail: .screen, last: last, damage: nil)
+                }
+            }
+            let (pixels, damage) = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, scale: scale, transform: transform)
             if let damage { throw damage.error }
-            return levelPicture(pixels, header: header, detail: .screen,
-                                last: LevelPlan.level(width: w, height: h, maxPixels: budget), damage: nil)
+            return levelPicture(pixels, header: header, detail: .screen, last: last, damage: nil)
         case .svg:
             let document = try SVGCodec.document(data, file: file)
             return Picture(storage: .argb(document.rendered(maxPixels: budget)), header: header, isOpaque: false)

@@ -1,0 +1,942 @@
+// The 1/8-scale first frame of a baseline JPEG, its Huffman data decoded on several threads at once.
+//
+// Hand-written, because no library does this: libjpeg-turbo (like every JPEG decoder here) can
+// split a scan only at restart markers, and the camera files this is for have none, so its 1/8
+// decode reads every Huffman code of a 22 MB file on one thread. Here thread 1 decodes from the
+// scan's start while each further thread starts at a byte further on, assumes an MCU starts there
+// and records, for every MCU it believes starts, the bit position and its blocks' DC differences
+// (ITU T.81 F.2.2.1). Huffman codes resynchronise within a few codes, and where a code starts
+// depends only on the bit position and the block's place in the MCU, never on the DC predictors:
+// from the first MCU start both threads share, the later thread's parse is the true one, and its
+// DC values follow from the true predictors there by prefix sums. With restart intervals (DRI)
+// the later threads start after a restart marker instead, where nothing needs guessing.
+//
+// The output is libjpeg-turbo 2.1's own 1/8 DCT-scaled decode (tjDecompress2 to BGRA), pixel for
+// pixel: jdmaster.c gives every component DCT_scaled_size 1, except the chroma of 4:2:0 files,
+// which it scales up through the IDCT (size 2, jidctred.c jpeg_idct_2x2 or its SSE2 twin
+// jsimd_idct_2x2, which agree wherever this decoder accepts the values) instead of upsampling;
+// 4:2:2 and 4:4:0 chroma samples are repeated (jdsample.c turns fancy upsampling off at 1/8);
+// jdcolor.c's integer tables convert (`YCbCrTables`). Whatever else a file holds (progressive or arithmetic coding,
+// 12 bits, CMYK, several scans, other sampling factors, a damaged or truncated stream) gives nil
+// and the caller decodes with libjpeg-turbo as before, which also reports damage as before.
+import Foundation
+import Synchronization
+
+/// The parallel 1/8 decoder of baseline Huffman JPEGs (see the file's header comment).
+enum JPEGPreviewDecoder {
+    /// Bits the Huffman lookup tables resolve at once: 2^11 two-byte entries (4 KiB) per table,
+    /// so the four a 4:2:0 scan uses stay in a 32 KiB L1 cache. Longer codes take a slow path.
+    static let lookahead = 11
+    /// Slots of the per-table arrays: DC tables 0–3, AC tables 4–7 (T.81 B.2.4.2: Th is 0–3).
+    static let tableSlots = 8
+    /// Start of the AC skip entries in `Tables.fast`, after the eight symbol tables.
+    static let skipBase = tableSlots << lookahead
+    /// Start of the symbol values in `Tables.fast`, after the four AC skip tables.
+    static let symbolBase = skipBase + (4 << lookahead)
+    /// Records a speculative thread may throw away and start again after a decoding error
+    /// (a false parse can meet a code no table holds) before it gives up.
+    static let maxRestarts = 64
+    /// Restart markers RST0–RST7 (T.81 Table B.1).
+    static let rst0: UInt8 = 0xD0
+    /// End of image (T.81 Table B.1).
+    static let eoi: UInt8 = 0xD9
+
+    /// Zigzag index → natural index (T.81 Figure A.6), with libjpeg's 16 extra entries of 63
+    /// (jutils.c jpeg_natural_order): a run past the block's end stores at 63, as libjpeg does.
+    static let naturalOrder: [Int] = [
+        0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5,
+        12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
+        35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51,
+        58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+        63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63,
+    ]
+
+    // MARK: Markers
+
+    /// Huffman tables in lookup form, in two arrays so the hot loop holds two spans.
+    struct Tables: Sendable {
+        /// Eight symbol tables (slot << lookahead + next bits → code length << 8 | symbol, 0
+        /// when the code is longer), then four AC skip tables (next bits → total bits of code
+        /// and magnitude | magnitude size << 5 | zigzag advance << 9, 0 for the slow path; an
+        /// end of block advances 64), then 256 symbol values per slot.
+        var fast = [UInt16](repeating: 0, count: symbolBase + tableSlots * 256)
+        /// Per slot, 18 largest codes of each length (−1: none), then 18 value offsets
+        /// (T.81 F.2.2.3 MAXCODE and VALPTR − MINCODE).
+        var slow = [Int32](repeating: -1, count: tableSlots * 36)
+        var defined = [Bool](repeating: false, count: tableSlots)
+
+        /// Builds slot `slot` from a DHT's 16 counts and its symbols (T.81 Annex C); false
+        /// for a table libjpeg refuses (jdhuff.c jpeg_make_d_derived_tbl): a code that does
+        /// not fit its length, or a DC symbol over 15.
+        mutating func define(slot: Int, counts: [Int], symbols: [UInt8]) -> Bool {
+            let isDC = slot < 4
+            if isDC && symbols.contains(where: { $0 > 15 }) { return false }
+            for i in 0..<(1 << lookahead) { fast[slot << lookahead + i] = 0 }
+            if !isDC { for i in 0..<(1 << lookahead) { fast[skipBase + (slot - 4) << lookahead + i] = 0 } }
+            for i in 0..<256 { fast[symbolBase + slot * 256 + i] = i < symbols.count ? UInt16(symbols[i]) : 0 }
+            var code = 0, index = 0
+            for length in 1...16 {
+                let first = code
+                slow[slot * 36 + length] = -1
+                slow[slot * 36 + 18 + length] = Int32(index - first)
+                for _ in 0..<counts[length - 1] {
+                    guard code < 1 << length else { return false }
+                    let symbol = Int(symbols[index])
+                    if length <= lookahead {
+                        let shift = lookahead - length
+                        for suffix in 0..<(1 << shift) {
+                            fast[slot << lookahead + (code << shift | suffix)] = UInt16(length << 8 | symbol)
+                        }
+                        let size = symbol & 15, run = symbol >> 4
+                        if !isDC, length + size <= lookahead {
+                            // The magnitude bits are part of the index: every value shares the entry.
+                            let advance = size != 0 ? run + 1 : (run == 15 ? 16 : 64)
+                            let entry = UInt16((length + size) | size << 5 | advance << 9)
+                            for suffix in 0..<(1 << shift) {
+                                fast[skipBase + (slot - 4) << lookahead + (code << shift | suffix)] = entry
+                            }
+                        }
+                    }
+                    code += 1
+                    index += 1
+                }
+                if code > first { slow[slot * 36 + length] = Int32(code - 1) }
+                // No code may be all ones (jdhuff.c: code must still fit in `length` bits).
+                if code >= 1 << length { return false }
+                code <<= 1
+            }
+            defined[slot] = true
+            return true
+        }
+    }
+
+    /// One block of an MCU: where its sample goes and how it is coded.
+    struct Block: Sendable {
+        /// Frame component (0 luma or grey, 1 Cb, 2 Cr).
+        var component: Int
+        /// Block offset inside the component's part of the MCU.
+        var dx: Int, dy: Int
+        /// Table slots of its DC (0–3) and AC (4–7) codes.
+        var dc: Int, ac: Int
+        /// 0 or 1 for the chroma blocks of a 4:2:0 file, which need AC coefficients for their
+        /// 2×2 IDCT; −1 for blocks whose AC coefficients are only skipped.
+        var chroma: Int
+    }
+
+    /// Frame and scan as the markers describe them, checked against what this decoder takes.
+    struct Layout: Sendable {
+        var width = 0, height = 0
+        /// Frame components: 1 (grey) or 3 (YCbCr).
+        var components = 0
+        /// Luma sampling factors (grey: 1×1, whatever the file says, its scan is not interleaved).
+        var lumaH = 1, lumaV = 1
+        var mcusX = 0, mcusY = 0
+        var blocks: [Block] = []
+        /// MCUs per restart interval, 0 without DRI.
+        var restartInterval = 0
+        /// First byte of the entropy-coded data.
+        var scanStart = 0
+        /// Per component, the DC quantiser as libjpeg's ISLOW_MULT_TYPE (a short with SIMD).
+        var dcQuant: [Int32] = [0, 0, 0]
+        /// For 4:2:0, Cb's then Cr's 64 quantisers in natural order, as shorts like `dcQuant`.
+        var chromaQuant: [Int32] = []
+        var tables = Tables()
+
+        var totalMCUs: Int { mcusX * mcusY }
+        var isH2V2Chroma: Bool { components == 3 && lumaH == 2 && lumaV == 2 }
+        /// Samples per row and rows of each component's plane (a 2×2 IDCT gives 2×2 per block).
+        func plane(_ c: Int) -> (stride: Int, rows: Int) {
+            if c == 0 { return (mcusX * lumaH, mcusY * lumaV) }
+            return isH2V2Chroma ? (2 * mcusX, 2 * mcusY) : (mcusX, mcusY)
+        }
+    }
+
+    /// Bytes the decode of a file with `header` holds besides the file and its output, at
+    /// most, known before the markers are read: planes of one (grey) or three samples per
+    /// output pixel, and the later threads' records, at most 14 bytes per 8×8 block (4:4:4:
+    /// an 8-byte position and three 2-byte DC differences per MCU of three blocks; 4:2:0 has
+    /// 44 bytes per MCU of six).
+    static func workingBytes(_ header: JPEGCodec.Header) -> Int {
+        let blocks = ((header.width + 15) / 16 * 2) * ((header.height + 15) / 16 * 2)
+        return blocks * (header.isGray ? 1 : 3) + blocks * 14
+    }
+
+    /// Reads the markers up to the scan (T.81 Annex B); nil for anything this decoder does not
+    /// take. `width`, `height` and `grey` are what TurboJPEG read, which this must agree with.
+    static func layout(_ d: Span<UInt8>, width: Int, height: Int, grey: Bool) -> Layout? {
+        let n = d.count
+        guard n >= 4, d[0] == 0xFF, d[1] == 0xD8 else { return nil }
+        var out = Layout()
+        var quant = [Int32](repeating: 0, count: 4 * 64)
+        var quantDefined = [Bool](repeating: false, count: 4)
+        var frame: [(id: UInt8, h: Int, v: Int, tq: Int)] = []
+        var p = 2
+        while true {
+            guard p + 3 < n, d[p] == 0xFF else { return nil }
+            while p + 3 < n, d[p + 1] == 0xFF { p += 1 }  // fill bytes (T.81 B.1.1.2)
+            let marker = d[p + 1]
+            let length = Int(d[p + 2]) << 8 | Int(d[p + 3])
+            guard length >= 2, p + 2 + length <= n else { return nil }
+            let body = p + 4, bodyEnd = p + 2 + length
+            switch marker {
+            case 0xC0, 0xC1:  // SOF0 baseline, SOF1 extended sequential, both Huffman
+                guard frame.isEmpty, length >= 8, d[body] == 8 else { return nil }
+                let h = Int(d[body + 1]) << 8 | Int(d[body + 2]), w = Int(d[body + 3]) << 8 | Int(d[body + 4])
+                let count = Int(d[body + 5])
+                guard h == height, w == width, h > 0, count == (grey ? 1 : 3), length == 8 + 3 * count else { return nil }
+                for i in 0..<count {
+                    let at = body + 6 + 3 * i
+                    let id = d[at], hv = Int(d[at + 1]), tq = Int(d[at + 2])
+                    guard hv >> 4 >= 1, hv >> 4 <= 4, hv & 15 >= 1, hv & 15 <= 4, tq <= 3,
+                          !frame.contains(where: { $0.id == id }) else { return nil }
+                    frame.append((id, hv >> 4, hv & 15, tq))
+                }
+            case 0xC4:  // DHT
+                var q = body
+                while q < bodyEnd {
+                    guard q + 17 <= bodyEnd else { return nil }
+                    let tc = Int(d[q] >> 4), th = Int(d[q] & 15)
+                    guard tc <= 1, th <= 3 else { return nil }
+                    var counts: [Int] = []
+                    for i in 0..<16 { counts.append(Int(d[q + 1 + i])) }
+                    let total = counts.reduce(0, +)
+                    guard total <= 256, q + 17 + total <= bodyEnd else { return nil }
+                    var symbols: [UInt8] = []
+                    symbols.reserveCapacity(total)
+                    for i in 0..<total { symbols.append(d[q + 17 + i]) }
+                    guard out.tables.define(slot: tc * 4 + th, counts: counts, symbols: symbols) else { return nil }
+                    q += 17 + total
+                }
+            case 0xDB:  // DQT, 8- or 16-bit entries in zigzag order
+                var q = body
+                while q < bodyEnd {
+                    let precision = Int(d[q] >> 4), tq = Int(d[q] & 15)
+                    let size = precision == 0 ? 1 : 2
+                    guard precision <= 1, tq <= 3, q + 1 + 64 * size <= bodyEnd else { return nil }
+                    for i in 0..<64 {
+                        let at = q + 1 + i * size
+                        let value = size == 1 ? Int(d[at]) : Int(d[at]) << 8 | Int(d[at + 1])
+                        // libjpeg keeps UINT16 and multiplies as ISLOW_MULT_TYPE, a short with SIMD.
+                        quant[tq * 64 + naturalOrder[i]] = Int32(Int16(truncatingIfNeeded: value))
+                    }
+                    quantDefined[tq] = true
+                    q += 1 + 64 * size
+                }
+            case 0xDD:  // DRI
+                guard length == 4 else { return nil }
+                out.restartInterval = Int(d[body]) << 8 | Int(d[body + 1])
+            case 0xDA:  // SOS
+                guard !frame.isEmpty, length >= 6 else { return nil }
+                let count = Int(d[body])
+                guard count == frame.count, length == 6 + 2 * count else { return nil }
+                let tail = body + 1 + 2 * count
+                // Sequential DCT: spectral selection 0–63, no successive approximation.
+                guard d[tail] == 0, d[tail + 1] == 63, d[tail + 2] == 0 else { return nil }
+                var order: [(component: Int, dc: Int, ac: Int)] = []
+                for i in 0..<count {
+                    let id = d[body + 1 + 2 * i], tables = Int(d[body + 2 + 2 * i])
+                    guard let c = frame.firstIndex(where: { $0.id == id }), !order.contains(where: { $0.component == c }),
+                          tables >> 4 <= 3, tables & 15 <= 3 else { return nil }
+                    order.append((c, tables >> 4, 4 + (tables & 15)))
+                }
+                guard order.allSatisfy({ out.tables.defined[$0.dc] && out.tables.defined[$0.ac] }),
+                      frame.allSatisfy({ quantDefined[$0.tq] }) else { return nil }
+                out.scanStart = bodyEnd
+                return finish(&out, frame: frame, order: order, quant: quant, width: width, height: height)
+            case 0xE0...0xEF, 0xFE:  // APPn, COM
+                break
+            default:  // other SOFs (progressive, lossless, arithmetic), DAC, DNL, RSTn, SOI, EOI, JPGn
+                return nil
+            }
+            p = bodyEnd
+        }
+    }
+
+    /// The MCU geometry of a checked frame and scan, or nil for sampling factors not taken.
+    private static func finish(_ out: inout Layout, frame: [(id: UInt8, h: Int, v: Int, tq: Int)],
+                               order: [(component: Int, dc: Int, ac: Int)], quant: [Int32],
+                               width: Int, height: Int) -> Layout? {
+        out.width = width
+        out.height = height
+        out.components = frame.count
+        for (c, f) in frame.enumerated() { out.dcQuant[c] = quant[f.tq * 64] }
+        if frame.count == 1 {
+            // A single-component scan is never interleaved: one block per MCU (T.81 A.2.2).
+            let w = (width * frame[0].h + frame[0].h - 1) / frame[0].h
+            let h = (height * frame[0].v + frame[0].v - 1) / frame[0].v
+            out.mcusX = (w + 7) / 8
+            out.mcusY = (h + 7) / 8
+            out.blocks = [Block(component: 0, dx: 0, dy: 0, dc: order[0].dc, ac: order[0].ac, chroma: -1)]
+            return out
+        }
+        let luma = frame[0]
+        guard luma.h <= 2, luma.v <= 2, frame[1].h == 1, frame[1].v == 1, frame[2].h == 1, frame[2].v == 1 else { return nil }
+        out.lumaH = luma.h
+        out.lumaV = luma.v
+        out.mcusX = (width + 8 * luma.h - 1) / (8 * luma.h)
+        out.mcusY = (height + 8 * luma.v - 1) / (8 * luma.v)
+        for s in order {
+            let f = frame[s.component]
+            for dy in 0..<f.v {
+                for dx in 0..<f.h {
+                    let chroma = s.component > 0 && out.isH2V2Chroma ? s.component - 1 : -1
+                    out.blocks.append(Block(component: s.component, dx: dx, dy: dy, dc: s.dc, ac: s.ac, chroma: chroma))
+                }
+            }
+        }
+        if out.isH2V2Chroma { out.chromaQuant = Array(quant[frame[1].tq * 64..<frame[1].tq * 64 + 64] + quant[frame[2].tq * 64..<frame[2].tq * 64 + 64]) }
+        return out
+    }
+
+    // MARK: Bits
+
+    /// A 64-bit MSB-first bit buffer over the entropy-coded bytes, removing the 0x00 stuffed
+    /// after each 0xFF (T.81 F.1.2.3). At a marker it feeds zero bits, as libjpeg does, but
+    /// counts them: a decode that consumed any of them has failed.
+    struct BitReader {
+        var bits: UInt64 = 0
+        /// Valid bits at the top of `bits`, the made-up zeros included.
+        var count = 0
+        /// Next byte to load.
+        var pos: Int
+        /// Zero bits fed after the data stopped at a marker (or at the end of the file).
+        var fake = 0
+        var atMarker = false
+
+        init(at pos: Int) { self.pos = pos }
+
+        /// Real bits not yet consumed; negative after a decode used made-up bits.
+        var real: Int { count - fake }
+
+        @inline(__always)
+        func peek(_ n: Int) -> Int { Int(truncatingIfNeeded: bits &>> UInt64(64 - n)) }
+
+        @inline(__always)
+        mutating func consume(_ n: Int) {
+            bits = bits &<< UInt64(n)
+            count -= n
+        }
+
+        /// Tops the buffer up to at least 57 bits.
+        @inline(__always)
+        mutating func refill(_ d: Span<UInt8>) {
+            let end = d.count
+            while count <= 56 {
+                if atMarker {
+                    fake += 64 - count
+                    count = 64
+                    return
+                }
+                guard pos < end else { atMarker = true; continue }
+                let byte = d[unchecked: pos]
+                if byte == 0xFF {
+                    // 0xFF 0x00 is a data 0xFF; anything else (fill bytes too) ends the data.
+                    guard pos + 1 < end, d[unchecked: pos + 1] == 0 else { atMarker = true; continue }
+                    pos += 2
+                } else {
+                    pos += 1
+                }
+                bits |= UInt64(byte) &<< UInt64(56 - count)
+                count += 8
+            }
+        }
+
+        /// The file bit position of the next real bit (byte offset × 8 + bit), found by
+        /// walking back over the buffered bytes and their stuffing.
+        func position(_ d: Span<UInt8>) -> Int {
+            let real = max(0, self.real)
+            let bytes = (real + 7) / 8
+            var p = pos
+            for _ in 0..<bytes {
+                p -= 1
+                if d[p] == 0, d[p - 1] == 0xFF { p -= 1 }
+            }
+            return p * 8 + (bytes * 8 - real)
+        }
+
+        /// After the last MCU of an interval or scan, the marker that must follow, with only
+        /// the padding bits of the last byte unread (libjpeg would skip whole bytes with a
+        /// warning: those files go the old way). Returns the byte after the marker.
+        func marker(_ d: Span<UInt8>) -> (code: UInt8, next: Int)? {
+            guard real < 8 else { return nil }
+            var p = pos
+            guard p + 1 < d.count, d[p] == 0xFF else { return nil }
+            while p + 2 < d.count, d[p + 1] == 0xFF { p += 1 }
+            let code = d[p + 1]
+            guard code != 0 else { return nil }
+            return (code, p + 2)
+        }
+    }
+
+    /// HUFF_EXTEND (T.81 F.2.2.1 EXTEND): the signed value of `size` magnitude bits.
+    @inline(__always)
+    static func extend(_ v: Int, _ size: Int) -> Int {
+        v < 1 << (size - 1) ? v - (1 << size) + 1 : v
+    }
+
+    /// One Huffman symbol of table `slot`; nil for a code the table does not hold. The
+    /// caller has refilled (≥ 32 bits).
+    @inline(__always)
+    static func symbol(_ r: inout BitReader, _ fast: Span<UInt16>, _ slow: Span<Int32>, slot: Int) -> Int? {
+        let e = Int(fast[unchecked: slot << lookahead | r.peek(lookahead)])
+        if e != 0 {
+            r.consume(e >> 8)
+            return e & 0xFF
+        }
+        return longSymbol(&r, fast, slow, slot: slot)
+    }
+
+    /// Codes longer than the lookahead (T.81 F.2.2.3 DECODE, from length lookahead + 1).
+    @inline(never)
+    static func longSymbol(_ r: inout BitReader, _ fast: Span<UInt16>, _ slow: Span<Int32>, slot: Int) -> Int? {
+        let bits = r.peek(16)
+        for length in (lookahead + 1)...16 {
+            let code = bits >> (16 - length)
+            if code <= Int(slow[slot * 36 + length]) {
+                r.consume(length)
+                return Int(fast[symbolBase + slot * 256 + Int(slow[slot * 36 + 18 + length]) + code])
+            }
+        }
+        return nil
+    }
+
+    // MARK: MCUs
+
+    /// What one MCU holds for the preview: each block's DC difference and, for 4:2:0 chroma,
+    /// the DC-free parts of its 2×2 IDCT (see `chromaParts`).
+    struct MCU {
+        var diffs = InlineArray<6, Int32>(repeating: 0)
+        var parts = InlineArray<6, Int32>(repeating: 0)
+    }
+
+    /// Decodes the MCU at the reader; false for a code no table holds, made-up bits used, or
+    /// chroma coefficients outside the range where libjpeg's C and SIMD 2×2 IDCTs agree.
+    @inline(__always)
+    static func decodeMCU(_ r: inout BitReader, _ d: Span<UInt8>, _ fast: Span<UInt16>, _ slow: Span<Int32>,
+                          _ layout: Layout, _ chromaQuant: Span<Int32>, into mcu: inout MCU) -> Bool {
+        for b in 0..<layout.blocks.count {
+            let block = layout.blocks[b]
+            if r.count < 32 { r.refill(d) }
+            guard let size = symbol(&r, fast, slow, slot: block.dc) else { return false }
+            var diff = 0
+            if size != 0 {
+                diff = extend(r.peek(size), size)
+                r.consume(size)
+            }
+            mcu.diffs[b] = Int32(diff)
+            if block.chroma < 0 {
+                guard skipAC(&r, d, fast, slow, slot: block.ac) else { return false }
+            } else {
+                guard let parts = chromaAC(&r, d, fast, slow, slot: block.ac, quant: chromaQuant, offset: block.chroma * 64)
+                else { return false }
+                mcu.parts[block.chroma * 3] = parts.0
+                mcu.parts[block.chroma * 3 + 1] = parts.1
+                mcu.parts[block.chroma * 3 + 2] = parts.2
+            }
+        }
+        return r.real >= 0
+    }
+
+    /// Reads past a block's AC coefficients: one table lookup per coefficient when its code
+    /// and magnitude fit the lookahead.
+    @inline(__always)
+    static func skipAC(_ r: inout BitReader, _ d: Span<UInt8>, _ fast: Span<UInt16>, _ slow: Span<Int32>, slot: Int) -> Bool {
+        let base = skipBase + (slot - 4) << lookahead
+        var k = 1
+        while k < 64 {
+            if r.count < 32 { r.refill(d) }
+            let e = Int(fast[unchecked: base | r.peek(lookahead)])
+            if e != 0 {
+                r.consume(e & 31)
+                k += e >> 9
+                continue
+            }
+            guard let symbol = symbol(&r, fast, slow, slot: slot) else { return false }
+            let run = symbol >> 4, size = symbol & 15
+            if size != 0 {
+                r.consume(size)
+                k += run + 1
+            } else if run == 15 {
+                k += 16
+            } else {
+                break
+            }
+        }
+        return true
+    }
+
+    /// A 4:2:0 chroma block's AC coefficients, reduced to what its 2×2 IDCT needs besides DC.
+    @inline(__always)
+    static func chromaAC(_ r: inout BitReader, _ d: Span<UInt8>, _ fast: Span<UInt16>, _ slow: Span<Int32>,
+                         slot: Int, quant: Span<Int32>, offset: Int) -> (Int32, Int32, Int32)? {
+        var coef = InlineArray<64, Int32>(repeating: 0)
+        var k = 1
+        while k < 64 {
+            if r.count < 32 { r.refill(d) }
+            guard let symbol = symbol(&r, fast, slow, slot: slot) else { return nil }
+            let run = symbol >> 4, size = symbol & 15
+            if size != 0 {
+                k += run
+                // JCOEF is a short; a 15-bit magnitude always fits.
+                coef[naturalOrder[k]] = Int32(extend(r.peek(size), size))
+                r.consume(size)
+                k += 1
+            } else if run == 15 {
+                k += 16
+            } else {
+                break
+            }
+        }
+        return chromaParts(coef, quant: quant, offset: offset)
+    }
+
+    // MARK: Reduced IDCTs
+
+    /// jidctred.c constants (CONST_BITS 13): FIX(3.624509785), FIX(1.272758580),
+    /// FIX(0.850430095), FIX(0.720959822), the odd part of the 2-point IDCT.
+    static let c1: Int = 29692, c3: Int = 10426, c5: Int = 6967, c7: Int = 5906
+
+    /// The DC-independent parts of jpeg_idct_2x2 for one block: the odd part of pass 1's
+    /// column 0 and pass 2's odd parts of both rows. Pass 1 of column 0 is 4·DC·q plus a
+    /// DC-free term, exactly (DC·q << 15 is a multiple of 2^13), so the DC joins later.
+    ///
+    /// libjpeg-turbo runs jsimd_idct_2x2 (SSE2) here, which dequantises with 16-bit products
+    /// and saturates pass 1 to 16 bits, where jpeg_idct_2x2 keeps ints: nil when any value
+    /// leaves the range where both give the same result, and the old path decides.
+    static func chromaParts(_ coef: InlineArray<64, Int32>, quant: Span<Int32>, offset: Int) -> (Int32, Int32, Int32)? {
+        var z = InlineArray<64, Int>(repeating: 0)
+        // Rows and columns 0, 1, 3, 5, 7: the only ones the 2×2 IDCT reads.
+        for i in 0..<5 {
+            let row = max(0, 2 * i - 1)
+            for j in 0..<5 {
+                let col = max(0, 2 * j - 1)
+                let v = Int(coef[8 * row + col]) * Int(quant[offset + 8 * row + col])
+                guard fits16(v) else { return nil }
+                z[8 * row + col] = v
+            }
+        }
+        // Odd part of column `col` (rows 1, 3, 5, 7).
+        func odd(_ z: InlineArray<64, Int>, _ col: Int) -> Int {
+            c1 * z[8 + col] - c3 * z[24 + col] + c5 * z[40 + col] - c7 * z[56 + col]
+        }
+        // Pass 1 of columns 1, 3, 5, 7: rows A (tmp10 + tmp0) and B (tmp10 − tmp0), descaled by 13.
+        var a = InlineArray<4, Int>(repeating: 0), b = InlineArray<4, Int>(repeating: 0)
+        for i in 0..<4 {
+            let col = 2 * i + 1
+            let tmp10 = z[col] << 15, t = odd(z, col)
+            guard fits32(tmp10 + t + 4096), fits32(tmp10 - t + 4096) else { return nil }
+            a[i] = (tmp10 + t + 4096) >> 13
+            b[i] = (tmp10 - t + 4096) >> 13
+            guard fits16(a[i]), fits16(b[i]) else { return nil }
+        }
+        let p0 = c1 * a[0] - c3 * a[1] + c5 * a[2] - c7 * a[3]
+        let p1 = c1 * b[0] - c3 * b[1] + c5 * b[2] - c7 * b[3]
+        return (Int32(odd(z, 0)), Int32(p0), Int32(p1))
+    }
+
+    @inline(__always) static func fits32(_ v: Int) -> Bool { v == Int(Int32(truncatingIfNeeded: v)) }
+    @inline(__always) static func fits16(_ v: Int) -> Bool { v == Int(Int16(truncatingIfNeeded: v)) }
+
+    /// The IDCT's range limit (jdmaster.c prepare_range_limit_table, post-IDCT part): a
+    /// value wraps at 1024, then −128…127 map to 0…255 and the rest clamp.
+    @inline(__always)
+    static func rangeLimit(_ v: Int) -> UInt8 {
+        let i = v & 1023
+        if i < 128 { return UInt8(i + 128) }
+        if i < 512 { return 255 }
+        if i < 896 { return 0 }
+        return UInt8(i - 896)
+    }
+
+    /// jpeg_idct_1x1: the block's mean, DC·q/8 rounded; the DC as JCOEF (a short).
+    @inline(__always)
+    static func idct1(_ dc: Int32, quant: Int32) -> UInt8 {
+        let v = Int(Int16(truncatingIfNeeded: dc)) * Int(quant)
+        return rangeLimit((v + 4) >> 3)
+    }
+
+    /// jpeg_idct_2x2 from the DC and `chromaParts`: row-major 2×2 samples; nil outside the
+    /// range where libjpeg's C and SIMD versions agree.
+    @inline(__always)
+    static func idct2(_ dc: Int32, quant: Int32, _ t0: Int32, _ p0: Int32, _ p1: Int32) -> InlineArray<4, UInt8>? {
+        let z0 = Int(Int16(truncatingIfNeeded: dc)) * Int(quant)
+        guard fits16(z0), fits32(z0 << 15 + Int(t0) + 4096), fits32(z0 << 15 - Int(t0) + 4096) else { return nil }
+        var out = InlineArray<4, UInt8>(repeating: 0)
+        for row in 0..<2 {
+            // Pass 1's column 0 for this row, then pass 2's two outputs.
+            let w = 4 * z0 + (((row == 0 ? Int(t0) : -Int(t0)) + 4096) >> 13)
+            let p = row == 0 ? Int(p0) : Int(p1)
+            guard w < 1 << 16, w >= -(1 << 16) else { return nil }
+            for col in 0..<2 {
+                let sum = (col == 0 ? w << 15 + p : w << 15 - p) + (1 << 19)
+                guard fits32(sum) else { return nil }
+                let v = sum >> 20
+                guard v >= -512, v < 512 else { return nil }
+                out[row * 2 + col] = rangeLimit(v)
+            }
+        }
+        return out
+    }
+
+    // MARK: Sinks
+
+    /// Planes of reduced samples, filled MCU by MCU with the true DC predictors.
+    struct Planes {
+        var samples: [[UInt8]]
+        var predictors = InlineArray<3, Int32>(repeating: 0)
+        /// MCUs written so far.
+        var index = 0
+
+        init(_ layout: Layout) {
+            samples = (0..<layout.components).map { c in
+                let p = layout.plane(c)
+                return [UInt8](repeating: 0, count: p.stride * p.rows)
+            }
+        }
+
+        /// Writes MCU `index` from its differences; false outside the IDCT's agreed range.
+        mutating func write(_ mcu: MCU, reset: Bool, _ layout: Layout) -> Bool {
+            if reset { predictors = InlineArray(repeating: 0) }
+            let mx = index % layout.mcusX, my = index / layout.mcusX
+            for b in 0..<layout.blocks.count {
+                let block = layout.blocks[b]
+                let c = block.component
+                predictors[c] &+= mcu.diffs[b]
+                let (stride, _) = layout.plane(c)
+                if block.chroma < 0 {
+                    let x = mx * (c == 0 ? layout.lumaH : 1) + block.dx, y = my * (c == 0 ? layout.lumaV : 1) + block.dy
+                    samples[c][y * stride + x] = idct1(predictors[c], quant: layout.dcQuant[c])
+                } else {
+                    let i = block.chroma * 3
+                    guard let s = idct2(predictors[c], quant: layout.dcQuant[c], mcu.parts[i], mcu.parts[i + 1], mcu.parts[i + 2])
+                    else { return false }
+                    let at = 2 * my * stride + 2 * mx
+                    samples[c][at] = s[0]
+                    samples[c][at + 1] = s[1]
+                    samples[c][at + stride] = s[2]
+                    samples[c][at + stride + 1] = s[3]
+                }
+            }
+            index += 1
+            return true
+        }
+    }
+
+    /// A speculative thread's MCUs: bit position << 1 | predictors reset before it, then per
+    /// block its DC difference (a 16-bit value: T.81 F.1.2.1 sizes reach 15 bits) and for
+    /// 4:2:0 chroma the three `chromaParts`.
+    struct Records: Sendable {
+        var positions: [Int] = []
+        var diffs: [Int16] = []
+        var parts: [Int32] = []
+
+        mutating func append(_ mcu: MCU, position: Int, reset: Bool, _ layout: Layout) {
+            positions.append(position << 1 | (reset ? 1 : 0))
+            for b in 0..<layout.blocks.count { diffs.append(Int16(truncatingIfNeeded: mcu.diffs[b])) }
+            if layout.isH2V2Chroma { for i in 0..<6 { parts.append(mcu.parts[i]) } }
+        }
+
+        mutating func removeAll() {
+            positions.removeAll(keepingCapacity: true)
+            diffs.removeAll(keepingCapacity: true)
+            parts.removeAll(keepingCapacity: true)
+        }
+    }
+
+    // MARK: Threads
+
+    /// How a thread's decode ended.
+    enum End: Sendable {
+        /// It decoded to the scan's end, which an EOI follows.
+        case complete
+        /// Its MCU `own` (thread 1: MCU index; others: record index) starts at bit `position`
+        /// of the file, where the next thread's record `next` does; thread 1 also gives its
+        /// predictors there.
+        case synced(own: Int, next: Int, position: Int, predictors: InlineArray<3, Int32>)
+        case failed
+
+        var isFailed: Bool { if case .failed = self { true } else { false } }
+    }
+
+    /// A thread started mid-scan: where, and what it left when done.
+    final class Speculation: Sendable {
+        /// First byte it decodes.
+        let start: Int
+        /// Whether `start` follows a restart marker (an MCU certainly starts there).
+        let afterRestart: Bool
+        /// The restart marker number expected at the end of its first interval.
+        let nextRestart: Int
+        let done = Atomic<Bool>(false)
+        let cancelled = Atomic<Bool>(false)
+        let result = Mutex<(records: Records, end: End)?>(nil)
+
+        init(start: Int, afterRestart: Bool, nextRestart: Int) {
+            self.start = start
+            self.afterRestart = afterRestart
+            self.nextRestart = nextRestart
+        }
+    }
+
+    /// What the last decode did, for the benchmark and the tests.
+    struct Report: Sendable {
+        /// Per meeting of thread 1 (then each later thread) with the next: bytes read past
+        /// the next thread's start before their parses met.
+        var syncBytesPastSplit: [Int] = []
+        /// MCUs whose DC values came from a later thread's records.
+        var speculativeMCUs = 0
+    }
+
+    /// Where a thread starts: thread 1 at the scan's start, a later one at its byte.
+    private struct Start {
+        var pos: Int
+        /// An MCU certainly starts at `pos` (the scan's start or after a restart marker).
+        var knownMCU: Bool
+        var nextRestart: Int
+        var speculative: Bool
+    }
+
+    /// Decodes from `start` until the scan's end, or until it meets `next`'s parse. Thread 1
+    /// (`planes` non-nil) writes planes, the others fill `records`.
+    private static func run(_ d: Span<UInt8>, _ layout: Layout, start: Start, next: Speculation?,
+                            planes: inout Planes?, records: inout Records, own: Speculation?, awaitNext: Bool) -> End {
+        let fast = layout.tables.fast.span, slow = layout.tables.slow.span, chromaQuant = layout.chromaQuant.span
+        let total = layout.totalMCUs, interval = layout.restartInterval
+        let isFirst = planes != nil
+        var r = BitReader(at: start.pos)
+        var intervalLeft = interval
+        var expectedRestart = start.nextRestart
+        // Predictors reset before the next MCU: at a restart, not at a guessed start.
+        var reset = start.knownMCU
+        var restarts = 0
+        var mcu = MCU()
+        var next = next
+        // MCU starts past `next.start` while `next` still runs: position, MCU, predictors.
+        var pending: [(position: Int, index: Int, predictors: InlineArray<3, Int32>)] = []
+        var cursor = -1
+        var nextRecords: [Int] = []
+        while true {
+            let count = isFirst ? planes!.index : records.positions.count
+            if isFirst && count == total {
+                guard let m = r.marker(d), m.code == eoi else { return .failed }
+                return .complete
+            }
+            if interval > 0 && intervalLeft == 0 {
+                guard let m = r.marker(d) else { return .failed }
+                if m.code == eoi, !isFirst { return .complete }
+                guard m.code == rst0 + UInt8(expectedRestart) else { return .failed }
+                r = BitReader(at: m.next)
+                expectedRestart = (expectedRestart + 1) & 7
+                intervalLeft = interval
+                reset = true
+            }
+            if let own, count & 63 == 0, own.cancelled.load(ordering: .relaxed) { return .failed }
+            let position = !isFirst || (next.map { r.pos > $0.start } ?? false) ? r.position(d) : 0
+            if let nx = next, position >= nx.start * 8 {
+                let predictors = planes?.predictors ?? InlineArray(repeating: 0)
+                if cursor < 0 {
+                    if nx.done.load(ordering: .acquiring) {
+                        let result = nx.result.withLock { $0 }
+                        if let result, !result.end.isFailed {
+                            nextRecords = result.records.positions
+                            // The first start both saw, among those passed while waiting.
+                            var i = 0
+                            for p in pending {
+                                while i < nextRecords.count, nextRecords[i] >> 1 < p.position { i += 1 }
+                                if i < nextRecords.count, nextRecords[i] >> 1 == p.position {
+                                    return .synced(own: p.index, next: i, position: p.position, predictors: p.predictors)
+                                }
+                            }
+                            cursor = i
+                        } else {
+                            next = nil  // it failed: decode to the end alone
+                        }
+                        pending = []
+                    } else if awaitNext {
+                        while !nx.done.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.0001) }
+                        continue
+                    } else {
+                        pending.append((position, count, predictors))
+                    }
+                }
+                if cursor >= 0 {
+                    while cursor < nextRecords.count, nextRecords[cursor] >> 1 < position { cursor += 1 }
+                    if cursor == nextRecords.count {
+                        next = nil
+                    } else if nextRecords[cursor] >> 1 == position {
+                        return .synced(own: count, next: cursor, position: position, predictors: predictors)
+                    }
+                }
+            }
+            let saved = r
+            if decodeMCU(&r, d, fast, slow, layout, chromaQuant, into: &mcu) {
+                if isFirst {
+                    guard planes!.write(mcu, reset: reset, layout) else { return .failed }
+                } else {
+                    records.append(mcu, position: position, reset: reset, layout)
+                    // More MCUs than the frame has: a false parse to give up.
+                    guard count < total else { return .failed }
+                }
+                reset = false
+                intervalLeft -= 1
+                continue
+            }
+            guard start.speculative else { return .failed }
+            // The data's end: padding bits only, then EOI.
+            if saved.real < 8, let m = saved.marker(d), m.code == eoi { return .complete }
+            // A false parse met a code no table holds: forget it and guess again a byte on.
+            guard !start.knownMCU, restarts < maxRestarts else { return .failed }
+            restarts += 1
+            records.removeAll()
+            pending = []
+            cursor = -1
+            var p = position / 8 + 1
+            while p < d.count, d[p - 1] == 0xFF { p += 1 }
+            guard p < d.count else { return .failed }
+            r = BitReader(at: p)
+            reset = false
+        }
+    }
+
+    /// Decodes `data`'s 1/8 preview with `threads` threads (TurboJPEG read `width`, `height`
+    /// and whether it is grey); `splits` (for tests) overrides where the later threads start,
+    /// as byte offsets into the file, and `awaitMeetings` makes each thread that reaches the
+    /// next one's start wait for it, so that they meet even where a small file would be
+    /// done before a thread starts. Nil for a file this does not take or that does not
+    /// decode cleanly.
+    static func decode(_ data: [UInt8], width: Int, height: Int, grey: Bool, threads: Int = 2,
+                       splits: [Int]? = nil, awaitMeetings: Bool = false, report: inout Report) -> ARGBPixels? {
+        let d = data.span
+        guard let layout = layout(d, width: width, height: height, grey: grey) else { return nil }
+        let total = layout.totalMCUs
+        // Later threads: at even shares of the scan, or after the first restart marker there.
+        var specs: [Speculation] = []
+        let scanLength = d.count - layout.scanStart
+        let count = max(1, threads)
+        for s in splits ?? (1..<count).map({ layout.scanStart + scanLength * $0 / count }) {
+            var p = max(s, (specs.last?.start ?? layout.scanStart) + 1)
+            if layout.restartInterval > 0 {
+                while p + 1 < d.count, !(d[p] == 0xFF && d[p + 1] >= rst0 && d[p + 1] < rst0 + 8) { p += 1 }
+                guard p + 1 < d.count else { break }
+                specs.append(Speculation(start: p + 2, afterRestart: true, nextRestart: Int(d[p + 1] - rst0 + 1) & 7))
+            } else {
+                while p < d.count, d[p - 1] == 0xFF { p += 1 }
+                guard p < d.count - 2 else { break }
+                specs.append(Speculation(start: p, afterRestart: false, nextRestart: 0))
+            }
+        }
+        // The later threads, each racing the one after it; Foundation threads, not the global
+        // dispatch pool, whose Linux monitor would wake the process every second.
+        let finished = NSCondition()
+        for (i, spec) in specs.enumerated() {
+            let next: Speculation? = i + 1 < specs.count ? specs[i + 1] : nil
+            let thread = Thread {
+                var records = Records()
+                // Sized from the checked frame: a share of its MCUs, never more than all.
+                let share = Double(data.count - spec.start) / Double(max(1, scanLength))
+                let expected = min(total + 1, Int(Double(total) * share * 1.1) + 64)
+                records.positions.reserveCapacity(expected)
+                records.diffs.reserveCapacity(expected * layout.blocks.count)
+                if layout.isH2V2Chroma { records.parts.reserveCapacity(expected * 6) }
+                var none: Planes? = nil
+                let end = run(data.span, layout, start: Start(pos: spec.start, knownMCU: spec.afterRestart,
+                                                              nextRestart: spec.nextRestart, speculative: true),
+                              next: next, planes: &none, records: &records, own: spec, awaitNext: awaitMeetings)
+                spec.result.withLock { $0 = (records, end) }
+                finished.lock()
+                spec.done.store(true, ordering: .releasing)
+                finished.broadcast()
+                finished.unlock()
+            }
+            thread.start()
+        }
+        var planes: Planes? = Planes(layout)
+        var none = Records()
+        let end = run(d, layout, start: Start(pos: layout.scanStart, knownMCU: true, nextRestart: 0, speculative: false),
+                      next: specs.first, planes: &planes, records: &none, own: nil, awaitNext: awaitMeetings)
+        for spec in specs { spec.cancelled.store(true, ordering: .relaxed) }
+        finished.lock()
+        while !specs.allSatisfy({ $0.done.load(ordering: .acquiring) }) { finished.wait() }
+        finished.unlock()
+        guard var planes else { return nil }
+        // Follow the chain of meetings, writing each later thread's MCUs with the true predictors.
+        var link = end
+        var i = 0
+        while case .synced(let own, let nextRecord, let position, let predictors) = link {
+            report.syncBytesPastSplit.append(position / 8 - specs[i].start)
+            if i == 0 {
+                planes.index = own
+                planes.predictors = predictors
+            }
+            guard let result = specs[i].result.withLock({ $0 }) else { return nil }
+            let stop: Int
+            switch result.end {
+            case .failed: return nil
+            case .complete: stop = result.records.positions.count
+            case .synced(let own, _, _, _): stop = own
+            }
+            guard stop >= nextRecord, planes.index + stop - nextRecord <= total else { return nil }
+            report.speculativeMCUs += stop - nextRecord
+            guard write(result.records, from: nextRecord, to: stop, into: &planes, layout) else { return nil }
+            link = result.end
+            i += 1
+        }
+        guard case .complete = link, planes.index == total else { return nil }
+        return convert(planes, layout)
+    }
+
+    /// Writes records `from..<to` as the next MCUs of `planes`.
+    private static func write(_ records: Records, from: Int, to: Int, into planes: inout Planes, _ layout: Layout) -> Bool {
+        var mcu = MCU()
+        let blocks = layout.blocks.count
+        for r in from..<to {
+            for b in 0..<blocks { mcu.diffs[b] = Int32(records.diffs[r * blocks + b]) }
+            if layout.isH2V2Chroma { for k in 0..<6 { mcu.parts[k] = records.parts[r * 6 + k] } }
+            guard planes.write(mcu, reset: records.positions[r] & 1 != 0, layout) else { return false }
+        }
+        return true
+    }
+
+    // MARK: Colour
+
+    /// Upsamples (jdsample.c) and converts (jdcolor.c) the planes to opaque ARGB.
+    static func convert(_ planes: Planes, _ layout: Layout) -> ARGBPixels? {
+        let w = (layout.width + 7) / 8, h = (layout.height + 7) / 8
+        guard let pixels = ARGBPixels(width: w, height: h, zeroed: false) else { return nil }
+        let lumaSamples = planes.samples[0]
+        let cbSamples = planes.samples.count == 3 ? planes.samples[1] : [], crSamples = planes.samples.count == 3 ? planes.samples[2] : []
+        let lumaStride = layout.plane(0).stride
+        pixels.withMutableSpan { out in
+            let luma = lumaSamples.span
+            if layout.components == 1 {
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let v = UInt32(luma[y * lumaStride + x])
+                        out[y * w + x] = 0xFF00_0000 | v << 16 | v << 8 | v
+                    }
+                }
+                return
+            }
+            let t = YCbCrTables.values.span
+            let cb = cbSamples.span, cr = crSamples.span
+            let stride = layout.plane(1).stride
+            // 4:2:0 chroma is full size after its 2×2 IDCT; at 1/8 libjpeg never upsamples
+            // fancily (jdsample.c: do_fancy needs min_DCT_scaled_size > 1), so 4:2:2 and 4:4:0
+            // chroma samples repeat.
+            let (sx, sy) = layout.isH2V2Chroma ? (0, 0) : (layout.lumaH - 1, layout.lumaV - 1)
+            for y in 0..<h {
+                let chromaRow = (y >> sy) * stride
+                for x in 0..<w {
+                    let at = chromaRow + (x >> sx)
+                    let l = Int(luma[y * lumaStride + x]), b = Int(cb[at]), r = Int(cr[at])
+                    let red = clamp(l + t[r]), blue = clamp(l + t[256 + b])
+                    let green = clamp(l + ((t[512 + b] + t[768 + r]) >> YCbCrTables.scaleBits))
+                    out[y * w + x] = 0xFF00_0000 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+                }
+            }
+        }
+        return pixels
+    }
+
+    @inline(__always)
+    static func clamp(_ v: Int) -> Int { v < 0 ? 0 : (v > 255 ? 255 : v) }
+}
