@@ -138,7 +138,7 @@ enum JPEGPreviewDecoder {
         var scanStart = 0
         /// Per component, the DC quantiser as libjpeg's ISLOW_MULT_TYPE (a short with SIMD).
         var dcQuant: [Int32] = [0, 0, 0]
-        /// For 4:2:0, Cb's then Cr's 64 quantisers in natural order, as shorts like `dcQuant`.
+        /// For 4:2:0, Cb's then Cr's quantisers of the 25 places of `zigzagSlot`, as shorts like `dcQuant`.
         var chromaQuant: [Int32] = []
         var tables = Tables()
 
@@ -284,7 +284,9 @@ enum JPEGPreviewDecoder {
                 }
             }
         }
-        if out.isH2V2Chroma { out.chromaQuant = Array(quant[frame[1].tq * 64..<frame[1].tq * 64 + 64] + quant[frame[2].tq * 64..<frame[2].tq * 64 + 64]) }
+        if out.isH2V2Chroma {
+            out.chromaQuant = [1, 2].flatMap { c in slotNatural.map { quant[frame[c].tq * 64 + $0] } }
+        }
         return out
     }
 
@@ -317,9 +319,29 @@ enum JPEGPreviewDecoder {
             count -= n
         }
 
-        /// Tops the buffer up to at least 57 bits.
+        /// Tops the buffer up to at least 57 bits: eight bytes at once when none of them is
+        /// 0xFF (one load from the span's bytes, bounds-checked), else byte by byte.
         @inline(__always)
         mutating func refill(_ d: Span<UInt8>) {
+            if !atMarker, pos + 8 <= d.count {
+                let word = UInt64(bigEndian: d.bytes.unsafeLoadUnaligned(fromByteOffset: pos, as: UInt64.self))
+                let n = (64 - count) >> 3
+                let top = ~UInt64(0) &<< UInt64(64 - 8 * n)
+                // A zero byte of ~word is an 0xFF byte of word (Hacker's Delight 6-1; a borrow
+                // can only add false alarms above a real one, which take the slow way).
+                let x = ~word
+                if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 & top == 0 {
+                    bits |= (word & top) &>> UInt64(count)
+                    pos += n
+                    count += 8 * n
+                    return
+                }
+            }
+            refillBytes(d)
+        }
+
+        /// The byte-by-byte refill, which handles stuffing, markers and the data's end.
+        mutating func refillBytes(_ d: Span<UInt8>) {
             let end = d.count
             while count <= 56 {
                 if atMarker {
@@ -427,7 +449,7 @@ enum JPEGPreviewDecoder {
             if block.chroma < 0 {
                 guard skipAC(&r, d, fast, slow, slot: block.ac) else { return false }
             } else {
-                guard let parts = chromaAC(&r, d, fast, slow, slot: block.ac, quant: chromaQuant, offset: block.chroma * 64)
+                guard let parts = chromaAC(&r, d, fast, slow, slot: block.ac, quant: chromaQuant, offset: block.chroma * 25)
                 else { return false }
                 mcu.parts[block.chroma * 3] = parts.0
                 mcu.parts[block.chroma * 3 + 1] = parts.1
@@ -465,20 +487,50 @@ enum JPEGPreviewDecoder {
         return true
     }
 
+    /// Zigzag index (with libjpeg's overflow entries) → place among the 25 coefficients the
+    /// 2×2 IDCT reads (rows and columns 0, 1, 3, 5, 7 of the natural order, row-major), −1 for
+    /// the others.
+    static let zigzagSlot: [Int] = naturalOrder.map { n in
+        let row = n / 8, col = n % 8
+        guard row == 0 || row & 1 == 1, col == 0 || col & 1 == 1 else { return -1 }
+        return (row + 1) / 2 * 5 + (col + 1) / 2
+    }
+
+    /// The natural-order index of each of the 25 places of `zigzagSlot`.
+    static let slotNatural: [Int] = (0..<25).map { s in max(0, 2 * (s / 5) - 1) * 8 + max(0, 2 * (s % 5) - 1) }
+
     /// A 4:2:0 chroma block's AC coefficients, reduced to what its 2×2 IDCT needs besides DC.
     @inline(__always)
     static func chromaAC(_ r: inout BitReader, _ d: Span<UInt8>, _ fast: Span<UInt16>, _ slow: Span<Int32>,
                          slot: Int, quant: Span<Int32>, offset: Int) -> (Int32, Int32, Int32)? {
-        var coef = InlineArray<64, Int32>(repeating: 0)
+        let base = skipBase + (slot - 4) << lookahead
+        let places = zigzagSlot.span
+        var coef = InlineArray<25, Int32>(repeating: 0)
         var k = 1
         while k < 64 {
             if r.count < 32 { r.refill(d) }
+            let bits = r.peek(lookahead)
+            let e = Int(fast[unchecked: base | bits])
+            if e != 0 {
+                // Code and magnitude within the lookahead: the value is in `bits` already.
+                let total = e & 31, size = e >> 5 & 15
+                if size != 0 {
+                    let place = places[k + (e >> 9) - 1]
+                    if place >= 0 {
+                        // JCOEF is a short; a 15-bit magnitude always fits.
+                        coef[place] = Int32(extend(bits >> (lookahead - total) & (1 << size - 1), size))
+                    }
+                }
+                r.consume(total)
+                k += e >> 9
+                continue
+            }
             guard let symbol = symbol(&r, fast, slow, slot: slot) else { return nil }
             let run = symbol >> 4, size = symbol & 15
             if size != 0 {
                 k += run
-                // JCOEF is a short; a 15-bit magnitude always fits.
-                coef[naturalOrder[k]] = Int32(extend(r.peek(size), size))
+                let place = places[k]
+                if place >= 0 { coef[place] = Int32(extend(r.peek(size), size)) }
                 r.consume(size)
                 k += 1
             } else if run == 15 {
@@ -496,34 +548,30 @@ enum JPEGPreviewDecoder {
     /// FIX(0.850430095), FIX(0.720959822), the odd part of the 2-point IDCT.
     static let c1: Int = 29692, c3: Int = 10426, c5: Int = 6967, c7: Int = 5906
 
-    /// The DC-independent parts of jpeg_idct_2x2 for one block: the odd part of pass 1's
-    /// column 0 and pass 2's odd parts of both rows. Pass 1 of column 0 is 4·DC·q plus a
-    /// DC-free term, exactly (DC·q << 15 is a multiple of 2^13), so the DC joins later.
+    /// The DC-independent parts of jpeg_idct_2x2 for one block (`coef` and `quant` in the
+    /// places of `zigzagSlot`): the odd part of pass 1's column 0 and pass 2's odd parts of
+    /// both rows. Pass 1 of column 0 is 4·DC·q plus a DC-free term, exactly (DC·q << 15 is a
+    /// multiple of 2^13), so the DC joins later.
     ///
     /// libjpeg-turbo runs jsimd_idct_2x2 (SSE2) here, which dequantises with 16-bit products
     /// and saturates pass 1 to 16 bits, where jpeg_idct_2x2 keeps ints: nil when any value
     /// leaves the range where both give the same result, and the old path decides.
-    static func chromaParts(_ coef: InlineArray<64, Int32>, quant: Span<Int32>, offset: Int) -> (Int32, Int32, Int32)? {
-        var z = InlineArray<64, Int>(repeating: 0)
-        // Rows and columns 0, 1, 3, 5, 7: the only ones the 2×2 IDCT reads.
-        for i in 0..<5 {
-            let row = max(0, 2 * i - 1)
-            for j in 0..<5 {
-                let col = max(0, 2 * j - 1)
-                let v = Int(coef[8 * row + col]) * Int(quant[offset + 8 * row + col])
-                guard fits16(v) else { return nil }
-                z[8 * row + col] = v
-            }
+    @inline(__always)
+    static func chromaParts(_ coef: InlineArray<25, Int32>, quant: Span<Int32>, offset: Int) -> (Int32, Int32, Int32)? {
+        var z = InlineArray<25, Int>(repeating: 0)
+        for i in 1..<25 {
+            let v = Int(coef[i]) * Int(quant[offset + i])
+            guard fits16(v) else { return nil }
+            z[i] = v
         }
-        // Odd part of column `col` (rows 1, 3, 5, 7).
-        func odd(_ z: InlineArray<64, Int>, _ col: Int) -> Int {
-            c1 * z[8 + col] - c3 * z[24 + col] + c5 * z[40 + col] - c7 * z[56 + col]
-        }
+        // Odd part of column place 0 (rows 1, 3, 5, 7 are places 5, 10, 15, 20).
+        let t0 = c1 * z[5] - c3 * z[10] + c5 * z[15] - c7 * z[20]
         // Pass 1 of columns 1, 3, 5, 7: rows A (tmp10 + tmp0) and B (tmp10 − tmp0), descaled by 13.
         var a = InlineArray<4, Int>(repeating: 0), b = InlineArray<4, Int>(repeating: 0)
         for i in 0..<4 {
-            let col = 2 * i + 1
-            let tmp10 = z[col] << 15, t = odd(z, col)
+            let col = i + 1
+            let tmp10 = z[col] << 15
+            let t = c1 * z[5 + col] - c3 * z[10 + col] + c5 * z[15 + col] - c7 * z[20 + col]
             guard fits32(tmp10 + t + 4096), fits32(tmp10 - t + 4096) else { return nil }
             a[i] = (tmp10 + t + 4096) >> 13
             b[i] = (tmp10 - t + 4096) >> 13
@@ -531,7 +579,7 @@ enum JPEGPreviewDecoder {
         }
         let p0 = c1 * a[0] - c3 * a[1] + c5 * a[2] - c7 * a[3]
         let p1 = c1 * b[0] - c3 * b[1] + c5 * b[2] - c7 * b[3]
-        return (Int32(odd(z, 0)), Int32(p0), Int32(p1))
+        return (Int32(t0), Int32(p0), Int32(p1))
     }
 
     @inline(__always) static func fits32(_ v: Int) -> Bool { v == Int(Int32(truncatingIfNeeded: v)) }

@@ -198,3 +198,33 @@ struct JPEGPreviewDecoderTests {
         #expect(throws: PictureError.self) { try ImageDecoder(data: truncated, file: "t.jpg").decodePreview(maxPixels: 50 * 38) }
     }
 }
+
+/// Timings on a big file, when PICTURES_PREVIEW_BENCH names one (e.g. /var/tmp/100mp.jpg):
+/// libjpeg-turbo's 1/8 decode against this decoder on one and two threads.
+@Suite("Parallel 1/8 JPEG preview timing")
+struct JPEGPreviewTiming {
+    static let path = ProcessInfo.processInfo.environment["PICTURES_PREVIEW_BENCH"]
+
+    @Test("times", .enabled(if: path != nil))
+    func times() throws {
+        let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try #require(Self.path))))
+        let header = try JPEGCodec.header(data, file: "b", headerComplete: true)
+        func best(_ body: () -> Void) -> Double {
+            (0..<5).map { _ in let t = Date(); body(); return Date().timeIntervalSince(t) * 1000 }.min()!
+        }
+        let full = best { _ = try? JPEGCodec.decodeARGB(data, file: "b", header: header, zeroed: false) }
+        let turbo = best { _ = try? JPEGCodec.decodeARGB(data, file: "b", header: header, scale: (1, 8)) }
+        var report = JPEGPreviewDecoder.Report()
+        let one = best { _ = JPEGPreviewDecoder.decode(data, width: header.width, height: header.height, grey: header.isGray, threads: 1, report: &report) }
+        var reports: [JPEGPreviewDecoder.Report] = []
+        let two = best {
+            var r = JPEGPreviewDecoder.Report()
+            _ = JPEGPreviewDecoder.decode(data, width: header.width, height: header.height, grey: header.isGray, threads: 2, report: &r)
+            reports.append(r)
+        }
+        let same = JPEGPreviewDecoderTests.difference(JPEGPreviewDecoderTests.parallel(data)?.pixels, JPEGPreviewDecoderTests.reference(data))
+        print(String(format: "preview timing: full libjpeg-turbo %.1f ms, its 1/8 %.1f ms, this decoder 1 thread %.1f ms, 2 threads %.1f ms (%.2f× full)",
+                     full, turbo, one, two, two / full))
+        print("preview timing: sync bytes past split \(reports.map(\.syncBytesPastSplit)), speculative MCUs \(reports.map(\.speculativeMCUs)), differs: \(same ?? "no")")
+    }
+}
