@@ -29,10 +29,8 @@ enum JPEGPreviewDecoder {
     static let lookahead = 11
     /// Slots of the per-table arrays: DC tables 0–3, AC tables 4–7 (T.81 B.2.4.2: Th is 0–3).
     static let tableSlots = 8
-    /// Start of the AC skip entries in `Tables.fast`, after the eight symbol tables.
-    static let skipBase = tableSlots << lookahead
-    /// Start of the symbol values in `Tables.fast`, after the four AC skip tables.
-    static let symbolBase = skipBase + (4 << lookahead)
+    /// Start of the symbol values in `Tables.fast`, after the eight symbol tables.
+    static let symbolBase = tableSlots << lookahead
     /// Records a speculative thread may throw away and start again after a decoding error
     /// (a false parse can meet a code no table holds) before it gives up.
     static let maxRestarts = 64
@@ -56,10 +54,15 @@ enum JPEGPreviewDecoder {
     /// Huffman tables in lookup form, in two arrays so the hot loop holds two spans.
     struct Tables: Sendable {
         /// Eight symbol tables (slot << lookahead + next bits → code length << 8 | symbol, 0
-        /// when the code is longer), then four AC skip tables (next bits → total bits of code
-        /// and magnitude | magnitude size << 5 | zigzag advance << 9, 0 for the slow path; an
-        /// end of block advances 64), then 256 symbol values per slot.
+        /// when the code is longer), then 256 symbol values per slot.
         var fast = [UInt16](repeating: 0, count: symbolBase + tableSlots * 256)
+        /// Per AC slot, next bits → up to two whole AC coefficients (code and magnitude bits)
+        /// those bits hold, so that skipping usually costs one lookup per two coefficients:
+        /// bits of the first | its zigzag advance << 5 | bits of both << 12 | the second's
+        /// advance << 17 | the first's magnitude size << 24; 0 when even the first does not
+        /// fit (the slow path). An end of block advances 64, ZRL 16, a coefficient run + 1;
+        /// without a second coefficient, bits of both are the first's and its advance 0.
+        var pairs = [UInt32](repeating: 0, count: 4 << lookahead)
         /// Per slot, 18 largest codes of each length (−1: none), then 18 value offsets
         /// (T.81 F.2.2.3 MAXCODE and VALPTR − MINCODE).
         var slow = [Int32](repeating: -1, count: tableSlots * 36)
@@ -72,7 +75,6 @@ enum JPEGPreviewDecoder {
             let isDC = slot < 4
             if isDC && symbols.contains(where: { $0 > 15 }) { return false }
             for i in 0..<(1 << lookahead) { fast[slot << lookahead + i] = 0 }
-            if !isDC { for i in 0..<(1 << lookahead) { fast[skipBase + (slot - 4) << lookahead + i] = 0 } }
             for i in 0..<256 { fast[symbolBase + slot * 256 + i] = i < symbols.count ? UInt16(symbols[i]) : 0 }
             var code = 0, index = 0
             for length in 1...16 {
@@ -87,15 +89,6 @@ enum JPEGPreviewDecoder {
                         for suffix in 0..<(1 << shift) {
                             fast[slot << lookahead + (code << shift | suffix)] = UInt16(length << 8 | symbol)
                         }
-                        let size = symbol & 15, run = symbol >> 4
-                        if !isDC, length + size <= lookahead {
-                            // The magnitude bits are part of the index: every value shares the entry.
-                            let advance = size != 0 ? run + 1 : (run == 15 ? 16 : 64)
-                            let entry = UInt16((length + size) | size << 5 | advance << 9)
-                            for suffix in 0..<(1 << shift) {
-                                fast[skipBase + (slot - 4) << lookahead + (code << shift | suffix)] = entry
-                            }
-                        }
                     }
                     code += 1
                     index += 1
@@ -107,6 +100,31 @@ enum JPEGPreviewDecoder {
             }
             defined[slot] = true
             return true
+        }
+
+        /// Fills `pairs` for AC slot `slot` from its symbol table.
+        mutating func pair(slot: Int) {
+            /// One coefficient at the top of `bits` (lookahead wide): bits, advance, size.
+            func first(_ bits: Int) -> (bits: Int, advance: Int, size: Int)? {
+                let e = Int(fast[slot << lookahead | bits])
+                guard e != 0 else { return nil }
+                let symbol = e & 0xFF, size = symbol & 15, run = symbol >> 4
+                guard e >> 8 + size <= lookahead else { return nil }
+                return (e >> 8 + size, size != 0 ? run + 1 : (run == 15 ? 16 : 64), size)
+            }
+            let mask = 1 << lookahead - 1
+            for bits in 0...mask {
+                guard let a = first(bits) else {
+                    pairs[(slot - 4) << lookahead | bits] = 0
+                    continue
+                }
+                var both = a.bits, second = 0
+                if a.advance < 64, let b = first(bits << a.bits & mask), a.bits + b.bits <= lookahead {
+                    both += b.bits
+                    second = b.advance
+                }
+                pairs[(slot - 4) << lookahead | bits] = UInt32(a.bits | a.advance << 5 | both << 12 | second << 17 | a.size << 24)
+            }
         }
     }
 
@@ -242,6 +260,7 @@ enum JPEGPreviewDecoder {
                 guard order.allSatisfy({ out.tables.defined[$0.dc] && out.tables.defined[$0.ac] }),
                       frame.allSatisfy({ quantDefined[$0.tq] }) else { return nil }
                 out.scanStart = bodyEnd
+                for ac in Set(order.map(\.ac)) { out.tables.pair(slot: ac) }
                 return finish(&out, frame: frame, order: order, quant: quant, width: width, height: height)
             case 0xE0...0xEF, 0xFE:  // APPn, COM
                 break
@@ -337,11 +356,19 @@ enum JPEGPreviewDecoder {
                     return
                 }
             }
-            refillBytes(d)
+            self = Self.refilledBytes(self, d)
         }
 
-        /// The byte-by-byte refill, which handles stuffing, markers and the data's end.
-        mutating func refillBytes(_ d: Span<UInt8>) {
+        /// The byte-by-byte refill, which handles stuffing, markers and the data's end; by
+        /// value, so that the hot loop's reader never needs an address and stays in registers.
+        @inline(never)
+        static func refilledBytes(_ reader: BitReader, _ d: Span<UInt8>) -> BitReader {
+            var r = reader
+            r.refillByteByByte(d)
+            return r
+        }
+
+        private mutating func refillByteByByte(_ d: Span<UInt8>) {
             let end = d.count
             while count <= 56 {
                 if atMarker {
@@ -405,18 +432,19 @@ enum JPEGPreviewDecoder {
             r.consume(e >> 8)
             return e & 0xFF
         }
-        return longSymbol(&r, fast, slow, slot: slot)
+        guard let (symbol, length) = longSymbol(r.peek(16), slow, slot: slot), symbol >= 0, symbol < 256 else { return nil }
+        r.consume(length)
+        return Int(fast[symbolBase + slot * 256 + symbol])
     }
 
-    /// Codes longer than the lookahead (T.81 F.2.2.3 DECODE, from length lookahead + 1).
+    /// Codes longer than the lookahead (T.81 F.2.2.3 DECODE, from length lookahead + 1): the
+    /// symbol's index among the slot's values and the code length, for the next 16 bits.
     @inline(never)
-    static func longSymbol(_ r: inout BitReader, _ fast: Span<UInt16>, _ slow: Span<Int32>, slot: Int) -> Int? {
-        let bits = r.peek(16)
+    static func longSymbol(_ bits: Int, _ slow: Span<Int32>, slot: Int) -> (index: Int, length: Int)? {
         for length in (lookahead + 1)...16 {
             let code = bits >> (16 - length)
             if code <= Int(slow[slot * 36 + length]) {
-                r.consume(length)
-                return Int(fast[symbolBase + slot * 256 + Int(slow[slot * 36 + 18 + length]) + code])
+                return (Int(slow[slot * 36 + 18 + length]) + code, length)
             }
         }
         return nil
@@ -433,9 +461,13 @@ enum JPEGPreviewDecoder {
 
     /// Decodes the MCU at the reader; false for a code no table holds, made-up bits used, or
     /// chroma coefficients outside the range where libjpeg's C and SIMD 2×2 IDCTs agree.
-    @inline(__always)
-    static func decodeMCU(_ r: inout BitReader, _ d: Span<UInt8>, _ fast: Span<UInt16>, _ slow: Span<Int32>,
+    @inline(never)
+    static func decodeMCU(_ reader: inout BitReader, _ d: Span<UInt8>, _ fast: Span<UInt16>, _ pairs: Span<UInt32>,
+                          _ slow: Span<Int32>,
                           _ layout: Layout, _ chromaQuant: Span<Int32>, into mcu: inout MCU) -> Bool {
+        // A local copy, written back once: the compiler keeps it in registers.
+        var r = reader
+        defer { reader = r }
         for b in 0..<layout.blocks.count {
             let block = layout.blocks[b]
             if r.count < 32 { r.refill(d) }
@@ -447,9 +479,9 @@ enum JPEGPreviewDecoder {
             }
             mcu.diffs[b] = Int32(diff)
             if block.chroma < 0 {
-                guard skipAC(&r, d, fast, slow, slot: block.ac) else { return false }
+                guard skipAC(&r, d, fast, pairs, slow, slot: block.ac) else { return false }
             } else {
-                guard let parts = chromaAC(&r, d, fast, slow, slot: block.ac, quant: chromaQuant, offset: block.chroma * 25)
+                guard let parts = chromaAC(&r, d, fast, pairs, slow, slot: block.ac, quant: chromaQuant, offset: block.chroma * 25)
                 else { return false }
                 mcu.parts[block.chroma * 3] = parts.0
                 mcu.parts[block.chroma * 3 + 1] = parts.1
@@ -462,15 +494,22 @@ enum JPEGPreviewDecoder {
     /// Reads past a block's AC coefficients: one table lookup per coefficient when its code
     /// and magnitude fit the lookahead.
     @inline(__always)
-    static func skipAC(_ r: inout BitReader, _ d: Span<UInt8>, _ fast: Span<UInt16>, _ slow: Span<Int32>, slot: Int) -> Bool {
-        let base = skipBase + (slot - 4) << lookahead
+    static func skipAC(_ r: inout BitReader, _ d: Span<UInt8>, _ fast: Span<UInt16>, _ pairs: Span<UInt32>,
+                       _ slow: Span<Int32>, slot: Int) -> Bool {
+        let base = (slot - 4) << lookahead
         var k = 1
         while k < 64 {
             if r.count < 32 { r.refill(d) }
-            let e = Int(fast[unchecked: base | r.peek(lookahead)])
+            let e = Int(pairs[unchecked: base | r.peek(lookahead)])
             if e != 0 {
-                r.consume(e & 31)
-                k += e >> 9
+                // libjpeg stops a block once k reaches 64: the second coefficient only counts before.
+                k += e >> 5 & 127
+                if k < 64 {
+                    r.consume(e >> 12 & 31)
+                    k += e >> 17 & 127
+                } else {
+                    r.consume(e & 31)
+                }
                 continue
             }
             guard let symbol = symbol(&r, fast, slow, slot: slot) else { return false }
@@ -501,28 +540,28 @@ enum JPEGPreviewDecoder {
 
     /// A 4:2:0 chroma block's AC coefficients, reduced to what its 2×2 IDCT needs besides DC.
     @inline(__always)
-    static func chromaAC(_ r: inout BitReader, _ d: Span<UInt8>, _ fast: Span<UInt16>, _ slow: Span<Int32>,
-                         slot: Int, quant: Span<Int32>, offset: Int) -> (Int32, Int32, Int32)? {
-        let base = skipBase + (slot - 4) << lookahead
+    static func chromaAC(_ r: inout BitReader, _ d: Span<UInt8>, _ fast: Span<UInt16>, _ pairs: Span<UInt32>,
+                         _ slow: Span<Int32>, slot: Int, quant: Span<Int32>, offset: Int) -> (Int32, Int32, Int32)? {
+        let base = (slot - 4) << lookahead
         let places = zigzagSlot.span
         var coef = InlineArray<25, Int32>(repeating: 0)
         var k = 1
         while k < 64 {
             if r.count < 32 { r.refill(d) }
             let bits = r.peek(lookahead)
-            let e = Int(fast[unchecked: base | bits])
+            let e = Int(pairs[unchecked: base | bits])
             if e != 0 {
                 // Code and magnitude within the lookahead: the value is in `bits` already.
-                let total = e & 31, size = e >> 5 & 15
+                let total = e & 31, size = e >> 24
                 if size != 0 {
-                    let place = places[k + (e >> 9) - 1]
+                    let place = places[k + (e >> 5 & 127) - 1]
                     if place >= 0 {
                         // JCOEF is a short; a 15-bit magnitude always fits.
                         coef[place] = Int32(extend(bits >> (lookahead - total) & (1 << size - 1), size))
                     }
                 }
                 r.consume(total)
-                k += e >> 9
+                k += e >> 5 & 127
                 continue
             }
             guard let symbol = symbol(&r, fast, slow, slot: slot) else { return nil }
@@ -747,7 +786,8 @@ enum JPEGPreviewDecoder {
     /// (`planes` non-nil) writes planes, the others fill `records`.
     private static func run(_ d: Span<UInt8>, _ layout: Layout, start: Start, next: Speculation?,
                             planes: inout Planes?, records: inout Records, own: Speculation?, awaitNext: Bool) -> End {
-        let fast = layout.tables.fast.span, slow = layout.tables.slow.span, chromaQuant = layout.chromaQuant.span
+        let fast = layout.tables.fast.span, pairs = layout.tables.pairs.span, slow = layout.tables.slow.span
+        let chromaQuant = layout.chromaQuant.span
         let total = layout.totalMCUs, interval = layout.restartInterval
         let isFirst = planes != nil
         var r = BitReader(at: start.pos)
@@ -816,7 +856,7 @@ enum JPEGPreviewDecoder {
                 }
             }
             let saved = r
-            if decodeMCU(&r, d, fast, slow, layout, chromaQuant, into: &mcu) {
+            if decodeMCU(&r, d, fast, pairs, slow, layout, chromaQuant, into: &mcu) {
                 if isFirst {
                     guard planes!.write(mcu, reset: reset, layout) else { return .failed }
                 } else {
