@@ -59,7 +59,7 @@ enum JPEGPreviewDecoder {
         /// Per AC slot, next bits → up to two whole AC coefficients (code and magnitude bits)
         /// those bits hold, so that skipping usually costs one lookup per two coefficients:
         /// bits of the first | its zigzag advance << 5 | bits of both << 12 | the second's
-        /// advance << 17 | the first's magnitude size << 24; 0 when even the first does not
+        /// advance << 17 | the first's magnitude size << 24 | the second's << 28; 0 when even the first does not
         /// fit (the slow path). An end of block advances 64, ZRL 16, a coefficient run + 1;
         /// without a second coefficient, bits of both are the first's and its advance 0.
         var pairs = [UInt32](repeating: 0, count: 4 << lookahead)
@@ -118,12 +118,14 @@ enum JPEGPreviewDecoder {
                     pairs[(slot - 4) << lookahead | bits] = 0
                     continue
                 }
-                var both = a.bits, second = 0
+                var both = a.bits, second = 0, secondSize = 0
                 if a.advance < 64, let b = first(bits << a.bits & mask), a.bits + b.bits <= lookahead {
                     both += b.bits
                     second = b.advance
+                    secondSize = b.size
                 }
-                pairs[(slot - 4) << lookahead | bits] = UInt32(a.bits | a.advance << 5 | both << 12 | second << 17 | a.size << 24)
+                pairs[(slot - 4) << lookahead | bits] = UInt32(a.bits | a.advance << 5 | both << 12 | second << 17 | a.size << 24
+                                                              | secondSize << 28)
             }
         }
     }
@@ -551,17 +553,29 @@ enum JPEGPreviewDecoder {
             let bits = r.peek(lookahead)
             let e = Int(pairs[unchecked: base | bits])
             if e != 0 {
-                // Code and magnitude within the lookahead: the value is in `bits` already.
-                let total = e & 31, size = e >> 24
+                // Codes and magnitudes within the lookahead: the values are in `bits` already.
+                let first = e & 31, size = e >> 24 & 15
+                k += e >> 5 & 127
                 if size != 0 {
-                    let place = places[k + (e >> 5 & 127) - 1]
+                    let place = places[k - 1]
                     if place >= 0 {
                         // JCOEF is a short; a 15-bit magnitude always fits.
-                        coef[place] = Int32(extend(bits >> (lookahead - total) & (1 << size - 1), size))
+                        coef[place] = Int32(extend(bits >> (lookahead - first) & (1 << size - 1), size))
                     }
                 }
-                r.consume(total)
-                k += e >> 5 & 127
+                guard k < 64 else {
+                    r.consume(first)
+                    break
+                }
+                let both = e >> 12 & 31, secondSize = e >> 28
+                k += e >> 17 & 127
+                if secondSize != 0 {
+                    let place = places[k - 1]
+                    if place >= 0 {
+                        coef[place] = Int32(extend(bits >> (lookahead - both) & (1 << secondSize - 1), secondSize))
+                    }
+                }
+                r.consume(both)
                 continue
             }
             guard let symbol = symbol(&r, fast, slow, slot: slot) else { return nil }
