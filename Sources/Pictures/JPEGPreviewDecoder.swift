@@ -681,44 +681,84 @@ enum JPEGPreviewDecoder {
 
     // MARK: Sinks
 
-    /// Planes of reduced samples, filled MCU by MCU with the true DC predictors.
+    /// Planes of reduced samples, one after the other in one array, filled MCU by MCU with
+    /// the true DC predictors.
     struct Planes {
-        var samples: [[UInt8]]
+        var samples: [UInt8]
+        /// Per component: its first sample, samples per row, and how far its part of the MCU
+        /// moves per MCU across (samples) and down (rows).
+        let start: InlineArray<3, Int>, stride: InlineArray<3, Int>, stepX: InlineArray<3, Int>, stepY: InlineArray<3, Int>
+        /// Per block of the MCU: component, 0 or 1 for 4:2:0 chroma (else −1), offset from
+        /// its component's part of the MCU.
+        let component: InlineArray<6, Int>, chroma: InlineArray<6, Int>, offset: InlineArray<6, Int>
+        let blocks: Int, mcusX: Int
+        let quant: InlineArray<3, Int32>
         var predictors = InlineArray<3, Int32>(repeating: 0)
-        /// MCUs written so far.
-        var index = 0
+        /// MCUs written so far, and the next one's place.
+        private(set) var index = 0
+        private var mx = 0, my = 0
 
         init(_ layout: Layout) {
-            samples = (0..<layout.components).map { c in
-                let p = layout.plane(c)
-                return [UInt8](repeating: 0, count: p.stride * p.rows)
+            var start = InlineArray<3, Int>(repeating: 0), stride = InlineArray<3, Int>(repeating: 0)
+            var stepX = InlineArray<3, Int>(repeating: 1), stepY = InlineArray<3, Int>(repeating: 1)
+            var quant = InlineArray<3, Int32>(repeating: 0)
+            var total = 0
+            for c in 0..<layout.components {
+                let plane = layout.plane(c)
+                start[c] = total
+                stride[c] = plane.stride
+                total += plane.stride * plane.rows
+                stepX[c] = c == 0 ? layout.lumaH : (layout.isH2V2Chroma ? 2 : 1)
+                stepY[c] = c == 0 ? layout.lumaV : (layout.isH2V2Chroma ? 2 : 1)
+                quant[c] = layout.dcQuant[c]
             }
+            var component = InlineArray<6, Int>(repeating: 0), chroma = InlineArray<6, Int>(repeating: -1)
+            var offset = InlineArray<6, Int>(repeating: 0)
+            for (b, block) in layout.blocks.enumerated() {
+                component[b] = block.component
+                chroma[b] = block.chroma
+                offset[b] = block.dy * stride[block.component] + block.dx
+            }
+            samples = [UInt8](repeating: 0, count: total)
+            (self.start, self.stride, self.stepX, self.stepY, self.quant) = (start, stride, stepX, stepY, quant)
+            (self.component, self.chroma, self.offset) = (component, chroma, offset)
+            blocks = layout.blocks.count
+            mcusX = layout.mcusX
         }
 
-        /// Writes MCU `index` from its differences; false outside the IDCT's agreed range.
-        mutating func write(_ mcu: MCU, reset: Bool, _ layout: Layout) -> Bool {
+        /// Continues at MCU `index`.
+        mutating func seek(_ index: Int) {
+            self.index = index
+            mx = index % mcusX
+            my = index / mcusX
+        }
+
+        /// Writes the next MCU from its differences; false outside the IDCT's agreed range.
+        mutating func write(_ mcu: MCU, reset: Bool) -> Bool {
             if reset { predictors = InlineArray(repeating: 0) }
-            let mx = index % layout.mcusX, my = index / layout.mcusX
-            for b in 0..<layout.blocks.count {
-                let block = layout.blocks[b]
-                let c = block.component
+            for b in 0..<blocks {
+                let c = component[b]
                 predictors[c] &+= mcu.diffs[b]
-                let (stride, _) = layout.plane(c)
-                if block.chroma < 0 {
-                    let x = mx * (c == 0 ? layout.lumaH : 1) + block.dx, y = my * (c == 0 ? layout.lumaV : 1) + block.dy
-                    samples[c][y * stride + x] = idct1(predictors[c], quant: layout.dcQuant[c])
+                let at = start[c] + my * stepY[c] * stride[c] + mx * stepX[c] + offset[b]
+                let part = chroma[b]
+                if part < 0 {
+                    samples[at] = idct1(predictors[c], quant: quant[c])
                 } else {
-                    let i = block.chroma * 3
-                    guard let s = idct2(predictors[c], quant: layout.dcQuant[c], mcu.parts[i], mcu.parts[i + 1], mcu.parts[i + 2])
+                    guard let s = idct2(predictors[c], quant: quant[c], mcu.parts[part * 3], mcu.parts[part * 3 + 1],
+                                        mcu.parts[part * 3 + 2])
                     else { return false }
-                    let at = 2 * my * stride + 2 * mx
-                    samples[c][at] = s[0]
-                    samples[c][at + 1] = s[1]
-                    samples[c][at + stride] = s[2]
-                    samples[c][at + stride + 1] = s[3]
+                    samples[at] = s[0]
+                    samples[at + 1] = s[1]
+                    samples[at + stride[c]] = s[2]
+                    samples[at + stride[c] + 1] = s[3]
                 }
             }
             index += 1
+            mx += 1
+            if mx == mcusX {
+                mx = 0
+                my += 1
+            }
             return true
         }
     }
@@ -785,6 +825,9 @@ enum JPEGPreviewDecoder {
         var syncBytesPastSplit: [Int] = []
         /// MCUs whose DC values came from a later thread's records.
         var speculativeMCUs = 0
+        /// Milliseconds until every thread was done, then writing the later threads'
+        /// records, then the colour conversion.
+        var decodeMilliseconds = 0.0, recordsMilliseconds = 0.0, colourMilliseconds = 0.0
     }
 
     /// Where a thread starts: thread 1 at the scan's start, a later one at its byte.
@@ -872,7 +915,7 @@ enum JPEGPreviewDecoder {
             let saved = r
             if decodeMCU(&r, d, fast, pairs, slow, layout, chromaQuant, into: &mcu) {
                 if isFirst {
-                    guard planes!.write(mcu, reset: reset, layout) else { return .failed }
+                    guard planes!.write(mcu, reset: reset) else { return .failed }
                 } else {
                     records.append(mcu, position: position, reset: reset, layout)
                     // More MCUs than the frame has: a false parse to give up.
@@ -951,6 +994,12 @@ enum JPEGPreviewDecoder {
             }
             thread.start()
         }
+        let clock = ContinuousClock()
+        let started = clock.now
+        func milliseconds(since t: ContinuousClock.Instant) -> Double {
+            let d = clock.now - t
+            return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        }
         var planes: Planes? = Planes(layout)
         var none = Records()
         let end = run(d, layout, start: Start(pos: layout.scanStart, knownMCU: true, nextRestart: 0, speculative: false),
@@ -960,13 +1009,15 @@ enum JPEGPreviewDecoder {
         while !specs.allSatisfy({ $0.done.load(ordering: .acquiring) }) { finished.wait() }
         finished.unlock()
         guard var planes else { return nil }
+        report.decodeMilliseconds = milliseconds(since: started)
+        let joined = clock.now
         // Follow the chain of meetings, writing each later thread's MCUs with the true predictors.
         var link = end
         var i = 0
         while case .synced(let own, let nextRecord, let position, let predictors) = link {
             report.syncBytesPastSplit.append(position / 8 - specs[i].start)
             if i == 0 {
-                planes.index = own
+                planes.seek(own)
                 planes.predictors = predictors
             }
             guard let result = specs[i].result.withLock({ $0 }) else { return nil }
@@ -983,7 +1034,11 @@ enum JPEGPreviewDecoder {
             i += 1
         }
         guard case .complete = link, planes.index == total else { return nil }
-        return convert(planes, layout)
+        report.recordsMilliseconds = milliseconds(since: joined)
+        let written = clock.now
+        let pixels = convert(planes, layout)
+        report.colourMilliseconds = milliseconds(since: written)
+        return pixels
     }
 
     /// Writes records `from..<to` as the next MCUs of `planes`.
@@ -993,7 +1048,7 @@ enum JPEGPreviewDecoder {
         for r in from..<to {
             for b in 0..<blocks { mcu.diffs[b] = Int32(records.diffs[r * blocks + b]) }
             if layout.isH2V2Chroma { for k in 0..<6 { mcu.parts[k] = records.parts[r * 6 + k] } }
-            guard planes.write(mcu, reset: records.positions[r] & 1 != 0, layout) else { return false }
+            guard planes.write(mcu, reset: records.positions[r] & 1 != 0) else { return false }
         }
         return true
     }
@@ -1004,11 +1059,10 @@ enum JPEGPreviewDecoder {
     static func convert(_ planes: Planes, _ layout: Layout) -> ARGBPixels? {
         let w = (layout.width + 7) / 8, h = (layout.height + 7) / 8
         guard let pixels = ARGBPixels(width: w, height: h, zeroed: false) else { return nil }
-        let lumaSamples = planes.samples[0]
-        let cbSamples = planes.samples.count == 3 ? planes.samples[1] : [], crSamples = planes.samples.count == 3 ? planes.samples[2] : []
-        let lumaStride = layout.plane(0).stride
+        let samples = planes.samples
+        let lumaStride = planes.stride[0]
         pixels.withMutableSpan { out in
-            let luma = lumaSamples.span
+            let luma = samples.span
             if layout.components == 1 {
                 for y in 0..<h {
                     for x in 0..<w {
@@ -1019,8 +1073,8 @@ enum JPEGPreviewDecoder {
                 return
             }
             let t = YCbCrTables.values.span
-            let cb = cbSamples.span, cr = crSamples.span
-            let stride = layout.plane(1).stride
+            let plane = samples.span, cb = planes.start[1], cr = planes.start[2]
+            let stride = planes.stride[1]
             // 4:2:0 chroma is full size after its 2×2 IDCT; at 1/8 libjpeg never upsamples
             // fancily (jdsample.c: do_fancy needs min_DCT_scaled_size > 1), so 4:2:2 and 4:4:0
             // chroma samples repeat.
@@ -1029,7 +1083,7 @@ enum JPEGPreviewDecoder {
                 let chromaRow = (y >> sy) * stride
                 for x in 0..<w {
                     let at = chromaRow + (x >> sx)
-                    let l = Int(luma[y * lumaStride + x]), b = Int(cb[at]), r = Int(cr[at])
+                    let l = Int(luma[y * lumaStride + x]), b = Int(plane[cb + at]), r = Int(plane[cr + at])
                     let red = clamp(l + t[r]), blue = clamp(l + t[256 + b])
                     let green = clamp(l + ((t[512 + b] + t[768 + r]) >> YCbCrTables.scaleBits))
                     out[y * w + x] = 0xFF00_0000 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)

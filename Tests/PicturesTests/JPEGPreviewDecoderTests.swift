@@ -226,5 +226,8 @@ struct JPEGPreviewTiming {
         print(String(format: "preview timing: full libjpeg-turbo %.1f ms, its 1/8 %.1f ms, this decoder 1 thread %.1f ms, 2 threads %.1f ms (%.2f× full)",
                      full, turbo, one, two, two / full))
         print("preview timing: sync bytes past split \(reports.map(\.syncBytesPastSplit)), speculative MCUs \(reports.map(\.speculativeMCUs)), differs: \(same ?? "no")")
+        for r in reports {
+            print(String(format: "preview timing: threads %.1f ms, records %.1f ms, colour %.1f ms", r.decodeMilliseconds, r.recordsMilliseconds, r.colourMilliseconds))
+        }
     }
 }
