@@ -354,17 +354,8 @@ public struct ImageDecoder: Sendable {
             try checkMemory(w * h * 4 + coefficientBytes(inspection), header)
             let transform = JPEGCodec.transform(inspection.icc, header: jpeg)
             let last = LevelPlan.level(width: w, height: h, maxPixels: budget)
-            // At 1/8 the Huffman decoding is nearly all the work: split it across threads when
-            // its planes and records fit too; nil (a file it does not take) goes the old way.
-            if scale == (1, 8), !inspection.header.isProgressive,
-               (try? checkBudget(w * h * 4 + JPEGPreviewDecoder.workingBytes(jpeg), header)) != nil,
-               (try? checkMemory(w * h * 4 + JPEGPreviewDecoder.workingBytes(jpeg), header)) != nil {
-                var report = JPEGPreviewDecoder.Report()
-                if let pixels = JPEGPreviewDecoder.decode(data, width: jpeg.width, height: jpeg.height, grey: jpeg.isGray,
-                                                          report: &report) {
-                    transform?.apply(to: pixels)
-                    return levelPicture(pixels, header: header, detail: .screen, last: last, damage: nil)
-                }
+            if scale == (1, 8), let pixels = decodeEighthOnThreads(inspection, held: w * h * 4) {
+                return levelPicture(pixels, header: header, detail: .screen, last: last, damage: nil)
             }
             let (pixels, damage) = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, scale: scale, transform: transform)
             if let damage { throw damage.error }

@@ -48,7 +48,7 @@ struct JPEGPreviewDecoderTests {
     static func parallel(_ data: [UInt8], threads: Int = 2, splits: [Int]? = nil) -> (pixels: [UInt32], report: JPEGPreviewDecoder.Report)? {
         guard let header = try? JPEGCodec.header(data, file: "t", headerComplete: true) else { return nil }
         var report = JPEGPreviewDecoder.Report()
-        guard let pixels = JPEGPreviewDecoder.decode(data, width: header.width, height: header.height, grey: header.isGray,
+        guard let pixels = JPEGPreviewDecoder.decode(data, header: header,
                                                      threads: threads, splits: splits, awaitMeetings: true, report: &report) else { return nil }
         return (Array(UnsafeBufferPointer(start: pixels.base, count: pixels.width * pixels.height)), report)
     }
@@ -80,7 +80,7 @@ struct JPEGPreviewDecoderTests {
     /// Where the entropy-coded data starts (after the SOS header).
     static func scanStart(_ data: [UInt8]) throws -> Int {
         let header = try JPEGCodec.header(data, file: "t", headerComplete: true)
-        let layout = JPEGPreviewDecoder.layout(data.span, width: header.width, height: header.height, grey: header.isGray)
+        let layout = JPEGPreviewDecoder.layout(data.span, header: header)
         return try #require(layout).scanStart
     }
 
@@ -199,6 +199,26 @@ struct JPEGPreviewDecoderTests {
     }
 }
 
+extension JPEGPreviewDecoderTests {
+    @Test("the screen level of a JPEG at 1/8, from memory or read in place, is the parallel decode: libjpeg-turbo's pixels")
+    func screenLevelUsesIt() throws {
+        let data = try Self.jpeg(Self.photo(width: 1600, height: 1200), 1600, 1200)
+        let expected = try #require(Self.reference(data))
+        // A 200×150 screen: level 3, so the screen decode is DCT-scaled by 1/8.
+        let limits = DecodeLimits(memoryBudget: 64 << 20, screenWidth: 200, screenHeight: 150)
+        let inMemory = try ImageDecoder(data: data, file: "s.jpg", limits: limits).decode(detail: .screen)
+        #expect(inMemory.width == 200 && inMemory.height == 150)
+        #expect(Self.difference(try #require(inMemory.render()).pixels, expected) == nil)
+        let folder = try PrivateFolder(prefix: "screen-level")
+        let path = folder.path + "/s.jpg"
+        try #require(FileManager.default.createFile(atPath: path, contents: Data(data)))
+        let file = try PictureFile.open(path: path)
+        let streaming = try #require(ImageDecoder.streaming(file, limits: limits, above: 0))
+        let inPlace = try streaming.decode(detail: .screen)
+        #expect(Self.difference(try #require(inPlace.render()).pixels, expected) == nil)
+    }
+}
+
 /// Timings on a big file, when PICTURES_PREVIEW_BENCH names one (e.g. /var/tmp/100mp.jpg):
 /// libjpeg-turbo's 1/8 decode against this decoder on one and two threads.
 @Suite("Parallel 1/8 JPEG preview timing")
@@ -215,11 +235,11 @@ struct JPEGPreviewTiming {
         let full = best { _ = try? JPEGCodec.decodeARGB(data, file: "b", header: header, zeroed: false) }
         let turbo = best { _ = try? JPEGCodec.decodeARGB(data, file: "b", header: header, scale: (1, 8)) }
         var report = JPEGPreviewDecoder.Report()
-        let one = best { _ = JPEGPreviewDecoder.decode(data, width: header.width, height: header.height, grey: header.isGray, threads: 1, report: &report) }
+        let one = best { _ = JPEGPreviewDecoder.decode(data, header: header, threads: 1, report: &report) }
         var reports: [JPEGPreviewDecoder.Report] = []
         let two = best {
             var r = JPEGPreviewDecoder.Report()
-            _ = JPEGPreviewDecoder.decode(data, width: header.width, height: header.height, grey: header.isGray, threads: 2, report: &r)
+            _ = JPEGPreviewDecoder.decode(data, header: header, threads: 2, report: &r)
             reports.append(r)
         }
         let same = JPEGPreviewDecoderTests.difference(JPEGPreviewDecoderTests.parallel(data)?.pixels, JPEGPreviewDecoderTests.reference(data))
