@@ -573,6 +573,8 @@ enum JPEGPreviewDecoder {
         let base = (slot - 4) << lookahead
         let places = zigzagSlot.span
         var coef = InlineArray<25, Int32>(repeating: 0)
+        // Places written: most chroma blocks leave all 24 AC places empty.
+        var used: UInt32 = 0
         var k = 1
         while k < 64 {
             if r.count < 32 { r.refill(d) }
@@ -587,6 +589,7 @@ enum JPEGPreviewDecoder {
                     if place >= 0 {
                         // JCOEF is a short; a 15-bit magnitude always fits.
                         coef[place] = Int32(extend(bits >> (lookahead - first) & (1 << size - 1), size))
+                        used |= 1 << place
                     }
                 }
                 guard k < 64 else {
@@ -599,6 +602,7 @@ enum JPEGPreviewDecoder {
                     let place = places[k - 1]
                     if place >= 0 {
                         coef[place] = Int32(extend(bits >> (lookahead - both) & (1 << secondSize - 1), secondSize))
+                        used |= 1 << place
                     }
                 }
                 r.consume(both)
@@ -609,7 +613,10 @@ enum JPEGPreviewDecoder {
             if size != 0 {
                 k += run
                 let place = places[k]
-                if place >= 0 { coef[place] = Int32(extend(r.peek(size), size)) }
+                if place >= 0 {
+                    coef[place] = Int32(extend(r.peek(size), size))
+                    used |= 1 << place
+                }
                 r.consume(size)
                 k += 1
             } else if run == 15 {
@@ -618,7 +625,7 @@ enum JPEGPreviewDecoder {
                 break
             }
         }
-        return chromaParts(coef, quant: quant, offset: offset)
+        return used == 0 ? (0, 0, 0) : chromaParts(coef, used: used, quant: quant, offset: offset)
     }
 
     // MARK: Reduced IDCTs
@@ -628,7 +635,7 @@ enum JPEGPreviewDecoder {
     static let c1: Int = 29692, c3: Int = 10426, c5: Int = 6967, c7: Int = 5906
 
     /// The DC-independent parts of jpeg_idct_2x2 for one block (`coef` and `quant` in the
-    /// places of `zigzagSlot`): the odd part of pass 1's column 0 and pass 2's odd parts of
+    /// places of `zigzagSlot`, `used` the places written, the others zero): the odd part of pass 1's column 0 and pass 2's odd parts of
     /// both rows. Pass 1 of column 0 is 4·DC·q plus a DC-free term, exactly (DC·q << 15 is a
     /// multiple of 2^13), so the DC joins later.
     ///
@@ -636,9 +643,12 @@ enum JPEGPreviewDecoder {
     /// and saturates pass 1 to 16 bits, where jpeg_idct_2x2 keeps ints: nil when any value
     /// leaves the range where both give the same result, and the old path decides.
     @inline(__always)
-    static func chromaParts(_ coef: InlineArray<25, Int32>, quant: Span<Int32>, offset: Int) -> (Int32, Int32, Int32)? {
+    static func chromaParts(_ coef: InlineArray<25, Int32>, used: UInt32, quant: Span<Int32>, offset: Int) -> (Int32, Int32, Int32)? {
         var z = InlineArray<25, Int>(repeating: 0)
-        for i in 1..<25 {
+        var places = used
+        while places != 0 {
+            let i = places.trailingZeroBitCount
+            places &= places - 1
             let v = Int(coef[i]) * Int(quant[offset + i])
             guard fits16(v) else { return nil }
             z[i] = v
@@ -687,6 +697,12 @@ enum JPEGPreviewDecoder {
     @inline(__always)
     static func idct2(_ dc: Int32, quant: Int32, _ t0: Int32, _ p0: Int32, _ p1: Int32) -> InlineArray<4, UInt8>? {
         let z0 = Int(Int16(truncatingIfNeeded: dc)) * Int(quant)
+        if t0 == 0, p0 == 0, p1 == 0 {
+            // A flat block: every output is (4·z0 << 15 + 2^19) >> 20 = (z0 + 4) >> 3.
+            let v = (z0 + 4) >> 3
+            guard fits16(z0), v >= -512, v < 512 else { return nil }
+            return InlineArray(repeating: rangeLimit(v))
+        }
         guard fits16(z0), fits32(z0 << 15 + Int(t0) + 4096), fits32(z0 << 15 - Int(t0) + 4096) else { return nil }
         var out = InlineArray<4, UInt8>(repeating: 0)
         for row in 0..<2 {

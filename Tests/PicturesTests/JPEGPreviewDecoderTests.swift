@@ -242,6 +242,16 @@ struct JPEGPreviewTiming {
             _ = JPEGPreviewDecoder.decode(data, header: header, threads: 2, report: &r)
             reports.append(r)
         }
+        let file = try PictureFile.open(path: try #require(Self.path))
+        let read = best { _ = file.bytes(at: 0, count: file.size) }
+        print(String(format: "preview timing: reading the file whole %.1f ms", read))
+        // Thread 1 writes planes, thread 2 records: where should the split be?
+        let start = try JPEGPreviewDecoderTests.scanStart(data)
+        for share in [0.44, 0.47, 0.5, 0.53] {
+            let split = start + Int(Double(data.count - start) * share)
+            let t = best { var r = JPEGPreviewDecoder.Report(); _ = JPEGPreviewDecoder.decode(data, header: header, splits: [split], report: &r) }
+            print(String(format: "preview timing: split at %.2f of the scan: %.1f ms", share, t))
+        }
         let same = JPEGPreviewDecoderTests.difference(JPEGPreviewDecoderTests.parallel(data)?.pixels, JPEGPreviewDecoderTests.reference(data))
         print(String(format: "preview timing: full libjpeg-turbo %.1f ms, its 1/8 %.1f ms, this decoder 1 thread %.1f ms, 2 threads %.1f ms (%.2f× full)",
                      full, turbo, one, two, two / full))
