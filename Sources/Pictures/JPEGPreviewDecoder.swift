@@ -723,17 +723,16 @@ enum JPEGPreviewDecoder {
 
     // MARK: Sinks
 
-    /// Planes of reduced samples, one after the other in one array, filled MCU by MCU with
-    /// the true DC predictors.
+    /// Where the reduced samples of each MCU go (planes one after the other in one array,
+    /// `samples`), filled MCU by MCU with the true DC predictors.
     struct Planes {
-        var samples: [UInt8]
         /// Per component: its first sample, samples per row, and how far its part of the MCU
         /// moves per MCU across (samples) and down (rows).
         let start: InlineArray<3, Int>, stride: InlineArray<3, Int>, stepX: InlineArray<3, Int>, stepY: InlineArray<3, Int>
         /// Per block of the MCU: component, 0 or 1 for 4:2:0 chroma (else −1), offset from
         /// its component's part of the MCU.
         let component: InlineArray<6, Int>, chroma: InlineArray<6, Int>, offset: InlineArray<6, Int>
-        let blocks: Int, mcusX: Int
+        let blocks: Int, mcusX: Int, sampleCount: Int
         let quant: InlineArray<3, Int32>
         var predictors = InlineArray<3, Int32>(repeating: 0)
         /// MCUs written so far, and the next one's place.
@@ -761,7 +760,7 @@ enum JPEGPreviewDecoder {
                 chroma[b] = block.chroma
                 offset[b] = block.dy * stride[block.component] + block.dx
             }
-            samples = [UInt8](repeating: 0, count: total)
+            sampleCount = total
             (self.start, self.stride, self.stepX, self.stepY, self.quant) = (start, stride, stepX, stepY, quant)
             (self.component, self.chroma, self.offset) = (component, chroma, offset)
             blocks = layout.blocks.count
@@ -775,8 +774,10 @@ enum JPEGPreviewDecoder {
             my = index / mcusX
         }
 
-        /// Writes the next MCU from its differences; false outside the IDCT's agreed range.
-        mutating func write(_ mcu: MCU, reset: Bool) -> Bool {
+        /// Writes the next MCU from its differences into `samples`; false outside the IDCT's
+        /// agreed range.
+        @inline(__always)
+        mutating func write(_ mcu: MCU, reset: Bool, into samples: inout MutableSpan<UInt8>) -> Bool {
             if reset { predictors = InlineArray(repeating: 0) }
             for b in 0..<blocks {
                 let c = component[b]
@@ -884,7 +885,8 @@ enum JPEGPreviewDecoder {
     /// Decodes from `start` until the scan's end, or until it meets `next`'s parse. Thread 1
     /// (`planes` non-nil) writes planes, the others fill `records`.
     private static func run(_ d: Span<UInt8>, _ layout: Layout, start: Start, next: Speculation?,
-                            planes: inout Planes?, records: inout Records, own: Speculation?, awaitNext: Bool) -> End {
+                            planes: inout Planes?, samples: inout [UInt8], records: inout Records, own: Speculation?,
+                            awaitNext: Bool) -> End {
         let fast = layout.tables.fast.span, pairs = layout.tables.pairs.span, slow = layout.tables.slow.span
         let chromaQuant = layout.chromaQuant.span
         let total = layout.totalMCUs, interval = layout.restartInterval
@@ -957,7 +959,8 @@ enum JPEGPreviewDecoder {
             let saved = r
             if decodeMCU(&r, d, fast, pairs, slow, layout, chromaQuant, into: &mcu) {
                 if isFirst {
-                    guard planes!.write(mcu, reset: reset) else { return .failed }
+                    var out = samples.mutableSpan
+                    guard planes!.write(mcu, reset: reset, into: &out) else { return .failed }
                 } else {
                     records.append(mcu, position: position, reset: reset, layout)
                     // More MCUs than the frame has: a false parse to give up.
@@ -1024,9 +1027,11 @@ enum JPEGPreviewDecoder {
                 records.diffs.reserveCapacity(expected * layout.blocks.count)
                 if layout.isH2V2Chroma { records.parts.reserveCapacity(expected * 6) }
                 var none: Planes? = nil
+                var noSamples: [UInt8] = []
                 let end = run(data.span, layout, start: Start(pos: spec.start, knownMCU: spec.afterRestart,
                                                               nextRestart: spec.nextRestart, speculative: true),
-                              next: next, planes: &none, records: &records, own: spec, awaitNext: awaitMeetings)
+                              next: next, planes: &none, samples: &noSamples, records: &records, own: spec,
+                              awaitNext: awaitMeetings)
                 spec.result.withLock { $0 = (records, end) }
                 finished.lock()
                 spec.done.store(true, ordering: .releasing)
@@ -1042,9 +1047,11 @@ enum JPEGPreviewDecoder {
             return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
         }
         var planes: Planes? = Planes(layout)
+        var samples = [UInt8](repeating: 0, count: planes!.sampleCount)
         var none = Records()
         let end = run(d, layout, start: Start(pos: layout.scanStart, knownMCU: true, nextRestart: 0, speculative: false),
-                      next: specs.first, planes: &planes, records: &none, own: nil, awaitNext: awaitMeetings)
+                      next: specs.first, planes: &planes, samples: &samples, records: &none, own: nil,
+                      awaitNext: awaitMeetings)
         for spec in specs { spec.cancelled.store(true, ordering: .relaxed) }
         finished.lock()
         while !specs.allSatisfy({ $0.done.load(ordering: .acquiring) }) { finished.wait() }
@@ -1070,26 +1077,29 @@ enum JPEGPreviewDecoder {
             }
             guard stop >= nextRecord, planes.index + stop - nextRecord <= total else { return nil }
             report.speculativeMCUs += stop - nextRecord
-            guard write(result.records, from: nextRecord, to: stop, into: &planes, layout) else { return nil }
+            guard write(result.records, from: nextRecord, to: stop, into: &planes, &samples, layout) else { return nil }
             link = result.end
             i += 1
         }
         guard case .complete = link, planes.index == total else { return nil }
         report.recordsMilliseconds = milliseconds(since: joined)
         let written = clock.now
-        let pixels = convert(planes, layout)
+        let pixels = convert(planes, samples, layout)
         report.colourMilliseconds = milliseconds(since: written)
         return pixels
     }
 
     /// Writes records `from..<to` as the next MCUs of `planes`.
-    private static func write(_ records: Records, from: Int, to: Int, into planes: inout Planes, _ layout: Layout) -> Bool {
+    private static func write(_ records: Records, from: Int, to: Int, into planes: inout Planes, _ samples: inout [UInt8],
+                              _ layout: Layout) -> Bool {
         var mcu = MCU()
-        let blocks = layout.blocks.count
+        let blocks = layout.blocks.count, chroma = layout.isH2V2Chroma
+        let positions = records.positions.span, diffs = records.diffs.span, parts = records.parts.span
+        var out = samples.mutableSpan
         for r in from..<to {
-            for b in 0..<blocks { mcu.diffs[b] = Int32(records.diffs[r * blocks + b]) }
-            if layout.isH2V2Chroma { for k in 0..<6 { mcu.parts[k] = records.parts[r * 6 + k] } }
-            guard planes.write(mcu, reset: records.positions[r] & 1 != 0) else { return false }
+            for b in 0..<blocks { mcu.diffs[b] = Int32(diffs[r * blocks + b]) }
+            if chroma { for k in 0..<6 { mcu.parts[k] = parts[r * 6 + k] } }
+            guard planes.write(mcu, reset: positions[r] & 1 != 0, into: &out) else { return false }
         }
         return true
     }
@@ -1097,10 +1107,9 @@ enum JPEGPreviewDecoder {
     // MARK: Colour
 
     /// Upsamples (jdsample.c) and converts (jdcolor.c) the planes to opaque ARGB.
-    static func convert(_ planes: Planes, _ layout: Layout) -> ARGBPixels? {
+    static func convert(_ planes: Planes, _ samples: [UInt8], _ layout: Layout) -> ARGBPixels? {
         let w = (layout.width + 7) / 8, h = (layout.height + 7) / 8
         guard let pixels = ARGBPixels(width: w, height: h, zeroed: false) else { return nil }
-        let samples = planes.samples
         let lumaStride = planes.stride[0]
         pixels.withMutableSpan { out in
             let luma = samples.span
@@ -1125,8 +1134,9 @@ enum JPEGPreviewDecoder {
                 for x in 0..<w {
                     let at = chromaRow + (x >> sx)
                     let l = Int(luma[y * lumaStride + x]), b = Int(plane[cb + at]), r = Int(plane[cr + at])
-                    let red = clamp(l + t[r]), blue = clamp(l + t[256 + b])
-                    let green = clamp(l + ((t[512 + b] + t[768 + r]) >> YCbCrTables.scaleBits))
+                    // b and r are bytes: the four 256-entry tables take them unchecked.
+                    let red = clamp(l + t[unchecked: r]), blue = clamp(l + t[unchecked: 256 + b])
+                    let green = clamp(l + ((t[unchecked: 512 + b] + t[unchecked: 768 + r]) >> YCbCrTables.scaleBits))
                     out[y * w + x] = 0xFF00_0000 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
                 }
             }
