@@ -82,6 +82,13 @@ final class ARGBPixels: @unchecked Sendable {
         return body(&span)
     }
 
+    /// Rows `rows` of the pixels as a mutable span, so that threads can fill disjoint rows.
+    func withMutableSpan<R>(rows: Range<Int>, _ body: (inout MutableSpan<UInt32>) -> R) -> R {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "rows \(rows) of \(height)")
+        var span = UnsafeMutableBufferPointer(start: base + rows.lowerBound * width, count: rows.count * width).mutableSpan
+        return body(&span)
+    }
+
     /// Raw bytes for C decoders that write 4 bytes per pixel.
     var rawBytes: UnsafeMutablePointer<UInt8> {
         UnsafeMutableRawPointer(base).assumingMemoryBound(to: UInt8.self)

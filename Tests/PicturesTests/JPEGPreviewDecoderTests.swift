@@ -116,6 +116,23 @@ struct JPEGPreviewDecoderTests {
         }
     }
 
+    @Test("a helper writes and converts the bottom rows from the later thread's records: the same pixels",
+          arguments: [JPEGEncoder.Subsampling.s420, .s422, .s440, .s444, .gray])
+    func finishInParallel(subsampling: JPEGEncoder.Subsampling) throws {
+        for (pixels, w, h) in [(Self.noise(width: 72, height: 400), 72, 400), (Self.photo(width: 121, height: 333), 121, 333)] {
+            let data = try Self.jpeg(pixels, w, h, subsampling)
+            let expected = try #require(Self.reference(data))
+            let start = try Self.scanStart(data)
+            var helped = 0
+            for split in stride(from: start, to: data.count, by: 41) {
+                let got = try #require(Self.parallel(data, splits: [split]), "declined at \(split)")
+                #expect(Self.difference(got.pixels, expected) == nil, "\(subsampling) split at \(split)")
+                if got.report.finishedInParallel { helped += 1 }
+            }
+            #expect(helped > 0)
+        }
+    }
+
     @Test("restart intervals: the later thread starts after a marker, any of them")
     func restartIntervals() throws {
         for (subsampling, interval) in [(JPEGEncoder.Subsampling.s420, "1"), (.s444, "3B"), (.gray, "1B"), (.s422, "2")] {
