@@ -584,27 +584,14 @@ enum JPEGPreviewDecoder {
                 // Codes and magnitudes within the lookahead: the values are in `bits` already.
                 let first = e & 31, size = e >> 24 & 15
                 k += e >> 5 & 127
-                if size != 0 {
-                    let place = places[k - 1]
-                    if place >= 0 {
-                        // JCOEF is a short; a 15-bit magnitude always fits.
-                        coef[place] = Int32(extend(bits >> (lookahead - first) & (1 << size - 1), size))
-                        used |= 1 << place
-                    }
-                }
+                if size != 0 { keep(places[k - 1], bits, end: first, size: size, &coef, &used) }
                 guard k < 64 else {
                     r.consume(first)
                     break
                 }
                 let both = e >> 12 & 31, secondSize = e >> 28
                 k += e >> 17 & 127
-                if secondSize != 0 {
-                    let place = places[k - 1]
-                    if place >= 0 {
-                        coef[place] = Int32(extend(bits >> (lookahead - both) & (1 << secondSize - 1), secondSize))
-                        used |= 1 << place
-                    }
-                }
+                if secondSize != 0 { keep(places[k - 1], bits, end: both, size: secondSize, &coef, &used) }
                 r.consume(both)
                 continue
             }
@@ -626,6 +613,16 @@ enum JPEGPreviewDecoder {
             }
         }
         return used == 0 ? (0, 0, 0) : chromaParts(coef, used: used, quant: quant, offset: offset)
+    }
+
+    /// Stores the coefficient whose magnitude bits end `end` bits into `bits` (lookahead wide)
+    /// at `place`, when the 2×2 IDCT reads that place (≥ 0). JCOEF is a short; a 15-bit
+    /// magnitude always fits.
+    @inline(__always)
+    static func keep(_ place: Int, _ bits: Int, end: Int, size: Int, _ coef: inout InlineArray<25, Int32>, _ used: inout UInt32) {
+        guard place >= 0 else { return }
+        coef[place] = Int32(extend(bits >> (lookahead - end) & (1 << size - 1), size))
+        used |= 1 << place
     }
 
     // MARK: Reduced IDCTs

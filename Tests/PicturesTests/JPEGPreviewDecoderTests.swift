@@ -62,6 +62,19 @@ struct JPEGPreviewDecoderTests {
         return "\(bad.count) pixels differ, first at \(first): \(String(a[first], radix: 16)) vs \(String(b[first], radix: 16))"
     }
 
+    /// Decodes `data` with the later thread starting at every `step`-th byte of the scan,
+    /// expecting libjpeg-turbo's pixels each time; the reports, for what happened.
+    static func everySplit(_ data: [UInt8], step: Int, _ label: String) throws -> [JPEGPreviewDecoder.Report] {
+        let expected = try #require(reference(data))
+        var reports: [JPEGPreviewDecoder.Report] = []
+        for split in stride(from: try scanStart(data), to: data.count, by: step) {
+            let got = try #require(parallel(data, splits: [split]), "\(label): declined at \(split)")
+            #expect(difference(got.pixels, expected) == nil, "\(label): split at \(split) of \(data.count)")
+            reports.append(got.report)
+        }
+        return reports
+    }
+
     /// Runs jpegtran (libjpeg-turbo-progs) with `arguments` on `data`: restart markers and
     /// arithmetic coding, which TurboJPEG's compressor does not write.
     static func jpegtran(_ data: [UInt8], _ arguments: [String]) throws -> [UInt8] {
@@ -101,16 +114,8 @@ struct JPEGPreviewDecoderTests {
           arguments: [JPEGEncoder.Subsampling.s420, .s422, .s444, .gray])
     func splitAnywhere(subsampling: JPEGEncoder.Subsampling) throws {
         for (pixels, w, h) in [(Self.noise(width: 96, height: 72), 96, 72), (Self.photo(width: 160, height: 120), 160, 120)] {
-            let data = try Self.jpeg(pixels, w, h, subsampling)
-            let expected = try #require(Self.reference(data))
-            let start = try Self.scanStart(data)
-            var met = 0, splits = 0
-            for split in stride(from: start, to: data.count, by: 3) {
-                let got = try #require(Self.parallel(data, splits: [split]), "declined at \(split)")
-                #expect(Self.difference(got.pixels, expected) == nil, "split at \(split) of \(data.count)")
-                if got.report.speculativeMCUs > 0 { met += 1 }
-                splits += 1
-            }
+            let reports = try Self.everySplit(try Self.jpeg(pixels, w, h, subsampling), step: 3, "\(subsampling) \(w)×\(h)")
+            let met = reports.filter { $0.speculativeMCUs > 0 }.count, splits = reports.count
             // Near the end the later thread has little to give; elsewhere they meet.
             #expect(met * 10 >= splits * 7, "\(met) meetings in \(splits) splits")
         }
@@ -120,15 +125,8 @@ struct JPEGPreviewDecoderTests {
           arguments: [JPEGEncoder.Subsampling.s420, .s422, .s440, .s444, .gray])
     func finishInParallel(subsampling: JPEGEncoder.Subsampling) throws {
         for (pixels, w, h) in [(Self.noise(width: 72, height: 400), 72, 400), (Self.photo(width: 121, height: 333), 121, 333)] {
-            let data = try Self.jpeg(pixels, w, h, subsampling)
-            let expected = try #require(Self.reference(data))
-            let start = try Self.scanStart(data)
-            var helped = 0
-            for split in stride(from: start, to: data.count, by: 41) {
-                let got = try #require(Self.parallel(data, splits: [split]), "declined at \(split)")
-                #expect(Self.difference(got.pixels, expected) == nil, "\(subsampling) split at \(split)")
-                if got.report.finishedInParallel { helped += 1 }
-            }
+            let reports = try Self.everySplit(try Self.jpeg(pixels, w, h, subsampling), step: 41, "\(subsampling) \(w)×\(h)")
+            let helped = reports.filter(\.finishedInParallel).count
             #expect(helped > 0)
         }
     }
@@ -139,14 +137,7 @@ struct JPEGPreviewDecoderTests {
             let base = try Self.jpeg(Self.noise(width: 100, height: 90), 100, 90, subsampling)
             let data = try Self.jpegtran(base, ["-restart", interval])
             #expect(data.contains(0xDD), "no DRI written")
-            let expected = try #require(Self.reference(data))
-            let start = try Self.scanStart(data)
-            var met = 0
-            for split in stride(from: start, to: data.count, by: 5) {
-                let got = try #require(Self.parallel(data, splits: [split]), "declined at \(split)")
-                #expect(Self.difference(got.pixels, expected) == nil, "\(subsampling) restart \(interval), split at \(split)")
-                if got.report.speculativeMCUs > 0 { met += 1 }
-            }
+            let met = try Self.everySplit(data, step: 5, "\(subsampling) restart \(interval)").filter { $0.speculativeMCUs > 0 }.count
             #expect(met > 0)
         }
     }
