@@ -369,11 +369,14 @@ public struct ImageDecoder: Sendable {
             let w = JPEGCodec.scaled(jpeg.width, scale), h = JPEGCodec.scaled(jpeg.height, scale)
             try checkBudget(w * h * 4 + coefficientBytes(inspection), header)
             try checkMemory(w * h * 4 + coefficientBytes(inspection), header)
-            let (pixels, damage) = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, scale: scale,
-                                                            transform: JPEGCodec.transform(inspection.icc, header: jpeg))
+            let transform = JPEGCodec.transform(inspection.icc, header: jpeg)
+            let last = LevelPlan.level(width: w, height: h, maxPixels: budget)
+            if scale == (1, 8), let pixels = decodeEighthOnThreads(inspection, held: w * h * 4) {
+                return levelPicture(pixels, header: header, detail: .screen, last: last, damage: nil)
+            }
+            let (pixels, damage) = try JPEGCodec.decodeARGB(data, file: file, header: jpeg, scale: scale, transform: transform)
             if let damage { throw damage.error }
-            return levelPicture(pixels, header: header, detail: .screen,
-                                last: LevelPlan.level(width: w, height: h, maxPixels: budget), damage: nil)
+            return levelPicture(pixels, header: header, detail: .screen, last: last, damage: nil)
         case .svg:
             let document = try parsedSVG.document { () throws(PictureError) in try SVGCodec.document(data, file: file) }
             return Picture(storage: .argb(document.rendered(maxPixels: budget)), header: header, isOpaque: false)

@@ -18,6 +18,8 @@ enum JPEGCodec {
         }
         /// Grayscale files decode to a single plane.
         var isGray: Bool { colorspace == Int32(TJCS_GRAY.rawValue) }
+        /// Three components libjpeg takes for YCbCr (not RGB).
+        var isYCbCr: Bool { colorspace == Int32(TJCS_YCbCr.rawValue) }
     }
 
     /// libjpeg's JWRN_JPEG_EOF text: the data ended before the last scan did.

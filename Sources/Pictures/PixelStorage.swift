@@ -75,6 +75,20 @@ final class ARGBPixels: @unchecked Sendable {
     /// The pixels as a framebuffer, for decoders and resamplers that write into them.
     var framebuffer: Framebuffer { Framebuffer(base: base, width: width, height: height, stride: width) }
 
+    /// The pixels as a mutable span, for a decoder written without pointers
+    /// (JPEGPreviewDecoder); the span lives only as long as `body`.
+    func withMutableSpan<R>(_ body: (inout MutableSpan<UInt32>) -> R) -> R {
+        var span = UnsafeMutableBufferPointer(start: base, count: width * height).mutableSpan
+        return body(&span)
+    }
+
+    /// Rows `rows` of the pixels as a mutable span, so that threads can fill disjoint rows.
+    func withMutableSpan<R>(rows: Range<Int>, _ body: (inout MutableSpan<UInt32>) -> R) -> R {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "rows \(rows) of \(height)")
+        var span = UnsafeMutableBufferPointer(start: base + rows.lowerBound * width, count: rows.count * width).mutableSpan
+        return body(&span)
+    }
+
     /// Raw bytes for C decoders that write 4 bytes per pixel.
     var rawBytes: UnsafeMutablePointer<UInt8> {
         UnsafeMutableRawPointer(base).assumingMemoryBound(to: UInt8.self)
@@ -271,9 +285,10 @@ enum YCbCrTables {
     static let scaleBits = 16
     static func fix(_ x: Double) -> Int { Int(x * Double(1 << scaleBits) + 0.5) }
 
-    nonisolated(unsafe) static let shared: UnsafePointer<Int> = {
+    /// The four tables, [Cr→R | Cb→B | Cb→G | Cr→G].
+    static let values: [Int] = {
         let half = 1 << (scaleBits - 1)
-        let table = UnsafeMutablePointer<Int>.allocate(capacity: 1024)
+        var table = [Int](repeating: 0, count: 1024)
         for i in 0..<256 {
             let c = i - 128
             table[i] = (fix(1.40200) * c + half) >> scaleBits   // 1.402: Cr→R (JFIF 1.02)
@@ -281,6 +296,13 @@ enum YCbCrTables {
             table[512 + i] = -fix(0.34414) * c + half           // −0.34414: Cb→G, carries the rounding
             table[768 + i] = -fix(0.71414) * c                  // −0.71414: Cr→G
         }
+        return table
+    }()
+
+    /// `values` for the pointer loops.
+    nonisolated(unsafe) static let shared: UnsafePointer<Int> = {
+        let table = UnsafeMutablePointer<Int>.allocate(capacity: 1024)
+        for i in 0..<1024 { table[i] = values[i] }
         return UnsafePointer(table)
     }()
 }

@@ -104,6 +104,10 @@ struct FuzzTests {
             files.append(progressive ? withExif(jpeg, orientation: 8, bigEndian: false) : jpeg)
         }
         files.append(try JPEGEncoder.encode(cmyk: [UInt8](repeating: 200, count: 16 * 8 * 4), width: 16, height: 8))
+        // Restart intervals (jpegtran writes them; TurboJPEG's compressor does not) for the parallel preview.
+        let noisy = JPEGPreviewDecoderTests.noise(width: 40, height: 24)
+        files.append(try JPEGPreviewDecoderTests.jpegtran(try JPEGEncoder.encode(argb: noisy, width: 40, height: 24, quality: 85),
+                                                          ["-restart", "1B"]))
         return files
     }
 
@@ -114,6 +118,7 @@ struct FuzzTests {
     /// `acceptsDamage`, a decode keeping damaged parts) gave a picture.
     @discardableResult
     static func exercise(_ input: [UInt8], rng: inout SplitMix64, acceptsDamage: Bool = false, levels: String? = nil) -> Bool {
+        checkParallelPreview(input, rng: &rng)
         // Seeds are small: half the time a budget of 1 KiB beside the file, so that their rows go
         // into level files and decodes made whole meet their allowance (4 KiB).
         let limits = budgetLimits(folder: levels, budget: Bool.random(using: &rng) ? 64 << 10 : input.count + (1 << 10))
@@ -153,6 +158,26 @@ struct FuzzTests {
         guard let picture = try? decoder.decode(page: page, storage: storage, acceptsDamage: acceptsDamage) else { return false }
         check(picture, rng: &rng)
         return true
+    }
+
+    /// The parallel 1/8 JPEG decoder, from random split points on one to three threads: it
+    /// must end (no crash, no hang) and, when it gives pixels, give libjpeg-turbo's 1/8
+    /// decode of the same file, which must have decoded without damage.
+    static func checkParallelPreview(_ input: [UInt8], rng: inout SplitMix64) {
+        guard let header = try? JPEGCodec.header(input, file: "fuzz", headerComplete: true),
+              header.width > 0, header.height > 0, header.width * header.height <= fuzzLimits.maxPixels else { return }
+        let threads = Int.random(in: 1...3, using: &rng)
+        let splits = Bool.random(using: &rng) ? nil : (1..<threads).map { _ in Int.random(in: 0..<input.count, using: &rng) }.sorted()
+        var report = JPEGPreviewDecoder.Report()
+        guard let pixels = JPEGPreviewDecoder.decode(input, header: header,
+                                                     threads: threads, splits: splits,
+                                                     awaitMeetings: Bool.random(using: &rng), report: &report) else { return }
+        let got = Array(UnsafeBufferPointer(start: pixels.base, count: pixels.width * pixels.height))
+        let expected = JPEGPreviewDecoderTests.reference(input)
+        if let dump = ProcessInfo.processInfo.environment["PREVIEW_FUZZ_DUMP"], JPEGPreviewDecoderTests.difference(got, expected) != nil {
+            _ = FileManager.default.createFile(atPath: dump, contents: Data(input))
+        }
+        #expect(JPEGPreviewDecoderTests.difference(got, expected) == nil, "parallel preview differs from libjpeg-turbo's")
     }
 
     /// A decoded picture has a size within the limit and draws validly premultiplied pixels.
