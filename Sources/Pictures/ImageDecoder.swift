@@ -129,6 +129,11 @@ public struct ImageDecoder: Sendable {
     /// the file a second and third time (1–2.5 ms each for a drawing of 400 shapes).
     private let parsedSVG = ParsedSVG()
 
+    /// The file's SVG document, parsed on the first call.
+    private func svgDocument() throws(PictureError) -> SVGDocument {
+        try parsedSVG.document { () throws(PictureError) in try SVGCodec.document(data, file: file) }
+    }
+
     /// Wraps bytes already in memory; `file` names them in errors.
     public init(data: [UInt8], file: String, limits: DecodeLimits = .standard) {
         self.data = data
@@ -225,7 +230,7 @@ public struct ImageDecoder: Sendable {
         case .svg:
             try checkSinglePage(page)
             try open(format, SVGCodec.openLibrary)
-            let document = try parsedSVG.document { () throws(PictureError) in try SVGCodec.document(data, file: file) }
+            let document = try svgDocument()
             return CodecHeader(width: document.width, height: document.height, hasAlpha: true)
         case .bmp: try checkSinglePage(page); return try BMPCodec.header(BMPCodec.Source(data: data, stream: stream), file: file)
         case .jpeg: preconditionFailure("JPEG is inspected by inspect()")
@@ -317,7 +322,7 @@ public struct ImageDecoder: Sendable {
             if let damage, !acceptsDamage { throw damage.error }
             return Picture(storage: .argb(pixels), header: header, isOpaque: true, damage: damage)
         case .svg:
-            let document = try parsedSVG.document { () throws(PictureError) in try SVGCodec.document(data, file: file) }
+            let document = try svgDocument()
             return Picture(storage: .vector(document), header: header, isOpaque: false)
         case .png, .webp, .gif, .tiff, .heif, .avif, .jxl, .bmp:
             return try decodeLevels(inspection, detail: detail, floor: .screen, acceptsDamage: acceptsDamage,
@@ -349,7 +354,7 @@ public struct ImageDecoder: Sendable {
     func decodeVectorPreview(scale: Double) throws(PictureError) -> Picture {
         let header = try inspect().header
         guard header.format == .svg else { preconditionFailure("a vector preview of a \(header.format) file") }
-        let document = try parsedSVG.document { () throws(PictureError) in try SVGCodec.document(data, file: file) }
+        let document = try svgDocument()
         let bytes = Int(Double(document.width) * scale) * Int(Double(document.height) * scale) * 4
         try checkBudget(bytes, header)
         try checkMemory(bytes, header)
@@ -378,7 +383,7 @@ public struct ImageDecoder: Sendable {
             if let damage { throw damage.error }
             return levelPicture(pixels, header: header, detail: .screen, last: last, damage: nil)
         case .svg:
-            let document = try parsedSVG.document { () throws(PictureError) in try SVGCodec.document(data, file: file) }
+            let document = try svgDocument()
             return Picture(storage: .argb(document.rendered(maxPixels: budget)), header: header, isOpaque: false)
         case .png, .webp, .gif, .tiff, .heif, .avif, .jxl, .bmp:
             return try decodeLevels(inspection, detail: .screen, floor: .pixels(budget), acceptsDamage: false)

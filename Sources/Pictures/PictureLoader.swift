@@ -230,8 +230,9 @@ public final class PictureLoader: Sendable {
                 sink.send(.loaded(first.picture))
                 return
             }
-            if preview, header.format == .svg, let scale = SVGDocument.previewScale(
-                width: header.width, height: header.height, fit: Self.screenFit(header, limits)) {
+            let fit = Self.screenFit(header, limits)
+            if preview, header.format == .svg,
+               let scale = SVGDocument.previewScale(width: header.width, height: header.height, fit: fit) {
                 guard !task.isCancelled else { return }
                 // A quick rendition first; then the drawing, rendered whole at the screen's fit
                 // here, not on the frame loop's thread when its tiles are asked for.
@@ -239,7 +240,7 @@ public final class PictureLoader: Sendable {
                 let picture = try decoder.decode(page: page, storage: options.storage, detail: detail,
                                                  acceptsDamage: options.acceptsDamage, isCancelled: { task.isCancelled })
                 guard !task.isCancelled else { return }
-                picture.renderAhead(scale: Self.screenFit(header, limits))
+                picture.renderAhead(scale: fit)
                 sink.send(.loaded(picture))
                 return
             }

@@ -1,7 +1,6 @@
 // SVG through librsvg and cairo: the document stays parsed, and every tile is rendered from
 // it at the scale it is shown, so a zoomed-in SVG is as sharp as its shapes.
 import CRSVG
-import Foundation
 import Raster
 import Synchronization
 
@@ -156,7 +155,7 @@ final class SVGDocument: @unchecked Sendable {
         guard fit > 0, fit.isFinite, Double(width) * fit * Double(height) * fit >= Double(previewMinimumPixels) else {
             return nil
         }
-        let scale = Double(sign: .plus, exponent: Int(log2(fit / 2).rounded(.down)), significand: 1)
+        let scale = Double(sign: .plus, exponent: (fit / 2).exponent, significand: 1)  // 2^⌊log2(fit / 2)⌋
         let (w, h) = (Double(width) * scale, Double(height) * scale)
         guard w >= 1, h >= 1, w == w.rounded(), h == h.rounded() else { return nil }
         return scale
