@@ -140,6 +140,11 @@ struct FuzzTests {
         let decoder = ImageDecoder(data: input, file: "fuzz", limits: fuzzLimits)
         let header = try? decoder.readHeader()
         _ = try? decoder.decodePreview(maxPixels: Int.random(in: 1...4096, using: &rng))
+        // An SVG's quick rendition at a power-of-two level (what the loader shows first).
+        if header?.format == .svg {
+            let scale = Double(sign: .plus, exponent: -Int.random(in: 0...6, using: &rng), significand: 1)
+            if let rendition = try? decoder.decodeVectorPreview(scale: scale) { check(rendition, rng: &rng) }
+        }
         let storage = [StoragePreference.automatic, .argb, .planar].randomElement(using: &rng)!
         let pages = max(1, header?.pageCount ?? 1)
         let page = Int.random(in: 0..<min(pages, 64), using: &rng)
