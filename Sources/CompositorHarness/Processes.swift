@@ -67,7 +67,7 @@ package final class GroupProcess: Sendable {
     /// Its process id, which is also its group's.
     package var pid: pid_t { process.processIdentifier }
     /// Whether it still runs.
-    package var isRunning: Bool { process.isRunning }
+    package var isRunning: Bool { process.hasNotExited }
 
     /// Sends `signal` to the whole group.
     package func signalGroup(_ signal: Int32) {
@@ -79,14 +79,14 @@ package final class GroupProcess: Sendable {
     package func stop(signal: Int32 = SIGTERM, grace: Double = 2) {
         // Once only: after the first stop the group is gone and its id may be another's.
         guard Self.running.withLock({ $0.remove(pid) }) != nil else {
-            process.waitUntilExit()
+            _ = process.awaitExit()
             return
         }
         signalGroup(signal)
-        let deadline = Date().addingTimeInterval(grace)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
+        _ = process.awaitExit(timeout: grace)
+        // Whatever of the group is left, children included.
         signalGroup(SIGKILL)
-        process.waitUntilExit()
+        _ = process.awaitExit()
     }
 
     /// Its log so far (empty when its output goes to a pipe).
@@ -194,9 +194,50 @@ package func runProcess(_ executable: URL, _ arguments: [String], environment: [
         errDone.signal()
     }
     let outData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let status = process.awaitExit() ?? -1
     errDone.wait()
-    return ProcessResult(status: process.terminationStatus, stdoutData: outData, stderrData: errData.withLock { $0 })
+    return ProcessResult(status: status, stdoutData: outData, stderrData: errData.withLock { $0 })
+}
+
+extension Process {
+    /// Its exit status (or the number of the signal that ended it) once it has exited, nil
+    /// while it runs.
+    ///
+    /// Foundation's `isRunning` alone is not enough here: on Linux, Foundation learns of a
+    /// child's end when a socket it gave the child closes (swift-corelibs-foundation issue
+    /// 4795), and a program started at the same moment by another test can inherit that socket
+    /// and hold it open. A viewer that had printed its error and exited was then reported
+    /// running for the 10 s a test waited. So this also asks the kernel, with WNOWAIT, which
+    /// leaves the child for Foundation to reap.
+    package var exitStatus: Int32? { termination?.status }
+
+    /// How it ended once it has (`status` as `exitStatus`; `bySignal` when a signal ended it),
+    /// nil while it runs; see `exitStatus`.
+    package var termination: (status: Int32, bySignal: Bool)? {
+        if !isRunning { return (terminationStatus, terminationReason == .uncaughtSignal) }
+        var info = siginfo_t()
+        let pid = processIdentifier
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+              info._sifields._sigchld.si_pid == pid else {
+            // Still running, or reaped by Foundation since `isRunning` was read.
+            return isRunning ? nil : (terminationStatus, terminationReason == .uncaughtSignal)
+        }
+        return (info._sifields._sigchld.si_status, info.si_code != Int32(CLD_EXITED))
+    }
+
+    /// Whether it has not exited yet, by `exitStatus`.
+    package var hasNotExited: Bool { exitStatus == nil }
+
+    /// Waits for it to exit, polling every 10 ms, for at most `timeout` seconds (for as long
+    /// as it takes when nil); returns `exitStatus`.
+    package func awaitExit(timeout: Double? = nil) -> Int32? {
+        let deadline = timeout.map { Date().addingTimeInterval($0) }
+        while true {
+            if let status = exitStatus { return status }
+            if let deadline, Date() >= deadline { return nil }
+            usleep(10_000)
+        }
+    }
 }
 
 /// The absolute path of `name` in a folder of `path` (colon-separated), /usr/bin or /usr/sbin;

@@ -130,7 +130,7 @@ package final class SwayHeadless: HeadlessCompositor {
     /// Kills sway at once (SIGKILL), as a crash would.
     package func kill() {
         compositor.process.signalGroup(SIGKILL)
-        compositor.process.process.waitUntilExit()
+        _ = compositor.process.process.awaitExit()
     }
 
     /// Runs `swaymsg` with `arguments` against this sway; throws with its output on failure.

@@ -95,7 +95,7 @@ struct AnimationLiveTests {
         Thread.sleep(forTimeInterval: Self.pastRest)
         let hidden = run.frameTimes.count
         let (woke, threads) = threadsWaking(in: run.viewer.process.processIdentifier, during: 5)
-        #expect(run.viewer.process.isRunning)
+        #expect(run.viewer.isRunning)
         #expect(woke.isEmpty, "threads that woke during 5 s on another workspace: \(woke) (threads: \(threads))")
         #expect(run.frameTimes.count == hidden, "frames committed on another workspace: \(run.frameTimes.suffix(run.frameTimes.count - hidden))")
         try run.sway.swaymsg(["workspace", "1"])
@@ -113,7 +113,7 @@ struct AnimationLiveTests {
         try awaitQuiet(run.viewer, quiet: 1, timeout: 10)
         Thread.sleep(forTimeInterval: Self.pastRest)
         let (woke, threads) = threadsWaking(in: run.viewer.process.processIdentifier, during: 10)
-        #expect(run.viewer.process.isRunning)
+        #expect(run.viewer.isRunning)
         #expect(woke.isEmpty, "threads that woke during 10 s paused: \(woke) (threads: \(threads))")
     }
 }

@@ -33,7 +33,7 @@ struct FailurePathLiveTests {
         // The neighbours' loads and the first picture's full resolution: then nothing moves.
         try awaitQuiet(viewer, quiet: 3, timeout: 30)
         let (woke, threads) = threadsWaking(in: viewer.process.processIdentifier, during: 10)
-        #expect(viewer.process.isRunning)
+        #expect(viewer.isRunning)
         #expect(woke.isEmpty, "threads that woke during 10 s of idle: \(woke); all threads: \(threads)")
     }
 
@@ -50,11 +50,11 @@ struct FailurePathLiveTests {
         let grid = gridPoints(width: 800, height: 600, step: 9)
         let (problems, _) = try awaitShot(timeout: 15, sway.screenshot) { placementProblems($0, sunset, fit, points: grid) }
         #expect(problems.isEmpty, "the picture is not shown: \(problems.prefix(5))")
-        #expect(viewer.process.isRunning, "status \(viewer.process.terminationStatus), \(viewer.process.terminationReason)")
+        #expect(viewer.isRunning, "ended: \(String(describing: viewer.process.termination))")
         kill(viewer.process.processIdentifier, SIGTERM)
         let status = viewer.waitForExit(timeout: 5)
-        #expect(viewer.process.terminationReason == .exit && status == 128 + SIGTERM,
-                "ended by \(viewer.process.terminationReason) with \(String(describing: status))")
+        #expect(viewer.process.termination?.bySignal == false && status == 128 + SIGTERM,
+                "ended: \(String(describing: viewer.process.termination))")
     }
 
     @Test("SIGTERM or SIGINT during a --stats --record session still ends the recording with its end comment",
@@ -66,7 +66,7 @@ struct FailurePathLiveTests {
         try awaitQuiet(viewer)
         kill(viewer.process.processIdentifier, signal)
         let status = viewer.waitForExit(timeout: 5)
-        #expect(status == 128 + signal, "status \(String(describing: status)), \(viewer.process.terminationReason)")
+        #expect(status == 128 + signal, "ended: \(String(describing: viewer.process.termination))")
         #expect(viewer.stderr.lines.contains { isStats($0, "summary") }, "stderr: \(viewer.stderr.lines.suffix(3))")
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         #expect(lines.contains { $0.contains(#""kind":"pointer.axis""#) }, "the wheel was recorded: \(lines.suffix(3))")
@@ -93,7 +93,7 @@ struct FailurePathLiveTests {
         // under the limit either).
         try inject.run(["abs 400 300", "abs 410 300"])
         try awaitQuiet(viewer)
-        #expect(viewer.process.isRunning, "the viewer goes on without its recording; stderr: \(viewer.stderr.lines.filter { !$0.hasPrefix("{") })")
+        #expect(viewer.isRunning, "the viewer goes on without its recording; stderr: \(viewer.stderr.lines.filter { !$0.hasPrefix("{") })")
         kill(viewer.process.processIdentifier, SIGTERM)
         _ = viewer.waitForExit(timeout: 5)
         let atExit = viewer.stderr.lines.filter { $0.contains("is incomplete") }

@@ -36,7 +36,7 @@ struct FloodLiveTests {
     /// brings the top of the card back, then the screen is checked again.
     private func expectResponsive(_ viewer: ClientProcess, _ inject: Injector, _ sway: SwayHeadless,
                                   after what: String) throws {
-        #expect(viewer.process.isRunning, "\(what): the viewer exited; stderr: \(viewer.stderr.lines.suffix(10))")
+        #expect(viewer.isRunning, "\(what): the viewer exited; stderr: \(viewer.stderr.lines.suffix(10))")
         let lost = viewer.stderr.lines.filter { $0.contains("connection") || $0.contains("Broken pipe") }
         #expect(lost.isEmpty, "\(what): \(lost); sway's log ends: \(sway.log.suffix(1500))")
         try inject.run(["tap Home"])

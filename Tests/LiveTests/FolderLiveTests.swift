@@ -33,7 +33,7 @@ struct FolderLiveTests {
         #expect(rename(folder.appending(".1.png.tmp"), folder.appending("1.png")) == 0)
         let (reloaded, _) = try awaitShot(timeout: 10, sway.screenshot) { middle($0, is: 0x0000FF) }
         #expect(reloaded.isEmpty, "\(reloaded)")
-        #expect(viewer.process.isRunning)
+        #expect(viewer.isRunning)
         #expect(viewer.stderr.lines.filter { !$0.hasPrefix("{") } == ["image-viewer: no pictures in \(folder.path)"],
                 "\(viewer.stderr.lines.filter { !$0.hasPrefix("{") })")
     }

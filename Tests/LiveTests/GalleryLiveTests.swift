@@ -400,7 +400,7 @@ struct GalleryLiveTests {
         try run.swipeLeft()
         let next = try run.waitFor(bubbles, .fit(bubbles, width: 800, height: 600))
         #expect(next.isEmpty, "the good picture after the bad ones: \(next)")
-        #expect(run.viewer.process.isRunning)
+        #expect(run.viewer.isRunning)
         let errors = run.viewer.stderr.lines.filter { !$0.hasPrefix("{") }
         #expect(errors == ["image-viewer: 02-empty.png: empty file", "image-viewer: \(cutName): \(damage)"],
                 "stderr: \(errors)")

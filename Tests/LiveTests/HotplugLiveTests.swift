@@ -50,7 +50,7 @@ struct HotplugLiveTests {
         try inject.run(["abs 500 400", "abs 400 300"])
         let problems = try awaitFitted(bubbles, width: 1280, height: 720, sway.screenshot)
         #expect(problems.isEmpty, "after disable, a new mode and enable: \(problems)")
-        #expect(viewer.process.isRunning)
+        #expect(viewer.isRunning)
         #expect(viewer.stderr.lines.filter { !$0.hasPrefix("{") }.isEmpty, "stderr: \(viewer.stderr.lines.suffix(5))")
     }
 
@@ -92,7 +92,7 @@ struct HotplugLiveTests {
         let problems = try awaitFitted(bubbles, width: mode.width, height: mode.height, scale: 2, sway.screenshot)
         #expect(problems.isEmpty, "on the new \(mode.width)×\(mode.height) screen at scale 2: \(problems)")
         #expect(count(".create_inhibitor(") == 2, "the inhibitor is taken again on the new screen")
-        #expect(viewer.process.isRunning)
+        #expect(viewer.isRunning)
     }
 
     /// The pixel size of the first output in `swaymsg -t get_outputs --raw`.

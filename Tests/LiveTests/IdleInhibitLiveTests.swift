@@ -95,6 +95,6 @@ struct IdleInhibitLiveTests {
         usleep(2_500_000)
         #expect(viewer.stderr.lines.filter { isStats($0, "frame") }.count > frames, "the show stopped")
         #expect(viewer.stderr.lines.filter { $0.contains("zwp_idle_inhibit_manager_v1") }.count == 1)
-        #expect(viewer.process.isRunning)
+        #expect(viewer.isRunning)
     }
 }

@@ -33,7 +33,7 @@ struct KioskLiveTests {
         let (problems, shot) = try awaitShot(timeout: 5, cage.screenshot) { placementProblems($0, sunset, fit, points: grid) }
         #expect(problems.isEmpty, "\(fit) on \(output.width)×\(output.height): \(problems)")
         #expect(!placementProblems(shot, sunset, fit.shifted(3, 3), points: grid).isEmpty, "the comparison cannot tell 3 px")
-        #expect(viewer.process.isRunning && cage.isRunning)
+        #expect(viewer.isRunning && cage.isRunning)
         #expect(viewer.stderr.lines.filter { !$0.hasPrefix("{") }.isEmpty, "stderr: \(viewer.stderr.lines.suffix(5))")
     }
 

@@ -133,7 +133,7 @@ struct OverlayLiveTests {
             }
         }
         #expect(caught != nil, "no screenshot showed the page overlay: \(misses)")
-        #expect(run.viewer.process.isRunning)
+        #expect(run.viewer.isRunning)
     }
 
     @Test("I shows the information panel at the top left and hides it again; ? and H show and hide the help in the middle")

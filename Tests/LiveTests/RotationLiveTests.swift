@@ -81,7 +81,7 @@ struct RotationLiveTests {
         try PortraitChecks(viewer: viewer, width: 720, height: 1280, shot: sway.screenshot, drag: { from, to in
             try inject.run(["drag \(from.0) \(from.1) \(to.0) \(to.1) 150 10", "sleep 50"])
         }).run()
-        #expect(viewer.process.isRunning)
+        #expect(viewer.isRunning)
     }
 
     @Test("cage turned (-r), nested in the sway that plays its screen: buffers declared turned, the screen's pixels upright and fitted once turned back as the screen is mounted; swipes turn pages the way they go")
@@ -105,6 +105,6 @@ struct RotationLiveTests {
             let a = cage.screenPoint(from.0, from.1, output: (720, 1280)), b = cage.screenPoint(to.0, to.1, output: (720, 1280))
             try inject.run(["drag \(a.x) \(a.y) \(b.x) \(b.y) 150 10", "sleep 50"])
         }).run()
-        #expect(viewer.process.isRunning && cage.isRunning)
+        #expect(viewer.isRunning && cage.isRunning)
     }
 }

@@ -83,7 +83,7 @@ struct WatchdogLiveTests {
         #expect(whileStopped.isEmpty, "\(whileStopped.count) pings while the viewer was stopped")
         let afterwards = notify.times(of: "WATCHDOG=1").filter { $0 >= resumed }
         #expect(afterwards.count >= 2, "\(afterwards.count) pings in the second after SIGCONT")
-        #expect(viewer.process.isRunning)
+        #expect(viewer.isRunning)
     }
 
     @Test("With a socket but no WATCHDOG_USEC, READY=1 only; a WATCHDOG_PID of another process, no pings; an unreadable WATCHDOG_USEC, one line naming it and the viewer goes on")
@@ -114,6 +114,6 @@ struct WatchdogLiveTests {
         let warning = try hostile.waitForStderr { $0.contains("WATCHDOG_USEC=12abc") }
         #expect(warning.hasPrefix("image-viewer: ") && warning.hasSuffix("the watchdog is not fed"), "\(warning)")
         try hostile.waitForStderr { isStats($0, "first-frame") }
-        #expect(hostile.process.isRunning)
+        #expect(hostile.isRunning)
     }
 }

@@ -79,7 +79,7 @@ struct WindowLiveTests {
         usleep(2_000_000)  // the idle window observed
         let later = frameRequests()
         #expect(later == settled, "an idle window asked for \(later - settled) more frame callbacks in 2 s")
-        #expect(viewer.process.isRunning)
+        #expect(viewer.isRunning)
     }
 
     @Test("A pointer drag moves the content with the pointer, and a pause before release leaves it there")

@@ -138,7 +138,7 @@ struct WindowMannersLiveTests {
         let pid = viewer.process.processIdentifier
         #expect(try mapsDecorationPlugin(pid), "not decorated by libdecor")
         let (woke, threads) = threadsWaking(in: pid, during: 10)
-        #expect(viewer.process.isRunning)
+        #expect(viewer.isRunning)
         #expect(woke.isEmpty, "threads that woke during 10 s of idle: \(woke); all threads: \(threads)")
     }
 }

@@ -65,10 +65,10 @@ final class ClientProcess {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let line = collector.lines.first(where: predicate) { return line }
-            if !process.isRunning {
+            if let status = process.exitStatus {
                 _ = waitForExit(timeout: 0)  // let the last output arrive
                 if let line = collector.lines.first(where: predicate) { return line }
-                throw HarnessError(description: "\(name) exited (status \(process.terminationStatus)) before the expected line; stderr:\n\(stderr.lines.suffix(30).joined(separator: "\n"))")
+                throw HarnessError(description: "\(name) exited (status \(status)) before the expected line; stderr:\n\(stderr.lines.suffix(30).joined(separator: "\n"))")
             }
             usleep(20_000)
         }
@@ -77,22 +77,23 @@ final class ClientProcess {
 
     /// Waits up to `timeout` seconds for the process to exit; returns its status, nil if still running.
     func waitForExit(timeout: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { return nil }
+        guard let status = process.awaitExit(timeout: timeout) else { return nil }
         // Children it started may hold the pipes open a little longer; give them 2 s.
         let drainDeadline = Date().addingTimeInterval(2)
         while !(stdout.isFinished && stderr.isFinished) && Date() < drainDeadline { usleep(10_000) }
-        return process.terminationStatus
+        return status
     }
+
+    /// Whether the process still runs (see `Process.exitStatus`).
+    var isRunning: Bool { process.hasNotExited }
 
     /// Ends the process if it still runs.
     func terminate() {
-        if process.isRunning {
+        if isRunning {
             process.terminate()
             if waitForExit(timeout: 2) == nil { kill(process.processIdentifier, SIGKILL) }
         }
-        process.waitUntilExit()
+        _ = process.awaitExit()
     }
 }
 

@@ -37,7 +37,7 @@ final class Injector {
         process.send("sync")
         let deadline = Date().addingTimeInterval(timeout)
         while process.stdout.lines.filter({ $0 == "ok" }).count <= before {
-            guard Date() < deadline, process.process.isRunning else {
+            guard Date() < deadline, process.isRunning else {
                 throw HarnessError(description: "wl-inject did not answer sync; stderr: \(process.stderr.lines.suffix(10))")
             }
             usleep(10_000)

@@ -104,7 +104,7 @@ final class MutterHeadless {
         session.send(line)
         let deadline = Date().addingTimeInterval(timeout)
         while session.stdout.lines.count <= answered {
-            guard Date() < deadline, session.process.isRunning else {
+            guard Date() < deadline, session.isRunning else {
                 throw HarnessError(description: "mutter-session.py did not answer '\(line)'; stderr: \(session.stderr.lines.suffix(10))")
             }
             usleep(10_000)
