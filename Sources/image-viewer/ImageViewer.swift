@@ -214,6 +214,7 @@ struct ImageViewer: ParsableCommand {
         // A closed stderr or a recording past the file size limit must fail a write, not end
         // the viewer.
         Diagnostics.ignoreOutputSignals()
+        FreeMemory.mapLargeBlocksApart()
         if let offscreenTrace {
             try runOffscreen(tracePath: offscreenTrace)
             return
