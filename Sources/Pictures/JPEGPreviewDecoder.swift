@@ -890,7 +890,7 @@ enum JPEGPreviewDecoder {
     /// (`planes` non-nil) writes planes, the others fill `records`.
     private static func run(_ d: Span<UInt8>, _ layout: Layout, start: Start, next: Speculation?,
                             planes: inout Planes?, samples: inout [UInt8], records: inout Records, own: Speculation?,
-                            awaitNext: Bool) -> End {
+                            awaitNext: Bool, isCancelled: () -> Bool = { false }) -> End {
         let fast = layout.tables.fast.span, pairs = layout.tables.pairs.span, slow = layout.tables.slow.span
         let chromaQuant = layout.chromaQuant.span
         let total = layout.totalMCUs, interval = layout.restartInterval
@@ -923,6 +923,8 @@ enum JPEGPreviewDecoder {
                 reset = true
             }
             if let own, count & 63 == 0, own.cancelled.load(ordering: .relaxed) { return .failed }
+            // Thread 1 asks its caller every 1024 MCUs (about 1/50 of a 100 MP picture's scan).
+            if isFirst, count & 1023 == 0, isCancelled() { return .failed }
             let position = !isFirst || (next.map { r.pos > $0.start } ?? false) ? r.position(d) : 0
             if let nx = next, position >= nx.start * 8 {
                 let predictors = planes?.predictors ?? InlineArray(repeating: 0)
@@ -995,9 +997,11 @@ enum JPEGPreviewDecoder {
     /// as byte offsets into the file, and `awaitMeetings` makes each thread that reaches the
     /// next one's start wait for it, so that they meet even where a small file would be
     /// done before a thread starts. Nil for a file this does not take or that does not
-    /// decode cleanly.
+    /// decode cleanly, or once `isCancelled` (asked on the calling thread) says so; the later
+    /// threads then stop too.
     static func decode(_ data: [UInt8], header: JPEGCodec.Header, threads: Int = 2,
-                       splits: [Int]? = nil, awaitMeetings: Bool = false, report: inout Report) -> ARGBPixels? {
+                       splits: [Int]? = nil, awaitMeetings: Bool = false, report: inout Report,
+                       isCancelled: () -> Bool = { false }) -> ARGBPixels? {
         let d = data.span
         guard let layout = layout(d, header: header) else { return nil }
         let total = layout.totalMCUs
@@ -1055,7 +1059,7 @@ enum JPEGPreviewDecoder {
         var none = Records()
         let end = run(d, layout, start: Start(pos: layout.scanStart, knownMCU: true, nextRestart: 0, speculative: false),
                       next: specs.first, planes: &planes, samples: &samples, records: &none, own: nil,
-                      awaitNext: awaitMeetings)
+                      awaitNext: awaitMeetings, isCancelled: isCancelled)
         for spec in specs { spec.cancelled.store(true, ordering: .relaxed) }
         finished.lock()
         while !specs.allSatisfy({ $0.done.load(ordering: .acquiring) }) { finished.wait() }

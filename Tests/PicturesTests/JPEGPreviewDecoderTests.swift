@@ -227,6 +227,47 @@ extension JPEGPreviewDecoderTests {
     }
 }
 
+extension JPEGPreviewDecoderTests {
+    @Test("a cancelled decode stops where it is asked: nil from the decoder, .cancelled from the screen level")
+    func cancellation() throws {
+        // 1600×1200 in 4:2:0: 100×75 = 7,500 MCUs, asked at MCU 0, 1024, … 7168.
+        let data = try Self.jpeg(Self.photo(width: 1600, height: 1200), 1600, 1200)
+        let header = try JPEGCodec.header(data, file: "t", headerComplete: true)
+        var report = JPEGPreviewDecoder.Report()
+        var asked = 0
+        let whole = JPEGPreviewDecoder.decode(data, header: header, threads: 1, report: &report) { asked += 1; return false }
+        #expect(whole != nil)
+        #expect(asked == 8, "asked \(asked) times over 7,500 MCUs")
+        // On two threads the first asks until it meets the second, about halfway.
+        asked = 0
+        let halves = JPEGPreviewDecoder.decode(data, header: header, threads: 2, report: &report) { asked += 1; return false }
+        #expect(halves != nil)
+        #expect((2...6).contains(asked), "asked \(asked) times over the first thread's part")
+        for threads in [1, 2] {
+            asked = 0
+            let stopped = JPEGPreviewDecoder.decode(data, header: header, threads: threads, report: &report) {
+                asked += 1
+                return asked == 3
+            }
+            #expect(stopped == nil, "\(threads) threads: decoded although cancelled")
+            #expect(asked == 3, "\(threads) threads: went on asking after the answer, \(asked) times")
+        }
+        // The loader's screen level: cancelled during the parallel decode (the 2nd question),
+        // it asks once more and throws, rather than decoding again with libjpeg-turbo.
+        let limits = DecodeLimits(memoryBudget: 64 << 20, screenWidth: 200, screenHeight: 150)
+        asked = 0
+        do {
+            _ = try ImageDecoder(data: data, file: "s.jpg", limits: limits).decode(detail: .screen) {
+                asked += 1
+                return asked >= 2
+            }
+            Issue.record("the screen level decoded although cancelled")
+        } catch {
+            #expect(error.kind == .cancelled && asked == 3, "\(error), asked \(asked) times")
+        }
+    }
+}
+
 /// Timings on a big file, when PICTURES_PREVIEW_BENCH names one (e.g. /var/tmp/100mp.jpg):
 /// libjpeg-turbo's 1/8 decode against this decoder on one and two threads.
 @Suite("Parallel 1/8 JPEG preview timing")
