@@ -341,7 +341,9 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         // A tick after this frame's commit starts the neighbours' loads (a wake, since a
         // frame asked for while drawing counts as drawn by this one).
         if neighboursWait { onNeedsFrameFromAnyThread?() }
-        defer { renderer.releaseReservedTiles() }
+        // Blocks no tile took stay in the allocator's heap (tiles are under the threshold
+        // for mappings of their own, `FreeMemory.mapLargeBlocksApart`): given back at rest.
+        defer { if renderer.releaseReservedTiles() > 0 { releasedSinceRest = true } }
         return viewScene.render(into: buffer, bufferAge: bufferAge)
     }
 

@@ -102,22 +102,21 @@ public enum FreeMemory {
         queue.async { _ = malloc_trim(0) }
     }
 
-    /// 256 KiB: blocks this large or larger get mappings of their own, given back when freed:
-    /// pictures, levels and tiles (a tile's 256 KiB of pixels plus malloc's header). Below it
-    /// are rows and small objects, which the arenas keep for reuse.
-    public static let ownMappingBytes: Int32 = 1 << 18
+    /// 1 MiB: blocks this large or larger get mappings of their own, given back when freed:
+    /// pictures and levels. Below it are tiles (256 KiB), rows and small objects, which the
+    /// arenas keep for reuse, so a tile made in a frame takes memory already faulted in.
+    public static let ownMappingBytes: Int32 = 1 << 20
 
-    /// Makes pixel buffers (pictures, levels, tiles) leave as soon as they are freed; call
-    /// once at start. glibc maps a block of 128 KiB or more on its own, but raises that
-    /// threshold to the size of each such block freed, up to 32 MiB (mallopt(3),
-    /// M_MMAP_THRESHOLD): after the first picture, every 4 MB picture decoded and every tile
-    /// came from a thread's arena, whose pages stayed there when it was freed, until the
-    /// gallery rested and trimmed. Setting the threshold keeps it fixed. Measured under
-    /// headless sway at 1920×1080 paging through 30 pictures of 2560×1600
-    /// (`Scripts/bench-viewer.sh --quick`): peak 89.6 → 81.3 MiB, idle 45.0 → 44.3 MiB, first
-    /// frames and `Scripts/bench-fling.sh` (0 late) unchanged. At 1 MiB, which left tiles in
-    /// the arenas, the first picture's reserved tiles (`TileMemory`) stayed in the main heap:
-    /// idle 56.5 MiB.
+    /// Makes pictures and levels leave as soon as they are freed; call once at start. glibc
+    /// maps a block of 128 KiB or more on its own, but raises that threshold to the size of
+    /// each such block freed, up to 32 MiB (mallopt(3), M_MMAP_THRESHOLD): after the first
+    /// picture, every 4 MB picture decoded came from a thread's arena, whose pages stayed there
+    /// when it was freed, until the gallery rested and trimmed. Setting the threshold keeps it
+    /// fixed. Measured under headless sway at 1920×1080 paging through 30 pictures of
+    /// 2560×1600 (`Scripts/bench-viewer.sh --quick`): peak 89.6 → 82.0 MiB, idle 45.0 → 43.9 MiB,
+    /// first frames and `Scripts/bench-fling.sh` (0 late) unchanged. At 256 KiB, which maps
+    /// every tile apart, the paging peak was 1.5 MB lower, but each tile made in a frame
+    /// faulted its 64 pages in, and on one core zoom frames had come late when that was tried.
     public static func mapLargeBlocksApart() {
         _ = mallopt(M_MMAP_THRESHOLD, ownMappingBytes)
     }

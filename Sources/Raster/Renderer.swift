@@ -158,8 +158,9 @@ public final class Renderer {
         tileMemory.reserve(min(columns * rows, cacheBudget / (size * size * 4)))
     }
 
-    /// Frees the memory `reserveTiles` wrote that no tile took.
-    public func releaseReservedTiles() { tileMemory.release() }
+    /// Frees the memory `reserveTiles` wrote that no tile took; returns how many tiles' worth.
+    @discardableResult
+    public func releaseReservedTiles() -> Int { tileMemory.release() }
 
     /// Tiles' worth of memory reserved and not taken yet.
     public var reservedTileCount: Int { tileMemory.count }

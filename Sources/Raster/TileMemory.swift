@@ -48,8 +48,11 @@ final class TileMemory: Sendable {
         return OwnedFramebuffer(width: TileGrid.size, height: TileGrid.size)!
     }
 
-    /// Gives the blocks not taken back to the allocator.
-    func release() {
-        for block in blocks.withLock({ b in defer { b.removeAll() }; return b }) { block.pixels.deallocate() }
+    /// Gives the blocks not taken back to the allocator; returns how many there were.
+    @discardableResult
+    func release() -> Int {
+        let left = blocks.withLock { b in defer { b.removeAll() }; return b }
+        for block in left { block.pixels.deallocate() }
+        return left.count
     }
 }
