@@ -44,7 +44,7 @@ extension GalleryScene {
             }
             page.index = index
             if rewritten.contains(page.path) {
-                if let token = page.loadToken { loadsInFlight[token] = nil }
+                if let token = page.loadToken { endLoad(token) }
                 page.reload()
             }
             let newSlot = slots.slot(ofFile: index)

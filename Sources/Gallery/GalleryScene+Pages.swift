@@ -161,7 +161,7 @@ extension GalleryScene {
     /// Removes a page, cancelling its load.
     func drop(_ page: PageView) {
         releasedSinceRest = true
-        if let token = page.loadToken { loadsInFlight[token] = nil }
+        if let token = page.loadToken { endLoad(token) }
         page.loadTask?.cancel()
         page.removeFromSuperview()
     }
@@ -208,12 +208,15 @@ extension GalleryScene {
         guard !deliveries.isEmpty else { return }
         for delivery in deliveries {
             guard let page = loadsInFlight[delivery.token], page.loadToken == delivery.token else { continue }
+            if case .loaded(let picture) = delivery.event, rendersVectorAtFit(picture, on: page, token: delivery.token) {
+                continue
+            }
             switch delivery.event {
             case .loaded:
-                loadsInFlight[delivery.token] = nil
+                endLoad(delivery.token)
                 // Another rendition replaces the one shown (a preview, a screen-size picture).
                 if page.pictureView.picture != nil { releasedSinceRest = true }
-            case .failed: loadsInFlight[delivery.token] = nil
+            case .failed: endLoad(delivery.token)
             default: break
             }
             let before = page.imageSize
@@ -231,6 +234,32 @@ extension GalleryScene {
             }
             if case .header = delivery.event { reserveFirstTiles(for: page) }
         }
+    }
+
+    /// Forgets load `token`: its last event came, or its page went.
+    func endLoad(_ token: UInt64) {
+        loadsInFlight[token] = nil
+        vectorRendersAsked.remove(token)
+    }
+
+    /// Sends a vector drawing that arrived without a render at the scale its page shows it at
+    /// back to the loader's queue to be rendered there, once per load, and says so; it arrives
+    /// again rendered. The loader renders a drawing ahead at its fit on the screen the load was
+    /// sized for, which is not the window's until the first picture shows (`startLoads`), nor
+    /// with `--upscale`; without this the first frame showing it rendered it, 20–30 ms for a
+    /// 6000×4000 drawing fitted to 1080p. Not for a page zoomed in, turned or without a size,
+    /// nor for loads that finish before they return (offscreen runs: nothing waits on a
+    /// frame there, and their frames stay the same): those draw as before.
+    func rendersVectorAtFit(_ picture: Picture, on page: PageView, token: UInt64) -> Bool {
+        guard picture.isVector, loader.mode == .background, !vectorRendersAsked.contains(token), page.bounds.width > 0, page.bounds.height > 0,
+              page.pictureView.orientation == .up, !page.isZoomedIn, !page.isZooming, page.imageSize != nil else { return false }
+        // The scale the renderer asks the drawing's tiles for: the output's times the zoom's
+        // (the pager and the page are not scaled).
+        let scale = Double(page.outputScale) * Double(page.zoomScale)
+        guard scale > 0, scale.isFinite, !picture.isRenderedWhole(scale: scale) else { return false }
+        vectorRendersAsked.insert(token)
+        loader.render(picture, scale: scale, token: token)
+        return true
     }
 
     /// Blocks until every load in flight has delivered its last event and applies them: for

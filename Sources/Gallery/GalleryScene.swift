@@ -187,6 +187,9 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     var reported: [String: Set<Int>] = [:]
     /// The page of each load in flight, by token.
     var loadsInFlight: [UInt64: PageView] = [:]
+    /// Loads whose vector drawing was sent back to be rendered at the page's own fit
+    /// (`rendersVectorAtFit`): once each.
+    var vectorRendersAsked: Set<UInt64> = []
     var nextToken: UInt64 = 1
     /// The picture sizes known so far, by path (zero for a file that failed), as shown (turned):
     /// what a recording's setup says of pages that do not exist at the moment.

@@ -108,4 +108,11 @@ public final class PageLoader: Sendable {
             return task
         }
     }
+
+    /// Renders `picture`, a vector drawing a load delivered, whole at `scale` in the background
+    /// (see `PictureLoader.render`) and delivers it again as `loaded` tagged with `token`.
+    public func render(_ picture: Picture, scale: Double, token: UInt64) {
+        let mailbox = self.mailbox
+        loader.render(picture, scale: scale) { mailbox.post(.loaded(picture), token: token) }
+    }
 }

@@ -103,6 +103,13 @@ public final class Picture: Sendable {
         if case .vector(let document) = storage { _ = document.storedPixels(scale: scale) }
     }
 
+    /// Whether a vector picture is kept rendered whole at exactly `scale` (`renderAhead`), so
+    /// that tiles at that scale show without waiting for librsvg. False for other pictures.
+    public func isRenderedWhole(scale: Double) -> Bool {
+        guard case .vector(let document) = storage else { return false }
+        return document.renderedScales.contains(scale)
+    }
+
     /// Memory held by the pixels, in bytes.
     public var byteCount: Int { storage.byteCount }
 

@@ -116,6 +116,17 @@ public final class PictureLoader: Sendable {
         return task
     }
 
+    /// Renders `picture`, a vector drawing, whole at `scale` (see `Picture.isRenderedWhole`) on
+    /// the loader's queue, after the loads started before, then calls `done` there: for a
+    /// drawing that arrived rendered at another scale than the one it is shown at (the window
+    /// is not the screen the load was sized for).
+    public func render(_ picture: Picture, scale: Double, then done: @escaping @Sendable () -> Void) {
+        queue.async {
+            picture.renderAhead(scale: scale)
+            done()
+        }
+    }
+
     /// The same events as an async stream; ending iteration cancels the load.
     public func events(path: String) -> AsyncStream<PictureLoadEvent> {
         AsyncStream { continuation in

@@ -211,6 +211,40 @@ struct LoadWakeTests {
                 "sharp tiles, all windows onto the render made ahead")
     }
 
+    @Test("A drawing the loader rendered for another fit (a screen larger than the window, --upscale) is rendered at the page's fit before it shows: its first frame draws nothing",
+          arguments: [(width: 2000, screen: 2000, upscale: false, fit: 0.8), (width: 200, screen: 1600, upscale: true, fit: 8.0)])
+    func vectorRenderedAtWindowFit(width: Int, screen: Int, upscale: Bool, fit: Double) throws {
+        // The loader renders ahead (at its fit on the screen, not enlarged: 1) only a drawing
+        // with a quick rendition, whose fit there is 1 MP or more: the large one.
+        let renderedAhead = width == 2000
+        let folder = try TemporaryFolder()
+        // width×width/2: the left half blue, the right half yellow.
+        let half = width / 2
+        let svg = try folder.write("drawing.svg", Array("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(half)">
+            <rect width="\(half)" height="\(half)" fill="#2040c0"/><rect x="\(half)" width="\(half)" height="\(half)" fill="#e0c020"/></svg>
+            """.utf8))
+        var options = GalleryScene.Options()
+        options.loading = .background
+        options.upscalesToFit = upscale
+        options.background = .color(Color(red: 0, green: 0, blue: 0, alpha: 1))
+        let scene = GalleryScene(files: [svg], options: options)
+        let probe = WakeProbe()
+        scene.onNeedsFrameFromAnyThread = { probe.wake() }
+        scene.screenSize = { (screen, screen / 2) }
+        scene.resize(width: 1600, height: 800, scale: 1)
+        #expect(scene.waitForLoads(timeout: 30))
+        let drawing = try #require(scene.currentPage?.pictureView.picture)
+        #expect(drawing.isVector)
+        #expect(drawing.isRenderedWhole(scale: 1) == renderedAhead, "rendered ahead for the screen: \(renderedAhead)")
+        #expect(drawing.isRenderedWhole(scale: fit), "rendered at the window's fit \(fit) before it shows")
+        let buffer = try #require(OwnedFramebuffer(width: 1600, height: 800))
+        _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
+        #expect(buffer.framebuffer[400, 400] & 0xFF_FFFF == 0x2040C0 && buffer.framebuffer[1200, 400] & 0xFF_FFFF == 0xE0C020)
+        #expect(scene.renderer.cachedKeys.contains { $0.scale == fit } && scene.renderer.cacheBytes == 0,
+                "tiles at \(fit), all windows onto that render")
+    }
+
     @Test("Loads that finish before they return (offscreen runs) leave nothing to await; a file that fails shows its card at once")
     func nothingAwaitedWhenAtHand() throws {
         let folder = try TemporaryFolder()
