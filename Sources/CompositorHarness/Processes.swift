@@ -214,15 +214,14 @@ extension Process {
     /// How it ended once it has (`status` as `exitStatus`; `bySignal` when a signal ended it),
     /// nil while it runs; see `exitStatus`.
     package var termination: (status: Int32, bySignal: Bool)? {
-        if !isRunning { return (terminationStatus, terminationReason == .uncaughtSignal) }
         var info = siginfo_t()
         let pid = processIdentifier
-        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
-              info._sifields._sigchld.si_pid == pid else {
-            // Still running, or reaped by Foundation since `isRunning` was read.
-            return isRunning ? nil : (terminationStatus, terminationReason == .uncaughtSignal)
+        if isRunning, waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+           info._sifields._sigchld.si_pid == pid {
+            return (info._sifields._sigchld.si_status, info.si_code != Int32(CLD_EXITED))
         }
-        return (info._sifields._sigchld.si_status, info.si_code != Int32(CLD_EXITED))
+        // Foundation's answer: still running, or ended (perhaps reaped since `isRunning` was read).
+        return isRunning ? nil : (terminationStatus, terminationReason == .uncaughtSignal)
     }
 
     /// Whether it has not exited yet, by `exitStatus`.
