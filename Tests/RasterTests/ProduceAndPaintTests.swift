@@ -190,4 +190,34 @@ struct ProduceAndPaintTests {
         #expect(frames[0] == frames[1])
         #expect(frames[0] == (try Self.painterly(items, area: area, tiles: tiles)))
     }
+
+    @Test("Translucent content painted from its level is resampled band by band into scratch memory and drawn over: what gathering its sources into a band of its own gives")
+    func translucentFromLevel() throws {
+        let content = PatternView(frame: CGRect(x: 0, y: 0, width: 2000, height: 2000))
+        content.opaque = false
+        let area = PixelRect(x: 0, y: 0, width: 520, height: 300)
+        var item = Self.item(scale: 0.7, sourceLevel: -1, opaque: false)
+        item.bounds = area
+        var tiles: [TileKey: Tile] = [:]
+        _ = TileProducer(store: TileStore(budget: Renderer.defaultBudget), frame: 1, contents: [1: content], workers: 1)
+            .produce(for: PixelRegion([area]), items: [item], into: &tiles)
+        guard case .content(let p) = item.kind else { return }
+        // Over an opaque background, 150 rows: three bands of at most 64.
+        let output = PixelRect(x: 13, y: 7, width: 480, height: 150)
+        var shots: [[UInt32]] = []
+        for scratch in [ScratchPixels(), nil] {
+            let fb = try #require(OwnedFramebuffer(width: area.width, height: area.height))
+            fb.framebuffer.fill(area, with: 0xFF20_6040)
+            TileGrid.resample(p, output: output, sources: tiles, into: fb.framebuffer, at: (output.x, output.y), blend: true,
+                              scratch: scratch)
+            shots.append(fb.pixels)
+        }
+        var worst = 0
+        for (a, b) in zip(shots[0], shots[1]) {
+            for shift in stride(from: 0, to: 32, by: 8) { worst = max(worst, abs(Int(a >> shift & 0xFF) - Int(b >> shift & 0xFF))) }
+        }
+        #expect(worst <= 1, "band by band and gathered differ by \(worst) levels")
+        #expect(shots[0][20 * area.width + 20] != 0xFF20_6040, "the content was drawn")
+        #expect(shots[0][200 * area.width + 20] == 0xFF20_6040, "below the output nothing was")
+    }
 }
