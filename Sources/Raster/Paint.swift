@@ -3,7 +3,8 @@
 import Foundation
 import Synchronization
 
-/// Paints display lists into targets, keeping the scratch memory of its pieces between frames.
+/// Paints display lists into targets, keeping scratch memory for the pieces painting at once
+/// between frames.
 final class FramePainter {
     /// Recursion depth of occlusion culling; deeper, items are simply drawn in order.
     static let occlusionDepth = 8
