@@ -23,8 +23,10 @@ struct GalleryRecordingLiveTests {
         defer { viewer.terminate() }
         try viewer.waitForStderr { isStats($0, "first-frame") }
         // A swipe left to the second picture; the pointer over the window, a wheel notch down
-        // turns to the third and one up back to the second.
-        try input.run(["swipe 0 600 300 250 300 80 8"])
+        // turns to the third and one up back to the second. The swipe crosses more than half the
+        // 800 pt page in steps of 28 pt: should a stalled KWin hand its moves on in one burst
+        // (one timestamp, no speed), they are still moves, not glitches, and still turn the page.
+        try input.run(["swipe 0 650 300 200 300 80 16"])
         try awaitQuiet(viewer, quiet: 1.5, timeout: 20)
         try input.run(["abs 400 300", "wheel vertical 1"])
         try awaitQuiet(viewer, quiet: 1.5, timeout: 20)
