@@ -112,7 +112,7 @@ enum Placement {
     /// (`ContentPlacement.paintsLevel`). Measured with bench-fling: at 1080p, zoom and gallery
     /// frames doing so were never late (slowest answer 11 ms against 5 ms with sharp tiles, load
     /// 2.4); at 3840×2160 frames painting a whole screen of it took 21–39 ms and were late.
-    static let paintsLevelMaxPixels = 1920 * 1080
+    static let paintsLevelMaxPixels = Renderer.paintsFromLevelMaxPixels
 
     /// Whether settled content resampled from `level` is painted straight from that level's
     /// tiles (`ContentPlacement.paintsLevel`): it is enlarged from it, the content keeps the

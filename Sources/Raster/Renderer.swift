@@ -146,6 +146,11 @@ public final class Renderer {
 
     // MARK: Tile memory
 
+    /// 1920×1080 pixels: the largest settled content painted straight from its stored level
+    /// in every frame rather than from tiles of its own (see `Placement.paintsLevelMaxPixels`,
+    /// where it was measured). Such content takes no tile memory of its own.
+    public static let paintsFromLevelMaxPixels = 1920 * 1080
+
     /// Writes the memory of the tiles that cover `width`×`height` device pixels now, for the
     /// next frames' tiles to take (see `TileMemory`): a host waiting for content (a decoder)
     /// moves those page faults off the frame that shows it. At most what the cache budget

@@ -28,9 +28,10 @@ final class WakeProbe: Sendable {
 struct LoadWakeTests {
     /// A gallery of the three 512×384 block pictures (`DetailLoadingTests.files`), written in
     /// `folder`, loading them in the background and waking `probe` with their news.
-    static func blockGallery(in folder: TemporaryFolder) throws -> (GalleryScene, WakeProbe) {
+    static func blockGallery(in folder: TemporaryFolder, upscales: Bool = false) throws -> (GalleryScene, WakeProbe) {
         var options = GalleryScene.Options()
         options.loading = .background
+        options.upscalesToFit = upscales
         let scene = GalleryScene(files: try DetailLoadingTests.files(in: folder), options: options)
         let probe = WakeProbe()
         scene.onNeedsFrameFromAnyThread = { probe.wake() }
@@ -129,11 +130,11 @@ struct LoadWakeTests {
         // Delivered and not drawn yet: the frame drawn now shows it, so it is not kept back.
         #expect(scene.currentPage?.pictureView.picture != nil)
         #expect(!scene.awaitsContent)
-        // Its header gave its size at the fit, 64×48: the memory of the 2×2 tiles that can
-        // cover it off the grid was written while it decoded.
-        #expect(scene.renderer.reservedTileCount == 4)
+        // Its header gave its size at the fit, 64×48: painted from its screen-size level, which
+        // its tiles borrow, it takes no tile memory, so none was written while it decoded.
+        #expect(scene.renderer.reservedTileCount == 0)
         _ = scene.render(into: buffer.framebuffer, bufferAge: 1)
-        #expect(scene.renderer.reservedTileCount == 0, "what the frame did not take is freed")
+        #expect(scene.renderer.reservedTileCount == 0)
         let (r, g, b) = DetailLoadingTests.block(0, 80, 160)
         #expect(buffer.framebuffer[10, 20] & 0xFF_FFFF == UInt32(r << 16 | g << 8 | b),
                 "\(String(buffer.framebuffer[10, 20], radix: 16)), expected block (10, 20) of the first picture")
@@ -144,28 +145,31 @@ struct LoadWakeTests {
         #expect(scene.currentIndex == 1 && !scene.awaitsContent)
     }
 
-    @Test("A window given its size after the first picture's header (a tiling compositor's placeholder first) has the reserve grown to the tiles of the picture's new fit")
+    @Test("A first picture whose fit is larger than what is painted from its level has the memory of its tiles written while it decodes, grown when the window is given its size after the header (a tiling compositor's placeholder first), and none when the fit is painted from its level")
     func reserveFollowsTheWindow() throws {
         let folder = try TemporaryFolder()
-        let (scene, probe) = try Self.blockGallery(in: folder)
-        scene.resize(width: 64, height: 48, scale: 1)
+        // Enlarged to fill the window: 512×384 fits 1600×1200 at 1600×1200, 1.92 megapixels,
+        // painted from its level (at most 1920×1080 = 2.07); 2000×1500 at 3 megapixels is not.
+        let (scene, probe) = try Self.blockGallery(in: folder, upscales: true)
+        scene.resize(width: 1600, height: 1200, scale: 1)
         var time = 0.0
         let deadline = Date().addingTimeInterval(30)
         while scene.currentPage?.imageSize == nil, Date() < deadline {
             time += 16
             if scene.advance(to: time) != .nextFrame { _ = probe.wait(seconds: 5) }
         }
-        #expect(scene.renderer.reservedTileCount == 4, "64×48 at the fit: 2×2 tiles off the grid")
-        // 512×384 fitted into 600×300: 400×300, up to 3×3 tiles.
-        scene.resize(width: 600, height: 300, scale: 1)
-        #expect(scene.renderer.reservedTileCount == 9)
+        #expect(scene.currentPage?.imageSize != nil)
+        #expect(scene.renderer.reservedTileCount == 0, "painted from its level: no tiles of its own")
+        // 2000×1500: ⌊2000/256⌋ + 2 = 9 columns and ⌊1500/256⌋ + 2 = 7 rows can cover it off the grid.
+        scene.resize(width: 2000, height: 1500, scale: 1)
+        #expect(scene.renderer.reservedTileCount == 63)
         // Smaller again: the reserve is not cut (its blocks are taken first).
-        scene.resize(width: 64, height: 48, scale: 1)
-        #expect(scene.renderer.reservedTileCount == 9)
+        scene.resize(width: 1600, height: 1200, scale: 1)
+        #expect(scene.renderer.reservedTileCount == 63)
         #expect(scene.waitForLoads(timeout: 30))
-        let buffer = try #require(OwnedFramebuffer(width: 64, height: 48))
+        let buffer = try #require(OwnedFramebuffer(width: 1600, height: 1200))
         _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
-        #expect(scene.hasRenderedContent && scene.renderer.reservedTileCount == 0)
+        #expect(scene.hasRenderedContent && scene.renderer.reservedTileCount == 0, "what the frame did not take is freed")
     }
 
     @Test("A large SVG first: no tile memory reserved (its tiles borrow one render), its quick rendition on screen, then the drawing, sharp in the frame after")
