@@ -115,9 +115,15 @@ extension GalleryScene {
         let count = CGFloat(slots.count)
         let first = Int(min(max((visible.minX / pageStride).rounded(.down), 0), count))
         let last = Int(min(max(((visible.maxX - 1) / pageStride).rounded(.down), -1), count - 1))
-        // Clamped both ways: content pulled far past either end still names real pages.
-        let lower = min(max(first - 1, 0), slots.count - 1)
-        let wanted = lower...max(min(last + 1, slots.count - 1), lower)
+        // The pages on screen and the neighbours of the page nearest the middle: while a slide
+        // shows two pages, the page behind it stays until the slide is halfway, and the one it
+        // leads to is made then. Three pictures are kept during a slide, not four (the
+        // neighbours on both sides of both pages held a fourth screen-size picture, 4 MiB at
+        // 1080p, through every slide). Clamped both ways: content pulled far past either end
+        // still names real pages.
+        let current = currentSlot
+        let lower = min(max(min(first, current - 1), 0), slots.count - 1)
+        let wanted = lower...max(min(max(last, current + 1), slots.count - 1), lower)
         var leaving: [Int: PageView] = [:]
         for (slot, page) in pages where !wanted.contains(slot) {
             pages[slot] = nil
@@ -145,7 +151,6 @@ extension GalleryScene {
         }
         for page in leaving.values { drop(page) }
         // (A zoomed page the pager scrolls out of sight returns to its fit by itself.)
-        let current = currentSlot
         if current != middleSlot {
             // Only the page in the middle holds more than a screen's worth of its picture.
             if let previous = middleSlot, let page = pages[previous] {

@@ -110,3 +110,35 @@ struct DetailLoadingTests {
                 "\(String(describing: page.pictureView.picture?.width)), \(String(describing: page.shownDetail))")
     }
 }
+
+@Suite("Pages kept while the pager slides")
+struct SlidePagesTests {
+    @Test("A slide keeps the pages on screen and the neighbours of the page nearest the middle: three pictures, the page behind let go and the one ahead made halfway")
+    func threePagesThroughASlide() throws {
+        let folder = try TemporaryFolder()
+        let files = try (0..<5).map { file in
+            try folder.write("page-\(file).png", Array(pngData(width: 64, height: 48) { _, _ in UInt32(file * 40) }))
+        }
+        let scene = GalleryScene(files: files, options: GalleryScene.Options())
+        scene.resize(width: 64, height: 48, scale: 1)
+        _ = scene.advance(to: 0)
+        scene.show(page: 1, animated: false)
+        _ = scene.advance(to: 16)
+        func existing() -> [Int] { (0..<5).filter { scene.page(at: $0) != nil } }
+        #expect(existing() == [0, 1, 2])
+        scene.show(page: 2, animated: true)
+        var seen: Set<[Int]> = []
+        var time = 16.0
+        while time < 3000, scene.pager.contentOffset.x != scene.pager.bounds.width * 2 || seen.isEmpty {
+            time += 16
+            _ = scene.advance(to: time)
+            let offset = scene.pager.contentOffset.x / scene.pager.bounds.width
+            let pages = existing()
+            seen.insert(pages)
+            // Before halfway page 1 is nearest the middle, after it page 2.
+            let expected = offset < 1.5 ? [0, 1, 2] : [1, 2, 3]
+            #expect(pages == expected, "at \(offset) pages \(pages)")
+        }
+        #expect(seen == [[0, 1, 2], [1, 2, 3]], "\(seen)")
+    }
+}
