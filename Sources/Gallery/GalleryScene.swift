@@ -344,6 +344,10 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         // A tick after this frame's commit starts the neighbours' loads (a wake, since a
         // frame asked for while drawing counts as drawn by this one).
         if neighboursWait { onNeedsFrameFromAnyThread?() }
+        // The overlays' fonts, found off the frame loop while the picture shows: the first page
+        // change shows the page overlay in the middle of its slide. On a thread that ends when
+        // done (a dispatch worker stays and wakes every second while the viewer is idle).
+        Thread.detachNewThread { Font.prepare([OverlayStyle.nameFont, OverlayStyle.detailFont]) }
         // Blocks no tile took stay in the allocator's heap (tiles are under the threshold
         // for mappings of their own, `FreeMemory.mapLargeBlocksApart`): given back at rest.
         defer { if renderer.releaseReservedTiles() > 0 { releasedSinceRest = true } }

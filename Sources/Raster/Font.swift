@@ -114,6 +114,17 @@ final class FontFace: Sendable {
     }
 }
 
+extension Font {
+    /// Loads fontconfig's configuration and opens the faces of `fonts` now, on the calling
+    /// thread, so that the first text drawn with them does not: fontconfig parses its 40-odd
+    /// configuration files on first use, which held the frame loop's thread for 22–55 ms in the
+    /// gallery's first page change (the frame showing the page overlay, under headless sway).
+    /// Safe on any thread; what it makes is kept for the process, as drawing would keep it.
+    public static func prepare(_ fonts: [Font]) {
+        for font in fonts { _ = FontFaces.faces(for: font).primary }
+    }
+}
+
 /// The faces serving one family and weight: fontconfig's sorted candidates, opened as needed.
 final class FontFaces: Sendable {
     private let candidates: FontCandidates
