@@ -167,6 +167,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     public var screenSize: (() -> (width: Int, height: Int)?)?
     /// Neighbours that wait for the first frame with content before they load (see `startLoads`).
     var neighboursWait = false
+    /// Whether the overlays' fonts were looked up ahead of their first use (see `advance`).
+    var fontsPrepared = false
     /// Called once the gallery comes to rest after pictures were let go (pages dropped, a
     /// picture replaced by another rendition): the allocator's free pages go back to the
     /// system (`FreeMemory`). Nil keeps them.
@@ -323,9 +325,20 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         let poll = loadsInFlight.isEmpty || onNeedsFrameFromAnyThread != nil ? nil : now + Self.loadPollInterval
         request = request.merged(with: [poll, schedule.nextDeadline])
         request = request.merged(with: overlays.update(currentFacts, at: now)).sooner(animations)
-        if releasedSinceRest, request != .nextFrame, loadsInFlight.isEmpty, !neighboursWait, pagerRests {
+        let rests = request != .nextFrame && loadsInFlight.isEmpty && !neighboursWait && pagerRests
+        if releasedSinceRest, rests {
             releasedSinceRest = false
             onRestAfterRelease?()
+        }
+        // The overlays' fonts, found off the frame loop once the first picture and its
+        // neighbours are in and nothing moves: the first page change shows the page overlay in
+        // the middle of its slide, and fontconfig reading its configuration there held that
+        // frame 22–55 ms. On a thread that ends when done (a dispatch worker stays and wakes
+        // every second while the viewer is idle); not at the first frame, where it took a core
+        // from the neighbours' decodes and from input arriving then.
+        if !fontsPrepared, hasRenderedContent, rests {
+            fontsPrepared = true
+            Thread.detachNewThread { Font.prepare([OverlayStyle.nameFont, OverlayStyle.detailFont]) }
         }
         return request
     }
@@ -344,10 +357,6 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         // A tick after this frame's commit starts the neighbours' loads (a wake, since a
         // frame asked for while drawing counts as drawn by this one).
         if neighboursWait { onNeedsFrameFromAnyThread?() }
-        // The overlays' fonts, found off the frame loop while the picture shows: the first page
-        // change shows the page overlay in the middle of its slide. On a thread that ends when
-        // done (a dispatch worker stays and wakes every second while the viewer is idle).
-        Thread.detachNewThread { Font.prepare([OverlayStyle.nameFont, OverlayStyle.detailFont]) }
         // Blocks no tile took stay in the allocator's heap (tiles are under the threshold
         // for mappings of their own, `FreeMemory.mapLargeBlocksApart`): given back at rest.
         defer { if renderer.releaseReservedTiles() > 0 { releasedSinceRest = true } }
