@@ -11,10 +11,10 @@ import TraceFormat
 ///
 /// Pages are laid out as in Photos: the paging scroll view is `pageGap` wider than the window
 /// and centred on it, so pages are separated by the gap while swiping and each rests exactly
-/// on the window. Only the pages on screen and their neighbours exist; each loads its picture
-/// through a `PageLoader` whose events are taken from a mailbox on every `advance`, so the
-/// frame loop never waits for a decoder. Input is routed between the pager and the page the
-/// finger is on (see GalleryScene+Input.swift).
+/// on the window. Only the pages on screen and the neighbours of the one nearest the middle
+/// exist; each loads its picture through a `PageLoader` whose events are taken from a mailbox
+/// on every `advance`, so the frame loop never waits for a decoder. Input is routed between
+/// the pager and the page the finger is on (see GalleryScene+Input.swift).
 public final class GalleryScene: Scene, ScrollViewDelegate {
     /// How the gallery behaves.
     public struct Options: Sendable {
