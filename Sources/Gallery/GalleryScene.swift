@@ -370,16 +370,17 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// Not for a vector drawing: its tiles borrow one render of the whole drawing, so no tile
     /// memory would be taken, and its document is parsed by the time its header comes, so the
     /// writing delayed the first frame (7 ms at 1920×1080 for a 6000×4000 SVG, measured with
-    /// timestamps beside WAYLAND_DEBUG's under headless sway). Nor for a picture whose fit is
-    /// at most `Renderer.paintsFromLevelMaxPixels` and not turned: it is painted from its
-    /// screen-size level, which its tiles borrow, and the first frame took none of the memory
-    /// (48 tiles, 12 MiB at 1920×1080, the start-up's peak, given back at the first rest).
+    /// timestamps beside WAYLAND_DEBUG's under headless sway). Nor for a picture not turned
+    /// whose fit is drawn from its screen-size level without tiles of its own
+    /// (`Renderer.drawsWithoutTiles`): the first frame would take none of the memory (48 tiles,
+    /// 12 MiB at 1920×1080, the start-up's peak, given back at the first rest).
     func reserveFirstTiles(for page: PageView) {
         guard !hasRenderedContent, page === currentPage, !page.isVector, let size = page.imageSize else { return }
         let scale = Double(page.zoomScale * outputScale)
         let width = Double(size.width) * scale, height = Double(size.height) * scale
         guard width.isFinite, height.isFinite else { return }
-        if page.orientation == .up, width * height <= Double(Renderer.paintsFromLevelMaxPixels) { return }
+        if page.orientation == .up, Renderer.drawsWithoutTiles(width: Int(size.width), height: Int(size.height),
+                                                               scale: scale, outputScale: Double(outputScale)) { return }
         renderer.reserveTiles(width: Int(min(width.rounded(.up), 1e6)), height: Int(min(height.rounded(.up), 1e6)))
     }
 

@@ -112,7 +112,7 @@ enum Placement {
     /// (`ContentPlacement.paintsLevel`). Measured with bench-fling: at 1080p, zoom and gallery
     /// frames doing so were never late (slowest answer 11 ms against 5 ms with sharp tiles, load
     /// 2.4); at 3840×2160 frames painting a whole screen of it took 21–39 ms and were late.
-    static let paintsLevelMaxPixels = Renderer.paintsFromLevelMaxPixels
+    static let paintsLevelMaxPixels = 1920 * 1080
 
     /// Whether settled content resampled from `level` is painted straight from that level's
     /// tiles (`ContentPlacement.paintsLevel`): it is enlarged from it, the content keeps the
@@ -120,9 +120,11 @@ enum Placement {
     /// at its fit; zoomed in, its sharp tiles make pans cheaper).
     private static func paintsLevel(_ s: ContentSighting, level: Int?) -> Bool {
         guard let level, s.extent.width * s.extent.height <= paintsLevelMaxPixels else { return false }
-        let levelScale = LevelPolicy.levelScale(level)
-        return s.scale > levelScale && s.content.storedPixels(scale: levelScale) != nil
+        return enlargesLevel(scale: s.scale, level: level) && s.content.storedPixels(scale: LevelPolicy.levelScale(level)) != nil
     }
+
+    /// Whether content at `scale` resampled from `level` is enlarged from it.
+    static func enlargesLevel(scale: Double, level: Int) -> Bool { scale > LevelPolicy.levelScale(level) }
 
     /// The backstop level of the sighted content, when it is coarser than `level` (the one
     /// its pixels come from) and not empty.

@@ -146,10 +146,26 @@ public final class Renderer {
 
     // MARK: Tile memory
 
-    /// 1920×1080 pixels: the largest settled content painted straight from its stored level
-    /// in every frame rather than from tiles of its own (see `Placement.paintsLevelMaxPixels`,
-    /// where it was measured). Such content takes no tile memory of its own.
-    public static let paintsFromLevelMaxPixels = 1920 * 1080
+    /// Whether a picture of `width`×`height` pixels, at rest at `scale` device pixels per
+    /// pixel on an output of `outputScale`, is drawn without tile memory of its own, provided
+    /// it keeps in memory the power-of-two level its scale settles on (a picture decoded at
+    /// screen size for a window filling the screen does): at that level exactly, its tiles are
+    /// windows onto the level's pixels; enlarged from it, and at most
+    /// `Placement.paintsLevelMaxPixels`, it is painted straight from them every frame. Shrunk
+    /// from a finer level (a 1200×800 picture at 0.75 is made from level 0), enlarged past the
+    /// paint limit, or at a fractional output scale, it draws tiles of its own.
+    public static func drawsWithoutTiles(width: Int, height: Int, scale: Double, outputScale: Double) -> Bool {
+        guard width > 0, height > 0, LevelPolicy.drawableScales.contains(scale) else { return false }
+        let level = LevelPolicy.settledLevel(scale: scale), levelScale = LevelPolicy.levelScale(level)
+        // A level is stored exactly at its scale only when it divides the picture evenly
+        // (`Picture.storedPixels`), and only levels at or below full resolution are kept.
+        let w = Double(width) * levelScale, h = Double(height) * levelScale
+        guard level <= 0, w == w.rounded(), h == h.rounded() else { return false }
+        if scale == levelScale { return true }
+        if scale == outputScale { return false }
+        return Placement.enlargesLevel(scale: scale, level: level)
+            && Double(width) * scale * Double(height) * scale <= Double(Placement.paintsLevelMaxPixels)
+    }
 
     /// Writes the memory of the tiles that cover `width`×`height` device pixels now, for the
     /// next frames' tiles to take (see `TileMemory`): a host waiting for content (a decoder)

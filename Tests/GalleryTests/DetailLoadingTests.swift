@@ -81,8 +81,9 @@ struct DetailLoadingTests {
         let rests = Calls()
         h.scene.onRestAfterRelease = { rests.call() }
         h.run([])
-        // The first picture is painted from its screen-size level: no tile memory was reserved
-        // for it, and nothing was let go before the pictures loaded.
+        // The first picture is drawn from its screen-size level, 64×48, which its tiles are
+        // windows onto: no tile memory was reserved for it, and nothing was let go before the
+        // pictures loaded.
         #expect(h.scene.renderer.reservedTileCount == 0)
         #expect(rests.count == 0, "\(rests.count)")
         // Full resolution replaces the screen-size picture; the next page sends the first back

@@ -28,10 +28,9 @@ final class WakeProbe: Sendable {
 struct LoadWakeTests {
     /// A gallery of the three 512×384 block pictures (`DetailLoadingTests.files`), written in
     /// `folder`, loading them in the background and waking `probe` with their news.
-    static func blockGallery(in folder: TemporaryFolder, upscales: Bool = false) throws -> (GalleryScene, WakeProbe) {
+    static func blockGallery(in folder: TemporaryFolder) throws -> (GalleryScene, WakeProbe) {
         var options = GalleryScene.Options()
         options.loading = .background
-        options.upscalesToFit = upscales
         let scene = GalleryScene(files: try DetailLoadingTests.files(in: folder), options: options)
         let probe = WakeProbe()
         scene.onNeedsFrameFromAnyThread = { probe.wake() }
@@ -130,8 +129,8 @@ struct LoadWakeTests {
         // Delivered and not drawn yet: the frame drawn now shows it, so it is not kept back.
         #expect(scene.currentPage?.pictureView.picture != nil)
         #expect(!scene.awaitsContent)
-        // Its header gave its size at the fit, 64×48: painted from its screen-size level, which
-        // its tiles borrow, it takes no tile memory, so none was written while it decoded.
+        // Its header gave its size at the fit, 64×48, exactly its level -3, which its tiles are
+        // windows onto: it takes no tile memory, so none was written while it decoded.
         #expect(scene.renderer.reservedTileCount == 0)
         _ = scene.render(into: buffer.framebuffer, bufferAge: 1)
         #expect(scene.renderer.reservedTileCount == 0)
@@ -145,13 +144,14 @@ struct LoadWakeTests {
         #expect(scene.currentIndex == 1 && !scene.awaitsContent)
     }
 
-    @Test("A first picture whose fit is larger than what is painted from its level has the memory of its tiles written while it decodes, grown when the window is given its size after the header (a tiling compositor's placeholder first), and none when the fit is painted from its level")
+    @Test("A first picture drawn from its screen-size level takes no tile memory and has none written while it decodes; one shrunk from a finer level has its tiles' memory written, grown when the window is given its size after the header (a tiling compositor's placeholder first)")
     func reserveFollowsTheWindow() throws {
+        // 512×384 in 300×225 on a screen of that size: its fit 0.586 settles on level -1, the
+        // 256×192 it is decoded at, and is painted enlarged from it every frame.
         let folder = try TemporaryFolder()
-        // Enlarged to fill the window: 512×384 fits 1600×1200 at 1600×1200, 1.92 megapixels,
-        // painted from its level (at most 1920×1080 = 2.07); 2000×1500 at 3 megapixels is not.
-        let (scene, probe) = try Self.blockGallery(in: folder, upscales: true)
-        scene.resize(width: 1600, height: 1200, scale: 1)
+        let (scene, probe) = try Self.blockGallery(in: folder)
+        scene.screenSize = { (300, 225) }
+        scene.resize(width: 300, height: 225, scale: 1)
         var time = 0.0
         let deadline = Date().addingTimeInterval(30)
         while scene.currentPage?.imageSize == nil, Date() < deadline {
@@ -160,16 +160,33 @@ struct LoadWakeTests {
         }
         #expect(scene.currentPage?.imageSize != nil)
         #expect(scene.renderer.reservedTileCount == 0, "painted from its level: no tiles of its own")
-        // 2000×1500: ⌊2000/256⌋ + 2 = 9 columns and ⌊1500/256⌋ + 2 = 7 rows can cover it off the grid.
-        scene.resize(width: 2000, height: 1500, scale: 1)
-        #expect(scene.renderer.reservedTileCount == 63)
-        // Smaller again: the reserve is not cut (its blocks are taken first).
-        scene.resize(width: 1600, height: 1200, scale: 1)
-        #expect(scene.renderer.reservedTileCount == 63)
         #expect(scene.waitForLoads(timeout: 30))
-        let buffer = try #require(OwnedFramebuffer(width: 1600, height: 1200))
+        let buffer = try #require(OwnedFramebuffer(width: 300, height: 225))
         _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
-        #expect(scene.hasRenderedContent && scene.renderer.reservedTileCount == 0, "what the frame did not take is freed")
+        #expect(scene.hasRenderedContent && scene.renderer.cacheBytes == 0, "the frame took \(scene.renderer.cacheBytes) bytes of tiles")
+
+        // 400×300: the fit 0.78 settles on level 0, full size, and is drawn shrunk into tiles
+        // of its own: ⌊400/256⌋ + 2 = 3 columns and ⌊300/256⌋ + 2 = 3 rows can cover it off the grid.
+        let (shrunk, shrunkProbe) = try Self.blockGallery(in: folder)
+        shrunk.screenSize = { (400, 300) }
+        shrunk.resize(width: 300, height: 225, scale: 1)
+        while shrunk.currentPage?.imageSize == nil, Date() < deadline {
+            time += 16
+            if shrunk.advance(to: time) != .nextFrame { _ = shrunkProbe.wait(seconds: 5) }
+        }
+        #expect(shrunk.renderer.reservedTileCount == 0)
+        // The window is given its size after the header: the reserve grows to its tiles; smaller
+        // again, it is not cut (its blocks are taken first).
+        shrunk.resize(width: 400, height: 300, scale: 1)
+        #expect(shrunk.renderer.reservedTileCount == 9)
+        shrunk.resize(width: 300, height: 225, scale: 1)
+        #expect(shrunk.renderer.reservedTileCount == 9)
+        shrunk.resize(width: 400, height: 300, scale: 1)
+        #expect(shrunk.waitForLoads(timeout: 30))
+        let large = try #require(OwnedFramebuffer(width: 400, height: 300))
+        _ = shrunk.render(into: large.framebuffer, bufferAge: 0)
+        #expect(shrunk.hasRenderedContent && shrunk.renderer.reservedTileCount == 0, "what the frame did not take is freed")
+        #expect(shrunk.renderer.cacheBytes > 0, "its tiles are its own")
     }
 
     @Test("A large SVG first: no tile memory reserved (its tiles borrow one render), its quick rendition on screen, then the drawing, sharp in the frame after")
