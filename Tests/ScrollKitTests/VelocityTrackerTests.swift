@@ -56,6 +56,27 @@ struct VelocityTrackerTests {
         #expect(abs(tracker.velocity(at: 80).y - 0.16) < 1e-9)
     }
 
+    @Test("a stretch of a swipe handed on at once, with one timestamp, counts as where the finger was at that time")
+    func burstAtOneTime() {
+        // Recorded live (KWin nested in sway, loaded machine): eight moves 28.125 pt apart all
+        // stamped 112 ms, then the rest of a swipe left every 5 ms at 5.6 pt/ms, released at 149.
+        var tracker = VelocityTracker()
+        tracker.addPosition(CGPoint(x: 660, y: 300), at: 112)
+        for i in 1...8 { tracker.addPosition(CGPoint(x: 660 - 28.125 * Double(i), y: 300), at: 112) }
+        let times: [Double] = [115, 120, 125, 130, 135, 140, 144, 149]
+        for (i, t) in times.enumerated() { tracker.addPosition(CGPoint(x: 435 - 28.125 * Double(i + 1), y: 300), at: t) }
+        let v = tracker.velocity(at: 149)
+        // Only the burst's last position stands for 112 ms: 225 pt in 37 ms, 6.1 pt/ms on
+        // average, the newest stretch 5.6–5.9. (Kept side by side, the nine positions at 112 gave
+        // -0.1 pt/ms: a swipe left read as a drift right.)
+        #expect(v.x < -5 && v.x > -9, "\(v.x)")
+        #expect(tracker.rejectedSamples == 0)
+        // The same moves all at one time, lift included, say nothing of the speed.
+        var burst = VelocityTracker()
+        for i in 0...8 { burst.addPosition(CGPoint(x: 660 - 28.125 * Double(i), y: 300), at: 112) }
+        #expect(burst.velocity(at: 112) == .zero)
+    }
+
     @Test("too few samples, or all at one time, give zero; the ring keeps the newest 20")
     func degenerate() {
         var tracker = VelocityTracker()

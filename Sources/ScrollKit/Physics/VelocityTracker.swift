@@ -39,12 +39,22 @@ public struct VelocityTracker: Sendable {
 
     /// Records `position` (points) at `time` (milliseconds, event timestamps); a sample that
     /// jumps absurdly far from the previous one (`maximumSampleSpeed`) is left out.
+    ///
+    /// A sample at the newest one's time replaces it: the finger was at the later position at
+    /// that instant. A compositor that stalls can hand on a whole stretch of a swipe at once with
+    /// one timestamp; kept side by side, those positions at one time bent the fit so far that
+    /// a fast swipe left came out as a slow drift right (decision; Android's VelocityTracker
+    /// likewise keeps only the last of several movements with one event time).
     public mutating func addPosition(_ position: CGPoint, at time: Double) {
         guard time.isFinite, position.x.isFinite, position.y.isFinite else { return }
         if newestIndex >= 0, let previous = samples[newestIndex] {
             let distance = hypot(Double(position.x - previous.position.x), Double(position.y - previous.position.y))
             if distance > Self.maximumSampleSpeed * max(time - previous.time, 1) {
                 rejectedSamples += 1
+                return
+            }
+            if time == previous.time {
+                samples[newestIndex] = Sample(time: time, position: position)
                 return
             }
         }
