@@ -47,4 +47,32 @@ struct TileMemoryTests {
         h.run([Step.up(1200, 0)])
         #expect(!h.scene.renderer.cachedKeys.contains { $0.scale == fit }, "nor once it rests again")
     }
+
+    @Test("A large picture shown from its screen-size level keeps no backstop: at rest its tiles hold no pixels, halfway to the next neither page has tiles of its own")
+    func noBackstopOfStoredLevel() throws {
+        let folder = try TemporaryFolder()
+        // 2100×1400 in 1155×770: the fit 0.55 is enlarged from level -1 (1050×700, the
+        // screen-size picture); its backstop, level -2 (525×350), would be 3×2 tiles drawn.
+        let files = try Self.colours.prefix(2).enumerated().map { file, c in
+            try folder.write("large-\(file).png", Array(pngData(width: 2100, height: 1400) { _, _ in
+                UInt32(c.0) << 16 | UInt32(c.1) << 8 | UInt32(c.2) }))
+        }
+        let h = Harness(files: files, width: 1155, height: 770)
+        h.run([])
+        h.scene.renderer.waitForBackgroundPrefetch(timeout: 10)
+        h.run([])
+        let page = try #require(h.scene.page(at: 0))
+        #expect(abs(Double(page.zoomScale) - 0.55) < 1e-9 && page.pictureView.picture?.width == 1050)
+        #expect(h.problems([(10, 30, Self.colours[0]), (600, 400, Self.colours[0]), (1150, 765, Self.colours[0])], tolerance: 0).isEmpty)
+        #expect(h.scene.renderer.cacheBytes == 0, "\(h.scene.renderer.cachedKeys.filter { $0.scale != 0.5 })")
+        let steps = [Step.down(1000, 0, 1000, 300)] + (1...10).map { Step.move(1000 + 8 * Double($0), 0, 1000 - 60 * Double($0), 300) }
+        h.run(steps)
+        h.scene.renderer.waitForBackgroundPrefetch(timeout: 10)
+        #expect(h.problems([(2, 300, Self.colours[0]), (1150, 300, Self.colours[1])], tolerance: 0).isEmpty)
+        // The overlays (the page's name and number) show while the pager moves, drawn in tiles
+        // at the output's scale; the pictures still have none of their own.
+        let pictureTiles = h.scene.renderer.cachedKeys.filter { $0.scale != 0.5 && $0.scale != 1 }
+        #expect(pictureTiles.isEmpty, "\(pictureTiles)")
+        h.run([Step.up(1200, 0)])
+    }
 }
