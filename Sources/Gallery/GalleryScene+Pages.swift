@@ -163,12 +163,16 @@ extension GalleryScene {
     }
 
 
-    /// Removes a page, cancelling its load.
+    /// Removes a page, cancelling its load, and lets its picture go now: the page ahead, made
+    /// in the same step, starts decoding at once, and the picture behind would otherwise live
+    /// on in the renderer's tiles until the next frame.
     func drop(_ page: PageView) {
         releasedSinceRest = true
         if let token = page.loadToken { endLoad(token) }
         page.loadTask?.cancel()
         page.removeFromSuperview()
+        page.pictureView.show(nil)
+        renderer.forgetTiles(of: page.pictureView)
     }
 
     /// Starts the loads pages need (see `PageView.wantedLoad`): the current page first (the

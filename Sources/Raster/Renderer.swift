@@ -249,6 +249,16 @@ public final class Renderer {
 
     // MARK: Views
 
+    /// Drops the cached tiles of `view` now rather than at the next frame: the view was taken
+    /// out of the tree, and tiles that are windows onto its content's pixels would keep those
+    /// alive until then (a gallery page let go at the middle of a slide held its 4 MiB
+    /// picture while the page ahead decoded its own, four pictures at once). Its serial stays
+    /// until the view is gone, so tiles made for it meanwhile are forgotten with it.
+    public func forgetTiles(of view: View) {
+        guard let serial = registry.serial(of: view) else { return }
+        store.forget(serial)
+    }
+
     /// Forgets the views that no longer exist, with their tiles.
     private func forgetDeadViews() {
         for serial in registry.removeDead() { forget(serial) }

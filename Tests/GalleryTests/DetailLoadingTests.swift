@@ -125,8 +125,15 @@ struct SlidePagesTests {
         _ = scene.advance(to: 0)
         scene.show(page: 1, animated: false)
         _ = scene.advance(to: 16)
+        #expect(scene.waitForLoads(timeout: 30))
+        _ = scene.advance(to: 16)
+        let buffer = try #require(OwnedFramebuffer(width: 64, height: 48))
+        _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
         func existing() -> [Int] { (0..<5).filter { scene.page(at: $0) != nil } }
         #expect(existing() == [0, 1, 2])
+        // The memory of page 0's picture: the tiles of every frame that showed it borrow it.
+        weak let behind = scene.page(at: 0)?.pictureView.picture?.storedPixels(scale: 1)?.owner
+        #expect(behind != nil)
         scene.show(page: 2, animated: true)
         var seen: Set<[Int]> = []
         var time = 16.0
@@ -139,6 +146,10 @@ struct SlidePagesTests {
             // Before halfway page 1 is nearest the middle, after it page 2.
             let expected = offset < 1.5 ? [0, 1, 2] : [1, 2, 3]
             #expect(pages == expected, "at \(offset) pages \(pages)")
+            // Let go with its page, before the next frame and before page 3's picture decodes:
+            // never four pictures at once.
+            if !pages.contains(0) { #expect(behind == nil, "at \(offset) page 0's picture lives on") }
+            _ = scene.render(into: buffer.framebuffer, bufferAge: 1)
         }
         #expect(seen == [[0, 1, 2], [1, 2, 3]], "\(seen)")
     }
