@@ -29,6 +29,13 @@ final class Prefetcher {
         worker?.pause()
     }
 
+    /// Drops the queued and background work of `view` and the tiles made for it not adopted
+    /// yet (see `Renderer.forgetTiles`).
+    func forget(view: UInt64) {
+        queue.removeAll { $0.key.view == view }
+        worker?.forget(view: view)
+    }
+
     /// Drops the background worker's plan (the tiles under way still finish).
     func cancelBackground() {
         worker?.submit([])

@@ -47,6 +47,9 @@ final class PrefetchWorker: @unchecked Sendable {
     /// Touched by the worker thread only, cleared with each plan (adopted by then).
     private var planSources: [TileKey: Tile] = [:]
     private var plan = 0
+    /// Views forgotten while a job was under way: its tiles of them, and the plan's sources of
+    /// them, are dropped once it finishes.
+    private var forgotten: Set<UInt64> = []
 
     /// Replaces the jobs not started yet with `jobs`, in order (less the one under way), and
     /// lets the worker go on.
@@ -73,6 +76,19 @@ final class PrefetchWorker: @unchecked Sendable {
         condition.lock()
         paused = true
         condition.unlock()
+    }
+
+    /// Drops the jobs not started, the finished tiles and the plan's source tiles of `view`
+    /// (gone from the tree): tiles that are windows onto its pixels would keep them alive. A
+    /// job under way finishes, and what it made of the view is dropped then.
+    func forget(view: UInt64) {
+        condition.lock()
+        defer { condition.unlock() }
+        queue = queue[min(next, queue.count)...].filter { $0.key.view != view }
+        next = 0
+        results.removeAll { $0.key.view == view }
+        // The worker touches the plan's sources only while a job is under way.
+        if current == nil { planSources = planSources.filter { $0.key.view != view } } else { forgotten.insert(view) }
     }
 
     /// The tiles finished since the last call, in the order they were made.
@@ -130,7 +146,13 @@ final class PrefetchWorker: @unchecked Sendable {
             condition.unlock()
             let made = make(job)
             condition.lock()
-            results.append(contentsOf: made)
+            if forgotten.isEmpty {
+                results.append(contentsOf: made)
+            } else {
+                results.append(contentsOf: made.filter { !forgotten.contains($0.key.view) })
+                planSources = planSources.filter { !forgotten.contains($0.key.view) }
+                forgotten.removeAll()
+            }
             current = nil
             condition.broadcast()
             condition.unlock()

@@ -252,11 +252,13 @@ public final class Renderer {
     /// Drops the cached tiles of `view` now rather than at the next frame: the view was taken
     /// out of the tree, and tiles that are windows onto its content's pixels would keep those
     /// alive until then (a gallery page let go at the middle of a slide held its 4 MiB
-    /// picture while the page ahead decoded its own, four pictures at once). Its serial stays
-    /// until the view is gone, so tiles made for it meanwhile are forgotten with it.
+    /// picture while the page ahead decoded its own, four pictures at once). The prefetcher's
+    /// work for it goes too; a tile under way in the background finishes first (the memory
+    /// goes when it does). Its serial stays until the view is gone.
     public func forgetTiles(of view: View) {
         guard let serial = registry.serial(of: view) else { return }
         store.forget(serial)
+        prefetcher.forget(view: serial)
     }
 
     /// Forgets the views that no longer exist, with their tiles.
