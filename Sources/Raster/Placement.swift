@@ -98,11 +98,11 @@ enum Placement {
             histories[s.serial] = history
             let sourceExtent = level.map(s.extent(atLevel:)) ?? s.extent
             guard !sourceExtent.isEmpty else { continue }
+            let backstop = Self.backstop(of: s, below: level ?? LevelPolicy.settledLevel(scale: s.scale), scale: s.scale)
             var placement = ContentPlacement(view: s.serial, scale: s.scale, originX: s.originX, originY: s.originY,
                                              extent: s.extent, sourceLevel: level, transient: false,
                                              opaque: s.content.isOpaqueContent, sourceExtent: sourceExtent,
-                                             backstop: Self.backstop(of: s, below: level ?? LevelPolicy.settledLevel(scale: s.scale),
-                                                                     scale: s.scale))
+                                             backstop: backstop)
             placement.paintsLevel = Self.paintsLevel(s, level: level)
             frame.nearby.append(NearbyContent(placement: placement, content: s.content, reachable: s.reachable))
         }
@@ -121,7 +121,8 @@ enum Placement {
     /// at its fit; zoomed in, its sharp tiles make pans cheaper).
     private static func paintsLevel(_ s: ContentSighting, level: Int?) -> Bool {
         guard let level, s.extent.width * s.extent.height <= paintsLevelMaxPixels else { return false }
-        return enlargesLevel(scale: s.scale, level: level) && s.content.storedPixels(scale: LevelPolicy.levelScale(level)) != nil
+        return enlargesLevel(scale: s.scale, level: level)
+            && s.content.storedPixels(scale: LevelPolicy.levelScale(level)) != nil
     }
 
     /// Whether content at `scale` resampled from `level` is enlarged from it.

@@ -163,7 +163,8 @@ struct LoadWakeTests {
         #expect(scene.waitForLoads(timeout: 30))
         let buffer = try #require(OwnedFramebuffer(width: 300, height: 225))
         _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
-        #expect(scene.hasRenderedContent && scene.renderer.cacheBytes == 0, "the frame took \(scene.renderer.cacheBytes) bytes of tiles")
+        #expect(scene.hasRenderedContent && scene.renderer.cacheBytes == 0,
+                "the frame took \(scene.renderer.cacheBytes) bytes of tiles")
 
         // 400×300: the fit 0.78 settles on level 0, full size, and is drawn shrunk into tiles
         // of its own: ⌊400/256⌋ + 2 = 3 columns and ⌊300/256⌋ + 2 = 3 rows can cover it off the grid.

@@ -73,10 +73,15 @@ struct TouchLiveTests {
             let outcome = try flickOnce()
             let intact = outcome.timing.liftGap <= Self.liftGapLimitMs && outcome.timing.span >= Self.spanLimitMs
             if outcome.flung || attempt == Self.flickAttempts || intact {
-                #expect(outcome.flung, "the fling did not carry the content past the swipe: rests at \(String(describing: outcome.offset)); the recorded swipe lasted \(outcome.timing.span) ms (sent over 80) and its lift came \(outcome.timing.liftGap) ms after the last move")
+                #expect(outcome.flung, """
+                    the fling did not carry the content past the swipe: rests at \(String(describing: outcome.offset)); \
+                    the recorded swipe lasted \(outcome.timing.span) ms (sent over 80) and its lift came \
+                    \(outcome.timing.liftGap) ms after the last move
+                    """)
                 return
             }
-            print("touch flick \(attempt): the swipe reached the viewer over \(outcome.timing.span) ms (sent over 80), its lift \(outcome.timing.liftGap) ms after the last move; again")
+            print("touch flick \(attempt): the swipe reached the viewer over \(outcome.timing.span) ms (sent over 80), "
+                  + "its lift \(outcome.timing.liftGap) ms after the last move; again")
         }
     }
 
