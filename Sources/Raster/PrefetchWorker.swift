@@ -44,7 +44,8 @@ final class PrefetchWorker: @unchecked Sendable {
     /// The key of the job under way, if any.
     private var current: TileKey?
     /// Source tiles drawn for this plan's resampled jobs, shared by the jobs after them.
-    /// Touched by the worker thread only, cleared with each plan (adopted by then).
+    /// Touched by the worker thread while a job is under way and under `condition` otherwise
+    /// (`forget`), cleared with each plan (adopted by then).
     private var planSources: [TileKey: Tile] = [:]
     private var plan = 0
     /// Views forgotten while a job was under way: its tiles of them, and the plan's sources of
@@ -146,10 +147,8 @@ final class PrefetchWorker: @unchecked Sendable {
             condition.unlock()
             let made = make(job)
             condition.lock()
-            if forgotten.isEmpty {
-                results.append(contentsOf: made)
-            } else {
-                results.append(contentsOf: made.filter { !forgotten.contains($0.key.view) })
+            results.append(contentsOf: made.filter { !forgotten.contains($0.key.view) })
+            if !forgotten.isEmpty {
                 planSources = planSources.filter { !forgotten.contains($0.key.view) }
                 forgotten.removeAll()
             }

@@ -252,13 +252,13 @@ public final class Renderer {
     /// Drops the cached tiles of `view` now rather than at the next frame: the view was taken
     /// out of the tree, and tiles that are windows onto its content's pixels would keep those
     /// alive until then (a gallery page let go at the middle of a slide held its 4 MiB
-    /// picture while the page ahead decoded its own, four pictures at once). The prefetcher's
-    /// work for it goes too; a tile under way in the background finishes first (the memory
-    /// goes when it does). Its serial stays until the view is gone.
+    /// picture while the page ahead decoded its own, four pictures at once). It is forgotten
+    /// as a view that dies is: its zoom history and the prefetcher's work for it go too (a tile
+    /// under way in the background finishes first, and its memory goes then). Its serial stays
+    /// until the view is gone.
     public func forgetTiles(of view: View) {
         guard let serial = registry.serial(of: view) else { return }
-        store.forget(serial)
-        prefetcher.forget(view: serial)
+        forget(serial)
     }
 
     /// Forgets the views that no longer exist, with their tiles.
@@ -268,6 +268,7 @@ public final class Renderer {
 
     private func forget(_ serial: UInt64) {
         store.forget(serial)
+        prefetcher.forget(view: serial)
         histories[serial] = nil
     }
 
