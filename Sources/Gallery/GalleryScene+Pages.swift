@@ -111,10 +111,7 @@ extension GalleryScene {
     /// new page of a file another page has loaded shows that picture at once.
     func updatePages() {
         guard !files.isEmpty, windowSize.width > 0, windowSize.height > 0 else { return }
-        let visible = pager.bounds
-        let count = CGFloat(slots.count)
-        let first = Int(min(max((visible.minX / pageStride).rounded(.down), 0), count))
-        let last = Int(min(max(((visible.maxX - 1) / pageStride).rounded(.down), -1), count - 1))
+        let (first, last) = slotsOnScreen
         // The pages on screen and the neighbours of the page nearest the middle: while a slide
         // shows two pages, the page behind it stays until the slide is halfway, and the one it
         // leads to is made then. Three pictures are kept during a slide, not four (the
@@ -144,7 +141,8 @@ extension GalleryScene {
             page.pictureView.orientation = orientations[page.path] ?? .up
             if let failure = failures[page.path] {
                 page.showFailure(failure)
-            } else if let twin = pages.values.first(where: { $0.index == index && $0.filePage == 0 && $0.loadState == .loaded }) {
+            } else if let twin = wholeTwin(of: page) ?? pages.values.first(where: { $0.index == index && $0.filePage == 0 && $0.loadState == .loaded }) {
+                // A halved twin's picture too: the page then loads the whole one if it needs it.
                 page.show(as: twin)
             }
             pages[slot] = page
@@ -153,13 +151,56 @@ extension GalleryScene {
         // (A zoomed page the pager scrolls out of sight returns to its fit by itself.)
         if current != middleSlot {
             // Only the page in the middle holds more than a screen's worth of its picture.
-            if let previous = middleSlot, let page = pages[previous] {
-                page.keepScreenDetail()
-                releasedSinceRest = true
+            if let previous = middleSlot {
+                // A wrap's unseen jump to the page a copy shows goes no way at all.
+                if !(0..<slots.count).contains(previous) || slots.file(atSlot: previous) != slots.file(atSlot: current) {
+                    pageDirection = current > previous ? 1 : -1
+                }
+                if let page = pages[previous] {
+                    page.keepScreenDetail()
+                    releasedSinceRest = true
+                }
             }
             middleSlot = current
         }
         startLoads()
+    }
+
+    /// The first and last slots the pager shows (first > last when it shows none).
+    var slotsOnScreen: (first: Int, last: Int) {
+        let visible = pager.bounds
+        let count = CGFloat(slots.count)
+        let first = Int(min(max((visible.minX / pageStride).rounded(.down), 0), count))
+        let last = Int(min(max(((visible.maxX - 1) / pageStride).rounded(.down), -1), count - 1))
+        return (first, last)
+    }
+
+    /// Halves the picture of the page behind the way the pages go, once it is off screen
+    /// (`PageView.keepHalfDetail`), and lets the renderer drop the tiles of the one it held.
+    /// Paging on, that page is not shown again; paging back, it shows halved until its
+    /// screen-size picture is decoded again. Of the three pictures kept, this one takes 1 MiB
+    /// instead of 4 at 1920×1080.
+    func halvePageBehind() {
+        let behind = currentSlot - pageDirection
+        let (first, last) = slotsOnScreen
+        guard !(first...max(first, last)).contains(behind), let page = pages[behind] else { return }
+        // Not the file of the page ahead (two files wrapping: both neighbours are the other
+        // one), counted from where a wrap's copy settles.
+        let ahead = (slots.restingSlot(for: currentSlot) ?? currentSlot) + pageDirection
+        if (0..<slots.count).contains(ahead), slots.file(atSlot: ahead) == page.index { return }
+        // A wrap's copy shows the picture of a page of the same file: halving it frees nothing.
+        let picture = page.pictureView.picture
+        guard !pages.values.contains(where: { $0 !== page && $0.pictureView.picture === picture }),
+              page.keepHalfDetail() else { return }
+        renderer.forgetTiles(of: page.pictureView)
+        releasedSinceRest = true
+    }
+
+    /// A page of the same file as `page` showing its screen-size picture whole (a wrap's
+    /// copy), whose picture `page` can show instead of decoding it again.
+    func wholeTwin(of page: PageView) -> PageView? {
+        pages.values.first { $0 !== page && $0.index == page.index && $0.filePage == 0 && page.filePage == 0
+            && $0.loadState == .loaded && !$0.isHalved }
     }
 
 
@@ -193,8 +234,21 @@ extension GalleryScene {
             screen = (max(screen.width, largest.width), max(screen.height, largest.height))
         }
         neighboursWait = false
+        halvePageBehind()
+        let (first, last) = slotsOnScreen
+        // While a slide shows two pages, a page off screen waits for it to end: it loads the
+        // moment the page behind leaves the screen and is halved, not while that page still
+        // holds its screen-size picture (a third at once, 4 MiB more at 1920×1080).
+        let sliding = last > first
         for slot in order {
-            guard let page = pages[slot], let detail = page.wantedLoad(isCurrent: slot == current) else { continue }
+            guard let page = pages[slot] else { continue }
+            let onScreen = slot >= first && slot <= last
+            if !onScreen, sliding || (page.isHalved && slot == current - pageDirection) { continue }
+            if page.isHalved, let twin = wholeTwin(of: page) {
+                page.show(as: twin)
+                continue
+            }
+            guard let detail = page.wantedLoad(isCurrent: slot == current) else { continue }
             if slot != current, !hasRenderedContent, options.loading == .background {
                 neighboursWait = true
                 continue
@@ -243,6 +297,8 @@ extension GalleryScene {
             }
             if case .header = delivery.event { reserveFirstTiles(for: page) }
         }
+        // A page behind that was loading (the first neighbours, a page left while it loaded).
+        halvePageBehind()
     }
 
     /// Forgets load `token`: its last event came, or its page went.

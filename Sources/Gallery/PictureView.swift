@@ -66,6 +66,14 @@ public final class PictureView: View, TiledContent {
         setNeedsComposite()
     }
 
+    /// Forgets the preview kept beside a finer picture: a gallery page whose halved picture
+    /// gave way to its screen-size one again keeps no 1 MiB copy beside it (a view fitted to
+    /// the window never draws below the screen-size picture's scale).
+    public func forgetPreview() {
+        guard let preview, preview !== picture else { return }
+        self.preview = nil
+    }
+
     /// Set by `replaceContent`: the next picture is new content, not another rendition.
     private var replacing = false
 

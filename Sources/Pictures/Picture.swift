@@ -71,6 +71,24 @@ public final class Picture: Sendable {
         return Picture(reducing: self, to: .pyramid(coarsest))
     }
 
+    /// This picture at half its size, on its own pixels (a quarter of the memory): what a
+    /// gallery keeps of a page behind the way it goes, shown while its screen-size picture is
+    /// decoded again should the page come back. Nil for pictures kept in other ways (planes,
+    /// shapes, levels in a file) and when memory is refused.
+    public func halved() -> Picture? {
+        let halved: PixelPyramid?
+        switch storage {
+        case .argb(let pixels):
+            halved = PixelPyramid.halving(pixels, level: 0, orientation: orientation)
+        case .pyramid(let pyramid):
+            guard case .memory(let pixels) = pyramid.top else { return nil }
+            halved = PixelPyramid.halving(pixels, level: pyramid.first, orientation: pyramid.orientation)
+        case .planar, .vector:
+            halved = nil
+        }
+        return halved.map { Picture(reducing: self, to: .pyramid($0)) }
+    }
+
     /// True when pixels are kept as YCbCr planes and converted while drawing.
     public var isPlanar: Bool {
         if case .planar = storage { return true }

@@ -234,6 +234,20 @@ final class PixelPyramid: Sendable {
         return PixelPyramid(levels: levels.indices.map { $0 == last ? levels[last] : nil }, orientation: orientation)
     }
 
+    /// `pixels`, level `level` of a picture, halved into level `level + 1` kept alone (a
+    /// quarter of the memory): what a gallery keeps of a page behind its way (see
+    /// `Picture.halved`). The halving is the one every level is made with (`LevelBuilder`).
+    /// Nil for a single pixel, or when memory is refused.
+    static func halving(_ pixels: ARGBPixels, level: Int, orientation: Orientation) -> PixelPyramid? {
+        guard pixels.width > 1 || pixels.height > 1 else { return nil }
+        let plan = LevelPlan(widths: [pixels.width, (pixels.width + 1) / 2], heights: [pixels.height, (pixels.height + 1) / 2],
+                             places: [.none, .memory])
+        guard let builder = LevelBuilder(plan: plan, orientation: orientation, folder: nil) else { return nil }
+        builder.commitRows(of: pixels)
+        let halved = builder.finish(complete: true).levels[1]
+        return PixelPyramid(levels: (0...(level + 1)).map { $0 == level + 1 ? halved : nil }, orientation: orientation)
+    }
+
     /// Memory held by the levels kept in memory, in bytes.
     var byteCount: Int {
         levels.reduce(0) { sum, level in
