@@ -72,15 +72,16 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBiDi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         .systemLibrary(name: "CUnibreak", pkgConfig: "libunibreak", providers: [.apt(["libunibreak-dev"])]),
-        // The other picture formats' decoders, and LittleCMS for embedded colour profiles.
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
-        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
-        // HEIF/AVIF, JPEG XL and SVG: opened on first use, not linked (see headerFlags).
+        // The other picture formats' decoders (WebP, GIF, TIFF, HEIF/AVIF, JPEG XL, SVG): opened
+        // on first use, not linked (see headerFlags); a folder of JPEGs never loads them.
         .target(name: "CDynamicLibrary"),
+        .target(name: "CWebP", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libwebpdemux"))]),
+        .target(name: "CGIF", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libgif"))]),
+        .target(name: "CTIFF", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libtiff-4"))]),
         .target(name: "CHEIF", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libheif"))]),
         .target(name: "CJXL", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libjxl"))]),
         .target(name: "CRSVG", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "librsvg-2.0"))]),
+        // LittleCMS for embedded colour profiles.
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // A picture's EXIF fields for the information panel.
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
