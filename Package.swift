@@ -87,8 +87,9 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // Client-side window decorations where the compositor draws none (GNOME, weston).
         .systemLibrary(name: "CLibdecor", pkgConfig: "libdecor-0", providers: [.apt(["libdecor-0-dev"])]),
-        // systemd's readiness and watchdog notifications (sd_notify) for the kiosk service.
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // systemd's readiness and watchdog notifications (sd_notify) for the kiosk service: opened
+        // only when the viewer runs as a service, not linked (see headerFlags).
+        .target(name: "CSystemd", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libsystemd"))]),
         // glibc's malloc.h (malloc_trim), which the Glibc module leaves out: libc's own, no package.
         .systemLibrary(name: "CMalloc"),
         // The tests' PNG writer deflates rows with zlib (libpng's own dependency).
