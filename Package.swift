@@ -82,22 +82,24 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBiDi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         .systemLibrary(name: "CUnibreak", pkgConfig: "libunibreak", providers: [.apt(["libunibreak-dev"])]),
-        // The other picture formats' decoders, and LittleCMS for embedded colour profiles.
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
-        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
-        // HEIF/AVIF, JPEG XL and SVG: opened on first use, not linked (see headerFlags).
+        // The other picture formats' decoders (WebP, GIF, TIFF, HEIF/AVIF, JPEG XL, SVG) and
+        // LittleCMS for embedded colour profiles: opened on first use, not linked (see
+        // headerFlags); a folder of JPEGs without profiles never loads them.
         .target(name: "CDynamicLibrary"),
+        .target(name: "CWebP", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libwebpdemux"))]),
+        .target(name: "CGIF", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libgif"))]),
+        .target(name: "CTIFF", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libtiff-4"))]),
         .target(name: "CHEIF", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libheif"))]),
         .target(name: "CJXL", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libjxl"))]),
         .target(name: "CRSVG", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "librsvg-2.0"))]),
-        .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .target(name: "CLCMS", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "lcms2"))]),
         // A picture's EXIF fields for the information panel.
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // Client-side window decorations where the compositor draws none (GNOME, weston).
         .systemLibrary(name: "CLibdecor", pkgConfig: "libdecor-0", providers: [.apt(["libdecor-0-dev"])]),
-        // systemd's readiness and watchdog notifications (sd_notify) for the kiosk service.
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // systemd's readiness and watchdog notifications (sd_notify) for the kiosk service: opened
+        // only when the viewer runs as a service, not linked (see headerFlags).
+        .target(name: "CSystemd", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libsystemd"))]),
         // glibc's malloc.h (malloc_trim), which the Glibc module leaves out: libc's own, no package.
         .systemLibrary(name: "CMalloc"),
         // The tests' PNG writer deflates rows with zlib (libpng's own dependency).
@@ -184,7 +186,10 @@ let package = Package(
         .testTarget(name: "WaylandTests", dependencies: [
             "Wayland", "Replay", "TraceFormat", "Host", "Raster", "ScrollKit", .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "SafeOutput", "TestSupport", "CLCMS", "CDynamicLibrary"]),
+        // The details tests make ICC profiles with LittleCMS's own calls, linked here (the
+        // viewer opens it on first use, through wrappers of the calls it makes).
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "Raster", "SafeOutput", "TestSupport", "CLCMS", "CDynamicLibrary"],
+                    linkerSettings: [.linkedLibrary("lcms2")]),
         .testTarget(name: "ReplayTests", dependencies: ["Host", "Replay", "ScrollKit", "TestSupport", "TraceFormat", "SafeOutput", "Raster",
                                                   "CompositorHarness"],
                     exclude: ["Traces"]),

@@ -1,5 +1,6 @@
-// The libraries the viewer opens on first use (libheif, libjxl, librsvg), opened for the first
-// picture while the window is still being set up, instead of after it.
+// The libraries the viewer opens on first use (libwebp, giflib, libtiff, libheif, libjxl,
+// librsvg), opened for the first picture while the window is still being set up, instead of
+// after it.
 import Dispatch
 
 /// Opens the decoding library of a picture ahead of its load.
@@ -32,10 +33,13 @@ public enum CodecWarmUp {
               let head = file.bytes(at: 0, count: min(file.size, ImageFormat.svgSniffBytes)),
               let format = ImageFormat.recognise(head) else { return nil }
         switch format {
+        case .webp: _ = WebPCodec.openLibrary()
+        case .gif: _ = GIFCodec.openLibrary()
+        case .tiff: _ = TIFFCodec.openLibrary()
         case .heif, .avif: _ = HEIFCodec.openLibrary()
         case .jxl: _ = JXLCodec.openLibrary()
         case .svg: _ = SVGCodec.openLibrary()
-        case .png, .jpeg, .webp, .gif, .tiff, .bmp: break  // linked: nothing to open
+        case .png, .jpeg, .bmp: break  // linked (BMP: decoded here): nothing to open
         }
         return format
     }

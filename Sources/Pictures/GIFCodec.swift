@@ -4,6 +4,11 @@ import CGIF
 
 /// GIF header reading and decoding of the first frame.
 enum GIFCodec {
+    private static let library: String? = scrollkit_gif_open().map { String(cString: $0) }
+
+    /// Opens giflib on first use: nil when ready, else why it cannot be used.
+    static func openLibrary() -> String? { library }
+
     /// What a walk over the block structure finds, without decoding any LZW data.
     struct Structure {
         var width = 0
@@ -243,20 +248,20 @@ final class GIFRecords {
         self.canvasWidth = canvasWidth
         reader = GIFReader(bytes)
         var status: Int32 = 0
-        guard let gif = DGifOpen(Unmanaged.passUnretained(reader).toOpaque(), gifRead, &status) else {
+        guard let gif = scrollkit_DGifOpen(Unmanaged.passUnretained(reader).toOpaque(), gifRead, &status) else {
             throw Self.failure(status, file: file)
         }
         self.gif = gif
     }
 
-    deinit { DGifCloseFile(gif, nil) }
+    deinit { scrollkit_DGifCloseFile(gif, nil) }
 
     /// giflib's error code as a PictureError; running out of data is `.truncated`.
     static func failure(_ code: Int32, file: String) -> PictureError {
         if code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON {
             return PictureError(file: file, kind: .truncated)
         }
-        let message = GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
+        let message = scrollkit_GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"
         return PictureError(file: file, kind: .corrupt(.gif, message))
     }
 
@@ -268,22 +273,22 @@ final class GIFRecords {
         var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
         while true {
             var type = UNDEFINED_RECORD_TYPE
-            guard DGifGetRecordType(gif, &type) == GIF_OK else { return failed }
+            guard scrollkit_DGifGetRecordType(gif, &type) == GIF_OK else { return failed }
             switch type {
             case EXTENSION_RECORD_TYPE:
                 var code: Int32 = 0
                 var block: UnsafeMutablePointer<GifByteType>?
-                guard DGifGetExtension(gif, &code, &block) == GIF_OK else { return failed }
+                guard scrollkit_DGifGetExtension(gif, &code, &block) == GIF_OK else { return failed }
                 var first = true
                 while let b = block {
                     if code == GRAPHICS_EXT_FUNC_CODE, first {
-                        _ = DGifExtensionToGCB(Int(b[0]), b + 1, &control)
+                        _ = scrollkit_DGifExtensionToGCB(Int(b[0]), b + 1, &control)
                     }
                     first = false
-                    guard DGifGetExtensionNext(gif, &block) == GIF_OK else { return failed }
+                    guard scrollkit_DGifGetExtensionNext(gif, &block) == GIF_OK else { return failed }
                 }
             case IMAGE_DESC_RECORD_TYPE:
-                guard DGifGetImageHeader(gif) == GIF_OK else { return failed }
+                guard scrollkit_DGifGetImageHeader(gif) == GIF_OK else { return failed }
                 let desc = gif.pointee.Image
                 frame = Frame(x: Int(desc.Left), y: Int(desc.Top), width: Int(desc.Width), height: Int(desc.Height))
                 // The part of the frame on the canvas; frames may reach past it (browsers clip).
@@ -316,7 +321,7 @@ final class GIFRecords {
     /// The current frame's next line of `count` indices into `line`; the problem when the data
     /// stopped or broke.
     func readLine(_ line: UnsafeMutablePointer<GifPixelType>, count: Int) -> PictureError? {
-        DGifGetLine(gif, line, Int32(count)) == GIF_OK ? nil : Self.failure(gif.pointee.Error, file: file)
+        scrollkit_DGifGetLine(gif, line, Int32(count)) == GIF_OK ? nil : Self.failure(gif.pointee.Error, file: file)
     }
 }
 

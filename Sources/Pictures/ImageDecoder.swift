@@ -217,9 +217,17 @@ public struct ImageDecoder: Sendable {
         case .png:
             try checkSinglePage(page)
             return try PNGCodec.header(data, file: file, stream: stream) { (w, h) throws(PictureError) in try checkPixelLimit(w, h) }
-        case .webp: try checkSinglePage(page); return try WebPCodec.header(data, file: file)
-        case .gif: try checkSinglePage(page); return try GIFCodec.header(data, file: file)
-        case .tiff: return try TIFFCodec.header(data, file: file, stream: stream, page: page)
+        case .webp:
+            try checkSinglePage(page)
+            try open(format, WebPCodec.openLibrary)
+            return try WebPCodec.header(data, file: file)
+        case .gif:
+            try checkSinglePage(page)
+            try open(format, GIFCodec.openLibrary)
+            return try GIFCodec.header(data, file: file)
+        case .tiff:
+            try open(format, TIFFCodec.openLibrary)
+            return try TIFFCodec.header(data, file: file, stream: stream, page: page)
         case .heif, .avif:
             try open(format, HEIFCodec.openLibrary)
             return try HEIFCodec.header(data, file: file, format: format, page: page)

@@ -101,16 +101,17 @@ public struct PictureDetails: Sendable, Equatable {
     }
 
     /// An ICC profile's description (its 'desc' tag, in English where it has several), by
-    /// LittleCMS; nil when the bytes are no profile or it has no description.
+    /// LittleCMS; nil when the bytes are no profile or it has no description, or LittleCMS
+    /// cannot be loaded.
     static func profileDescription(_ icc: [UInt8]) -> String? {
-        guard !icc.isEmpty, icc.count <= Int(UInt32.max),
-              let profile = icc.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }) else { return nil }
-        defer { cmsCloseProfile(profile) }
-        let needed = cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", nil, 0)
+        guard !icc.isEmpty, icc.count <= Int(UInt32.max), ColorTransform.openLibrary() == nil,
+              let profile = icc.withUnsafeBytes({ scrollkit_cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }) else { return nil }
+        defer { scrollkit_cmsCloseProfile(profile) }
+        let needed = scrollkit_cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", nil, 0)
         guard needed > 1 else { return nil }
         // Profile text is bounded like EXIF's strings.
         var buffer = [CChar](repeating: 0, count: Int(min(needed, UInt32(ExifFields.maximumStringLength * 4))))
-        cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", &buffer, UInt32(buffer.count))
+        scrollkit_cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", &buffer, UInt32(buffer.count))
         buffer[buffer.count - 1] = 0
         let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)

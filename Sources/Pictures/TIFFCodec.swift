@@ -8,6 +8,11 @@ import Glibc
 
 /// TIFF header reading and decoding to premultiplied ARGB.
 enum TIFFCodec {
+    private static let library: String? = scrollkit_tiff_open().map { String(cString: $0) }
+
+    /// Opens libtiff on first use: nil when ready, else why it cannot be used.
+    static func openLibrary() -> String? { library }
+
     /// 256 MiB: the largest single buffer libtiff may allocate for one file (a strip, a
     /// tile, a tag's values), whatever sizes the file declares.
     static let maxSingleAllocation = 256 << 20
@@ -42,25 +47,25 @@ enum TIFFCodec {
         init(_ bytes: UnsafeBufferPointer<UInt8>, file: String, stream: PictureFile? = nil) throws(PictureError) {
             source = MemorySource(bytes, stream: stream)
             messages = Messages()
-            guard let options = TIFFOpenOptionsAlloc() else {
+            guard let options = scrollkit_TIFFOpenOptionsAlloc() else {
                 throw PictureError(file: file, kind: .corrupt(.tiff, "out of memory"))
             }
-            defer { TIFFOpenOptionsFree(options) }
-            TIFFOpenOptionsSetMaxSingleMemAlloc(options, tmsize_t(TIFFCodec.maxSingleAllocation))
+            defer { scrollkit_TIFFOpenOptionsFree(options) }
+            scrollkit_TIFFOpenOptionsSetMaxSingleMemAlloc(options, tmsize_t(TIFFCodec.maxSingleAllocation))
             let user = Unmanaged.passUnretained(messages).toOpaque()
-            TIFFOpenOptionsSetErrorHandlerExtR(options, tiffError, user)
-            TIFFOpenOptionsSetWarningHandlerExtR(options, tiffWarning, user)
+            scrollkit_TIFFOpenOptionsSetErrorHandlerExtR(options, tiffError, user)
+            scrollkit_TIFFOpenOptionsSetWarningHandlerExtR(options, tiffWarning, user)
             // "r": read; "M"/"m" unset: the map procedure below hands libtiff the bytes in
             // place, so strips are decoded straight from them.
-            guard let tif = TIFFClientOpenExt(file, "r", Unmanaged.passUnretained(source).toOpaque(),
-                                              tiffRead, tiffWrite, tiffSeek, tiffClose, tiffSize,
-                                              tiffMap, tiffUnmap, options) else {
+            guard let tif = scrollkit_TIFFClientOpenExt(file, "r", Unmanaged.passUnretained(source).toOpaque(),
+                                                        tiffRead, tiffWrite, tiffSeek, tiffClose, tiffSize,
+                                                        tiffMap, tiffUnmap, options) else {
                 throw TIFFCodec.failure(messages.firstError, file: file)
             }
             self.tif = tif
         }
 
-        deinit { TIFFClose(tif) }
+        deinit { scrollkit_TIFFClose(tif) }
 
         /// The first error libtiff reported, and forgets it.
         func takeError() -> String? {
@@ -71,13 +76,13 @@ enum TIFFCodec {
         /// Reads a tag's value through TIFFVGetField (TIFFGetField is variadic, which Swift
         /// cannot call). Returns false when the tag is absent.
         func field<A>(_ tag: Int32, _ a: inout A) -> Bool {
-            withUnsafeMutablePointer(to: &a) { pa in withVaList([pa]) { TIFFVGetField(tif, UInt32(tag), $0) } } != 0
+            withUnsafeMutablePointer(to: &a) { pa in withVaList([pa]) { scrollkit_TIFFVGetField(tif, UInt32(tag), $0) } } != 0
         }
 
         /// Reads a tag whose value comes as a count and an array.
         func field<A, B>(_ tag: Int32, _ a: inout A, _ b: inout B) -> Bool {
             withUnsafeMutablePointer(to: &a) { pa in
-                withUnsafeMutablePointer(to: &b) { pb in withVaList([pa, pb]) { TIFFVGetField(tif, UInt32(tag), $0) } }
+                withUnsafeMutablePointer(to: &b) { pb in withVaList([pa, pb]) { scrollkit_TIFFVGetField(tif, UInt32(tag), $0) } }
             } != 0
         }
     }
@@ -98,10 +103,10 @@ enum TIFFCodec {
     /// Directories that are pictures of their own: not reduced-resolution copies
     /// (NewSubfileType bit 0, TIFF 6.0 §8), which are thumbnails or pyramid levels.
     static func pages(_ h: Handle) -> [Int] {
-        let count = Int(TIFFNumberOfDirectories(h.tif))
+        let count = Int(scrollkit_TIFFNumberOfDirectories(h.tif))
         var pages: [Int] = []
         for d in 0..<count {
-            guard TIFFSetDirectory(h.tif, tdir_t(d)) != 0 else { break }
+            guard scrollkit_TIFFSetDirectory(h.tif, tdir_t(d)) != 0 else { break }
             var subfileType: UInt32 = 0
             if h.field(TIFFTAG_SUBFILETYPE, &subfileType), subfileType & 1 != 0 {
                 continue
@@ -120,7 +125,7 @@ enum TIFFCodec {
         guard page >= 0, page < max(pages.count, 1) else {
             throw PictureError(file: file, kind: .noSuchPage(page: page, count: pages.count))
         }
-        guard TIFFSetDirectory(h.tif, tdir_t(pages.isEmpty ? 0 : pages[page])) != 0 else {
+        guard scrollkit_TIFFSetDirectory(h.tif, tdir_t(pages.isEmpty ? 0 : pages[page])) != 0 else {
             throw failure(h.takeError(), file: file)
         }
         var width: UInt32 = 0, height: UInt32 = 0
@@ -129,24 +134,24 @@ enum TIFFCodec {
             throw failure(h.takeError() ?? "no image size", file: file)
         }
         var message = [CChar](repeating: 0, count: 1024)
-        guard TIFFRGBAImageOK(h.tif, &message) != 0 else {
+        guard scrollkit_TIFFRGBAImageOK(h.tif, &message) != 0 else {
             let text = text(message)
             throw PictureError(file: file, kind: .unsupportedVariant(.tiff, text.isEmpty ? "unsupported sample layout" : text))
         }
         // Alpha and orientation as the RGBA interface will see them: libtiff takes an extra
         // sample nobody declared as alpha, and replaces invalid orientations.
         var image = TIFFRGBAImage()
-        guard TIFFRGBAImageBegin(&image, h.tif, 1, &message) != 0 else {
+        guard scrollkit_TIFFRGBAImageBegin(&image, h.tif, 1, &message) != 0 else {
             throw failure(h.takeError() ?? text(message),
                           file: file)
         }
         let hasAlpha = image.alpha != 0, orientation = image.orientation
-        TIFFRGBAImageEnd(&image)
+        scrollkit_TIFFRGBAImageEnd(&image)
         var header = CodecHeader(width: Int(width), height: Int(height), hasAlpha: hasAlpha)
         header.orientation = Orientation(rawValue: Int(orientation)) ?? .up
         header.pageCount = max(1, pages.count)
         // libtiff decodes a strip or tile into its own buffer before converting it.
-        header.workingBytes = Int(TIFFIsTiled(h.tif) != 0 ? TIFFTileSize(h.tif) : TIFFStripSize(h.tif))
+        header.workingBytes = Int(scrollkit_TIFFIsTiled(h.tif) != 0 ? scrollkit_TIFFTileSize(h.tif) : scrollkit_TIFFStripSize(h.tif))
         _ = h.takeError()
         return (h, header)
     }
@@ -177,10 +182,10 @@ enum TIFFCodec {
                                     target: (Int) -> UnsafeMutablePointer<UInt32>, take: (Int, Int) -> Void) throws(PictureError) -> Bands {
         var image = TIFFRGBAImage()
         var message = [CChar](repeating: 0, count: 1024)
-        guard TIFFRGBAImageBegin(&image, h.tif, 1, &message) != 0 else {
+        guard scrollkit_TIFFRGBAImageBegin(&image, h.tif, 1, &message) != 0 else {
             throw failure(h.takeError() ?? text(message), file: file)
         }
-        defer { TIFFRGBAImageEnd(&image) }
+        defer { scrollkit_TIFFRGBAImageEnd(&image) }
         // Stored order: asking for the file's own orientation turns off libtiff's flips;
         // the Orientation tag is applied when drawing, as EXIF orientation is.
         image.req_orientation = image.orientation
@@ -193,7 +198,7 @@ enum TIFFCodec {
             let band = target(row)
             image.row_offset = Int32(row)
             image.col_offset = 0
-            guard TIFFRGBAImageGet(&image, band, UInt32(width), UInt32(rows)) != 0 else {
+            guard scrollkit_TIFFRGBAImageGet(&image, band, UInt32(width), UInt32(rows)) != 0 else {
                 problem = failure(h.takeError(), file: file)
                 break
             }
@@ -218,7 +223,7 @@ enum TIFFCodec {
     /// Rows libtiff decodes at a time: a strip's, or a row of tiles'.
     private static func bandHeight(_ h: Handle, height: Int) -> Int {
         var band: UInt32 = 0
-        if TIFFIsTiled(h.tif) != 0 {
+        if scrollkit_TIFFIsTiled(h.tif) != 0 {
             _ = h.field(TIFFTAG_TILELENGTH, &band)
         } else {
             _ = h.field(TIFFTAG_ROWSPERSTRIP, &band)

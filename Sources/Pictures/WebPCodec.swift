@@ -4,6 +4,11 @@ import CWebP
 
 /// WebP header reading and decoding to premultiplied ARGB.
 enum WebPCodec {
+    private static let library: String? = scrollkit_webp_open().map { String(cString: $0) }
+
+    /// Opens libwebp and libwebpdemux on first use: nil when ready, else why they cannot be used.
+    static func openLibrary() -> String? { library }
+
     /// VP8X canvas sizes are 24-bit (WebP container specification, "Extended file format").
     static let maxCanvasSide = 1 << 24
 
@@ -16,7 +21,7 @@ enum WebPCodec {
     static func header(_ data: [UInt8], file: String) throws(PictureError) -> CodecHeader {
         try data.withBytes { (buffer) throws(PictureError) -> CodecHeader in
             var features = WebPBitstreamFeatures()
-            let status = WebPGetFeatures(buffer.baseAddress, buffer.count, &features)
+            let status = scrollkit_WebPGetFeatures(buffer.baseAddress, buffer.count, &features)
             guard status == VP8_STATUS_OK else { throw error(status, file: file) }
             var header = CodecHeader(width: Int(features.width), height: Int(features.height),
                                      hasAlpha: features.has_alpha != 0)
@@ -24,11 +29,11 @@ enum WebPCodec {
             // An animation: its canvas and frame count come from the demuxer, which needs
             // the whole file (a cut animation is refused here, as WebPAnimDecoder would).
             var webp = webpData(buffer)
-            guard let demux = WebPDemux(&webp) else { throw PictureError(file: file, kind: .truncated) }
-            defer { WebPDemuxDelete(demux) }
-            header.width = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH))
-            header.height = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
-            header.frameCount = max(1, Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)))
+            guard let demux = scrollkit_WebPDemux(&webp) else { throw PictureError(file: file, kind: .truncated) }
+            defer { scrollkit_WebPDemuxDelete(demux) }
+            header.width = Int(scrollkit_WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH))
+            header.height = Int(scrollkit_WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
+            header.frameCount = max(1, Int(scrollkit_WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)))
             header.hasAlpha = true  // frames may leave parts of the canvas transparent
             // WebPAnimDecoder keeps the canvas and the previous frame's: 8 bytes a pixel.
             header.workingBytesPerPixel = 8
@@ -51,12 +56,12 @@ enum WebPCodec {
     static func iccProfile(_ buffer: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var webp = webpData(buffer)
         var state = WEBP_DEMUX_PARSING_HEADER
-        guard let demux = WebPDemuxPartial(&webp, &state) else { return nil }
-        defer { WebPDemuxDelete(demux) }
-        guard WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & UInt32(ICCP_FLAG.rawValue) != 0 else { return nil }
+        guard let demux = scrollkit_WebPDemuxPartial(&webp, &state) else { return nil }
+        defer { scrollkit_WebPDemuxDelete(demux) }
+        guard scrollkit_WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & UInt32(ICCP_FLAG.rawValue) != 0 else { return nil }
         var chunk = WebPChunkIterator()
-        guard WebPDemuxGetChunk(demux, "ICCP", 1, &chunk) != 0 else { return nil }
-        defer { WebPDemuxReleaseChunkIterator(&chunk) }
+        guard scrollkit_WebPDemuxGetChunk(demux, "ICCP", 1, &chunk) != 0 else { return nil }
+        defer { scrollkit_WebPDemuxReleaseChunkIterator(&chunk) }
         return Array(UnsafeBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
     }
 
@@ -91,13 +96,13 @@ enum WebPCodec {
                               lossyAlpha: false)
             if header.frameCount > 1 {
                 var webp = webpData(buffer)
-                guard let demux = WebPDemux(&webp) else { throw PictureError(file: file, kind: .truncated) }
-                defer { WebPDemuxDelete(demux) }
+                guard let demux = scrollkit_WebPDemux(&webp) else { throw PictureError(file: file, kind: .truncated) }
+                defer { scrollkit_WebPDemuxDelete(demux) }
                 var frame = WebPIterator()
-                guard WebPDemuxGetFrame(demux, 1, &frame) != 0, let bytes = frame.fragment.bytes else {
+                guard scrollkit_WebPDemuxGetFrame(demux, 1, &frame) != 0, let bytes = frame.fragment.bytes else {
                     throw PictureError(file: file, kind: .corrupt(.webp, "no first frame"))
                 }
-                defer { WebPDemuxReleaseIterator(&frame) }
+                defer { scrollkit_WebPDemuxReleaseIterator(&frame) }
                 still = Still(offset: bytes - base, count: frame.fragment.size, x: Int(frame.x_offset), y: Int(frame.y_offset),
                               width: Int(frame.width), height: Int(frame.height), lossless: false, lossyAlpha: false)
                 // The demuxer checked the frame lies on the canvas; said again, as pixels are written there.
@@ -107,7 +112,7 @@ enum WebPCodec {
                 }
             }
             var features = WebPBitstreamFeatures()
-            let status = WebPGetFeatures(base + still.offset, still.count, &features)
+            let status = scrollkit_WebPGetFeatures(base + still.offset, still.count, &features)
             guard status == VP8_STATUS_OK else { throw error(status, file: file) }
             still.lossless = features.format == 2
             still.lossyAlpha = features.format != 2 && features.has_alpha != 0
@@ -127,7 +132,7 @@ enum WebPCodec {
         return try data.withBytes { (buffer) throws(PictureError) -> CodecOutput in
             let pixels = try ARGBPixels.make(width: width, height: height, file: file)
             var config = WebPDecoderConfig()
-            guard WebPInitDecoderConfig(&config) != 0 else {
+            guard scrollkit_WebPInitDecoderConfig(&config) != 0 else {
                 throw PictureError(file: file, kind: .unsupportedVariant(.webp, "libwebp version mismatch"))
             }
             if scaled {
@@ -143,19 +148,19 @@ enum WebPCodec {
             config.output.u.RGBA.rgba = pixels.rawBytes + origin * 4
             config.output.u.RGBA.stride = Int32(width * 4)
             config.output.u.RGBA.size = pixels.byteCount - origin * 4
-            guard let decoder = WebPIDecode(nil, 0, &config) else {
+            guard let decoder = scrollkit_WebPIDecode(nil, 0, &config) else {
                 throw PictureError(file: file, kind: .corrupt(.webp, "out of memory"))
             }
-            defer { WebPIDelete(decoder) }
+            defer { scrollkit_WebPIDelete(decoder) }
             // The incremental decoder, given everything at once, decodes like WebPDecode but
             // can say how many rows came out when the data stops or breaks.
-            let status = WebPIUpdate(decoder, buffer.baseAddress! + still.offset, still.count)
+            let status = scrollkit_WebPIUpdate(decoder, buffer.baseAddress! + still.offset, still.count)
             let color = iccProfile(buffer).map(ColorDescription.icc)
             if status == VP8_STATUS_OK {
                 return CodecOutput(pixels: pixels, premultiplied: true, color: color)
             }
             var lastRow: Int32 = 0, w: Int32 = 0, h: Int32 = 0, stride: Int32 = 0
-            let decoded = WebPIDecGetRGB(decoder, &lastRow, &w, &h, &stride) != nil ? Int(lastRow) : 0
+            let decoded = scrollkit_WebPIDecGetRGB(decoder, &lastRow, &w, &h, &stride) != nil ? Int(lastRow) : 0
             let problem = error(status, file: file)
             guard decoded > 0 else { throw problem }
             // Rows past the last decoded one may hold a partly filtered row: clear them.
@@ -189,19 +194,19 @@ final class WebPAnimation: AnimationSource {
         var options = WebPAnimDecoderOptions()
         var webp = WebPData(bytes: bytes.baseAddress, size: data.count)
         // Until `decoder` is set, a throw does not run deinit: `bytes` is freed here.
-        guard WebPAnimDecoderOptionsInit(&options) != 0 else {
+        guard scrollkit_WebPAnimDecoderOptionsInit(&options) != 0 else {
             bytes.deallocate()
             throw PictureError(file: file, kind: .unsupportedVariant(.webp, "libwebpdemux version mismatch"))
         }
         options.color_mode = MODE_bgrA
         options.use_threads = 0
-        guard let decoder = WebPAnimDecoderNew(&webp, &options) else {
+        guard let decoder = scrollkit_WebPAnimDecoderNew(&webp, &options) else {
             bytes.deallocate()
             throw PictureError(file: file, kind: .corrupt(.webp, "cannot read the animation's frames"))
         }
         self.decoder = decoder
         var info = WebPAnimInfo()
-        _ = WebPAnimDecoderGetInfo(decoder, &info)
+        _ = scrollkit_WebPAnimDecoderGetInfo(decoder, &info)
         width = Int(info.canvas_width)
         height = Int(info.canvas_height)
         frameCount = Int(info.frame_count)
@@ -210,15 +215,15 @@ final class WebPAnimation: AnimationSource {
     }
 
     deinit {
-        WebPAnimDecoderDelete(decoder)
+        scrollkit_WebPAnimDecoderDelete(decoder)
         bytes.deallocate()
     }
 
     func next() throws(PictureError) -> (pixels: ARGBPixels, delayMs: Int)? {
-        guard WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return nil }
+        guard scrollkit_WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return nil }
         var canvas: UnsafeMutablePointer<UInt8>?
         var timestamp: Int32 = 0
-        guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
+        guard scrollkit_WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
             throw PictureError(file: file, kind: .corrupt(.webp, "frame \(index + 1) does not decode"))
         }
         // Timestamps are each frame's end time in ms; the delay is the step from the last.
@@ -231,7 +236,7 @@ final class WebPAnimation: AnimationSource {
     }
 
     func reset() {
-        WebPAnimDecoderReset(decoder)
+        scrollkit_WebPAnimDecoderReset(decoder)
         previousTimestamp = 0
         index = 0
     }

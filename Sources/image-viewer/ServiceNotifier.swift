@@ -3,7 +3,8 @@
 // WATCHDOG=1 from a timer of the event loop
 // every half watchdog interval, so a viewer whose loop hangs stops feeding it and is restarted,
 // while an idle one wakes for that timer only. libsystemd's sd_notify speaks the protocol
-// (NOTIFY_SOCKET, abstract or path sockets, WATCHDOG_PID checked against this process).
+// (NOTIFY_SOCKET, abstract or path sockets, WATCHDOG_PID checked against this process); it is
+// opened only when a service manager started the viewer (CSystemd), not linked.
 import CSystemd
 import Foundation
 import Glibc
@@ -38,12 +39,18 @@ final class ServiceNotifier {
     /// A notifier when `environment` names a notification socket (NOTIFY_SOCKET); nil
     /// otherwise, and then the viewer sends nothing. libsystemd reads the process's own
     /// environment for the socket and the watchdog (`environment` is the process's but in tests).
+    /// libsystemd is opened here, and only here: when it cannot be, that is said on stderr and
+    /// the answer is nil too (a service waiting for READY=1 then times out, the line in its log).
     init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let socket = environment["NOTIFY_SOCKET"], !socket.isEmpty else { return nil }
+        if let problem = scrollkit_systemd_open() {
+            emit("image-viewer: cannot notify the service manager: \(String(cString: problem)) (Scripts/install-deps.sh installs it)")
+            return nil
+        }
         var microseconds: UInt64 = 0
         // Checks WATCHDOG_PID against this process and parses WATCHDOG_USEC; the variables stay
         // set (nothing this viewer starts reads them).
-        let enabled = sd_watchdog_enabled(0, &microseconds)
+        let enabled = scrollkit_sd_watchdog_enabled(0, &microseconds)
         watchdog = enabled > 0 ? WatchdogInterval(watchdogMicroseconds: microseconds) : nil
         if enabled < 0 {
             // Set by hand and unreadable: a service manager waiting for pings would kill us.
@@ -74,7 +81,7 @@ final class ServiceNotifier {
     }
 
     private func send(_ state: String) {
-        let result = sd_notify(0, state)
+        let result = scrollkit_sd_notify(0, state)
         guard result < 0, !failureReported else { return }
         // The service manager will notice the silence; say why once.
         failureReported = true

@@ -1,5 +1,6 @@
-// The systemd side of the kiosk without systemd: the watchdog's cadence from WATCHDOG_USEC, and
-// no notifier at all when no service manager listens.
+// The systemd side of the kiosk without systemd: the watchdog's cadence from WATCHDOG_USEC, no
+// notifier at all when no service manager listens, and libsystemd opened when one does.
+import Foundation
 import Testing
 @testable import image_viewer
 
@@ -21,5 +22,13 @@ struct ServiceNotifierTests {
     func noSocket() {
         #expect(ServiceNotifier(environment: [:]) == nil)
         #expect(ServiceNotifier(environment: ["NOTIFY_SOCKET": "", "WATCHDOG_USEC": "1000000"]) == nil)
+    }
+
+    @Test("A socket named: libsystemd opens (the viewer does not link it), and reads this process's own watchdog, none")
+    func socket() throws {
+        try #require(ProcessInfo.processInfo.environment["WATCHDOG_USEC"] == nil, "the tests run under a watchdog")
+        // Nothing is sent: a notifier sends only when the viewer is ready or feeds the watchdog.
+        let notifier = try #require(ServiceNotifier(environment: ["NOTIFY_SOCKET": "/run/scrollkit-absent/notify"]))
+        #expect(notifier.watchdog == nil)
     }
 }
