@@ -142,7 +142,7 @@ extension GalleryScene {
             if let failure = failures[page.path] {
                 page.showFailure(failure)
             } else if let twin = wholeTwin(of: page) ?? pages.values.first(where: { $0.index == index && $0.filePage == 0 && $0.loadState == .loaded }) {
-                // A halved twin's picture too: the page then loads the whole one if it needs it.
+                // A reduced twin's picture too: the page then loads the whole one if it needs it.
                 page.show(as: twin)
             }
             pages[slot] = page
@@ -175,12 +175,12 @@ extension GalleryScene {
         return (first, last)
     }
 
-    /// Halves the picture of the page behind the way the pages go, once it is off screen
-    /// (`PageView.keepHalfDetail`), and lets the renderer drop the tiles of the one it held.
-    /// Paging on, that page is not shown again; paging back, it shows halved until its
-    /// screen-size picture is decoded again. Of the three pictures kept, this one takes 1 MiB
-    /// instead of 4 at 1920×1080.
-    func halvePageBehind() {
+    /// Reduces the picture of the page behind the way the pages go to a quarter of its size,
+    /// once it is off screen (`PageView.keepReducedDetail`), and lets the renderer drop the
+    /// tiles of the one it held. Paging on, that page is not shown again; paging back, it shows
+    /// the reduction until its screen-size picture is decoded again. Of the three pictures
+    /// kept, this one takes 256 KiB instead of 4 MiB at 1920×1080.
+    func reducePageBehind() {
         let behind = currentSlot - pageDirection
         let (first, last) = slotsOnScreen
         guard !(first...max(first, last)).contains(behind), let page = pages[behind] else { return }
@@ -188,10 +188,10 @@ extension GalleryScene {
         // one), counted from where a wrap's copy settles.
         let ahead = (slots.restingSlot(for: currentSlot) ?? currentSlot) + pageDirection
         if (0..<slots.count).contains(ahead), slots.file(atSlot: ahead) == page.index { return }
-        // A wrap's copy shows the picture of a page of the same file: halving it frees nothing.
+        // A wrap's copy shows the picture of a page of the same file: reducing it frees nothing.
         let picture = page.pictureView.picture
         guard !pages.values.contains(where: { $0 !== page && $0.pictureView.picture === picture }),
-              page.keepHalfDetail() else { return }
+              page.keepReducedDetail() else { return }
         renderer.forgetTiles(of: page.pictureView)
         releasedSinceRest = true
     }
@@ -200,7 +200,7 @@ extension GalleryScene {
     /// copy), whose picture `page` can show instead of decoding it again.
     func wholeTwin(of page: PageView) -> PageView? {
         pages.values.first { $0 !== page && $0.index == page.index && $0.filePage == 0 && page.filePage == 0
-            && $0.loadState == .loaded && !$0.isHalved }
+            && $0.loadState == .loaded && !$0.isReduced }
     }
 
 
@@ -234,17 +234,17 @@ extension GalleryScene {
             screen = (max(screen.width, largest.width), max(screen.height, largest.height))
         }
         neighboursWait = false
-        halvePageBehind()
+        reducePageBehind()
         let (first, last) = slotsOnScreen
         // While a slide shows two pages, a page off screen waits for it to end: it loads the
-        // moment the page behind leaves the screen and is halved, not while that page still
+        // moment the page behind leaves the screen and is reduced, not while that page still
         // holds its screen-size picture (a third at once, 4 MiB more at 1920×1080).
         let sliding = last > first
         for slot in order {
             guard let page = pages[slot] else { continue }
             let onScreen = slot >= first && slot <= last
-            if !onScreen, sliding || (page.isHalved && slot == current - pageDirection) { continue }
-            if page.isHalved, let twin = wholeTwin(of: page) {
+            if !onScreen, sliding || (page.isReduced && slot == current - pageDirection) { continue }
+            if page.isReduced, let twin = wholeTwin(of: page) {
                 page.show(as: twin)
                 continue
             }
@@ -298,7 +298,7 @@ extension GalleryScene {
             if case .header = delivery.event { reserveFirstTiles(for: page) }
         }
         // A page behind that was loading (the first neighbours, a page left while it loaded).
-        halvePageBehind()
+        reducePageBehind()
     }
 
     /// Forgets load `token`: its last event came, or its page went.

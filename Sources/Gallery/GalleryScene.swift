@@ -270,7 +270,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     /// The page last counted as in the middle, which may hold more than a screen-size picture.
     var middleSlot: Int?
     /// The way the pages last went: +1 to the next, −1 to the previous (+1 at the start). The
-    /// neighbour ahead is kept at screen size, the one behind halved (`updatePages`).
+    /// neighbour ahead is kept at screen size, the one behind reduced (`updatePages`).
     var pageDirection = 1
 
     // MARK: Scene

@@ -1,6 +1,6 @@
 // One memory budget for everything the gallery loads: the tile cache takes its share, the picture
 // in the middle the most of the rest, the neighbour ahead a screen's worth and the one behind a
-// quarter of that (`PageView.keepHalfDetail`); the private folder
+// sixteenth of that (`PageView.keepReducedDetail`); the private folder
 // where pictures beyond the budget keep their finer levels; and the free pages given back to the
 // system once the gallery comes to rest.
 import CMalloc
@@ -51,7 +51,7 @@ extension GalleryScene.Options {
     /// What one picture may hold in memory (`DecodeLimits.memoryBudget`), in bytes: two fifths
     /// of what the tile cache leaves. The picture in the middle holds its share, and when the
     /// pager moves on, the next one decodes its share before the first has let go; the
-    /// neighbours keep screen-size pictures (the one behind halved) in the fifth that is left.
+    /// neighbours keep screen-size pictures (the one behind reduced) in the fifth that is left.
     public var pictureBudget: Int { max(0, memoryBudget - cacheBudget) / 5 * 2 }
 }
 

@@ -92,9 +92,9 @@ public final class PageView: ZoomingScrollView {
     /// The detail of the picture shown: what the last load that finished asked for, or
     /// `.screen` once the page went back to its screen-size reduction.
     public private(set) var shownDetail: PictureDetail?
-    /// Whether the page shows its screen-size picture halved (`keepHalfDetail`), as the gallery
+    /// Whether the page shows its screen-size picture reduced (`keepReducedDetail`), as the gallery
     /// keeps the page behind the way it goes; a screen-size load makes it whole again.
-    public private(set) var isHalved = false
+    public private(set) var isReduced = false
 
     private let progressTrack = View()
     private let progressFill = View()
@@ -184,7 +184,7 @@ public final class PageView: ZoomingScrollView {
         case .waiting:
             return .screen
         case .loaded:
-            if isHalved { return .screen }
+            if isReduced { return .screen }
             guard isCurrent, shownDetail != .full, let picture = pictureView.picture, picture.isPreview,
                   needsFinerPixels(than: Double(picture.width) / Double(max(picture.fullWidth, 1))) else { return nil }
             let screen = PictureDetail.screenScale(width: picture.fullWidth, height: picture.fullHeight,
@@ -224,18 +224,19 @@ public final class PageView: ZoomingScrollView {
     }
 
     /// The page is off screen behind the way the gallery goes: its picture gives way to that
-    /// picture halved, a quarter of the memory (1 MiB for a 2560×1600 photo's screen-size
-    /// 4 MiB at 1920×1080), which shows, a little soft, should the page come back on screen
-    /// while its screen-size picture is decoded again. Only a still picture in memory is
-    /// halved (not an animation, a drawing, planes or levels in a file), once. Returns whether
-    /// it was, so the caller lets the renderer drop its tiles of the picture it replaced.
-    func keepHalfDetail() -> Bool {
-        guard loadState == .loaded, !isHalved, animation == nil, card == nil, let picture = pictureView.picture,
+    /// picture at a quarter of its size, a sixteenth of the memory (256 KiB for a 2560×1600
+    /// photo's screen-size 4 MiB at 1920×1080), which shows, soft, should the page come back on
+    /// screen while its screen-size picture is decoded again (a frame or two), as a phone's
+    /// gallery shows a thumbnail. Only a still picture in memory is reduced (not an animation,
+    /// a drawing, planes or levels in a file), once. Returns whether it was, so the caller lets
+    /// the renderer drop its tiles of the picture it replaced.
+    func keepReducedDetail() -> Bool {
+        guard loadState == .loaded, !isReduced, animation == nil, card == nil, let picture = pictureView.picture,
               !picture.isVector else { return false }
         keepScreenDetail()
-        guard let halved = (pictureView.picture ?? picture).halved() else { return false }
-        show(picture: halved)
-        isHalved = true
+        guard let reduced = (pictureView.picture ?? picture).halved()?.halved() else { return false }
+        show(picture: reduced)
+        isReduced = true
         return true
     }
 
@@ -258,7 +259,7 @@ public final class PageView: ZoomingScrollView {
     /// Back to waiting for a load, with no content size: another page of the file comes next.
     func reopen() {
         loadState = .waiting
-        isHalved = false
+        isReduced = false
         loadingDetail = nil
         shownDetail = nil
         uprightSize = nil
@@ -295,9 +296,9 @@ public final class PageView: ZoomingScrollView {
             loadingDetail = nil
             if uprightSize == nil { setUprightSize(CGSize(width: picture.fullWidth, height: picture.fullHeight)) }
             show(picture: picture)
-            // Whole again: the halved picture is not kept beside it as a preview.
-            if isHalved { pictureView.forgetPreview() }
-            isHalved = false
+            // Whole again: the reduction is not kept beside it as a preview.
+            if isReduced { pictureView.forgetPreview() }
+            isReduced = false
             noteLoaded(picture)
             progress = 1
             updateProgressBar()
@@ -335,7 +336,7 @@ public final class PageView: ZoomingScrollView {
         loadToken = nil
         loadingDetail = nil
         shownDetail = nil
-        isHalved = false
+        isReduced = false
         pictureView.replaceContent()
         // The new file may be still, or another animation: the old frames stop here.
         animation = nil
@@ -359,14 +360,14 @@ public final class PageView: ZoomingScrollView {
         guard let picture = twin.pictureView.picture else { return }
         _ = apply(.loaded(picture))
         shownDetail = twin.shownDetail
-        isHalved = twin.isHalved
+        isReduced = twin.isReduced
     }
 
     /// Shows the error card for `error` instead of any picture (also for a page re-made after
     /// its file already failed once).
     func showFailure(_ error: PictureError) {
         loadState = .failed
-        isHalved = false
+        isReduced = false
         loadToken = nil
         loadTask = nil
         failure = error

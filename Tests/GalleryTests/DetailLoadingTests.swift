@@ -63,20 +63,20 @@ struct DetailLoadingTests {
 
         h.run(Step.key(3000, "Next"))
         #expect(h.scene.currentIndex == 1)
-        // Behind the way the pages went, the page keeps its screen-size picture halved.
+        // Behind the way the pages went, the page keeps its screen-size picture at a quarter size.
         let kept = try #require(first.pictureView.picture)
-        #expect(first.isHalved && kept.width == 32 && kept.byteCount == 32 * 24 * 4, "\(kept.width), \(kept.byteCount) bytes")
-        #expect(first.pictureView.preview.map { $0.width <= 32 } ?? true, "nothing finer is kept beside it")
+        #expect(first.isReduced && kept.width == 16 && kept.byteCount == 16 * 12 * 4, "\(kept.width), \(kept.byteCount) bytes")
+        #expect(first.pictureView.preview.map { $0.width <= 16 } ?? true, "nothing finer is kept beside it")
 
         // Back on screen, it loads its screen-size picture again and shows it as before.
         h.run(Step.key(6000, "Prior"))
         #expect(h.scene.currentIndex == 0)
         let back = try #require(first.pictureView.picture)
-        #expect(!first.isHalved && back.width == 64 && back.byteCount == 64 * 48 * 4, "\(back.width)")
-        #expect(first.pictureView.preview.map { $0 === back } ?? true, "the halved picture is not kept as a preview")
+        #expect(!first.isReduced && back.width == 64 && back.byteCount == 64 * 48 * 4, "\(back.width)")
+        #expect(first.pictureView.preview.map { $0 === back } ?? true, "the reduction is not kept as a preview")
         #expect(h.problems([(5, 5, Self.block(0, 40, 40)), (60, 40, Self.block(0, 480, 320))]).isEmpty)
-        // Now the second page is behind: halved in its turn.
-        #expect(second.isHalved && second.pictureView.picture?.width == 32)
+        // Now the second page is behind: reduced in its turn.
+        #expect(second.isReduced && second.pictureView.picture?.width == 16)
     }
 
     /// Counts calls from any thread.
