@@ -29,7 +29,8 @@ func headerFlags(pkgConfig package: String) -> [String] {
 /// when the toolchain has lld beside swift. The viewer's 82,259 relative relocations then take
 /// 15.5 KiB instead of gold's 1.9 MiB `.rela.dyn`, which the loader reads at every start: 1.7
 /// MB less resident at rest (RssFile 21.4 to 19.7 MB on the first picture of a folder at
-/// 1920×1080). Without lld the default linker is used, as before. Both with `noExportedSymbols`.
+/// 1920×1080). Without lld the default linker is used, as before. Both with `noExportedSymbols`
+/// and `staticLibstdcxx` below.
 func viewerLinkFlags() -> [LinkerSetting] {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
     let hasLLD = path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/ld.lld") }

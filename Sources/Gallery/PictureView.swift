@@ -66,9 +66,9 @@ public final class PictureView: View, TiledContent {
         setNeedsComposite()
     }
 
-    /// Forgets the preview kept beside a finer picture: a gallery page whose halved picture
-    /// gave way to its screen-size one again keeps no 1 MiB copy beside it (a view fitted to
-    /// the window never draws below the screen-size picture's scale).
+    /// Forgets the preview kept beside a finer picture: a gallery page whose reduced picture
+    /// (`PageView.keepReducedDetail`) gave way to its screen-size one again keeps no copy of
+    /// it beside that (a view fitted to the window never draws below the screen-size scale).
     public func forgetPreview() {
         guard let preview, preview !== picture else { return }
         self.preview = nil

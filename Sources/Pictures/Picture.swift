@@ -71,8 +71,8 @@ public final class Picture: Sendable {
         return Picture(reducing: self, to: .pyramid(coarsest))
     }
 
-    /// This picture at half its size, on its own pixels (a quarter of the memory): what a
-    /// gallery keeps of a page behind the way it goes, shown while its screen-size picture is
+    /// This picture at half its size, on its own pixels (a quarter of the memory); twice, what
+    /// a gallery keeps of a page behind the way it goes, shown while its screen-size picture is
     /// decoded again should the page come back. Nil for pictures kept in other ways (planes,
     /// shapes, levels in a file) and when memory is refused.
     public func halved() -> Picture? {

@@ -235,8 +235,8 @@ final class PixelPyramid: Sendable {
     }
 
     /// `pixels`, level `level` of a picture, halved into level `level + 1` kept alone (a
-    /// quarter of the memory): what a gallery keeps of a page behind its way (see
-    /// `Picture.halved`). The halving is the one every level is made with (`LevelBuilder`).
+    /// quarter of the memory), for `Picture.halved`. The halving is the one every level is
+    /// made with (`LevelBuilder`).
     /// Nil for a single pixel, or when memory is refused.
     static func halving(_ pixels: ARGBPixels, level: Int, orientation: Orientation) -> PixelPyramid? {
         guard pixels.width > 1 || pixels.height > 1 else { return nil }
