@@ -14,6 +14,9 @@ build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng
 build+=(libdecor-0-dev libdecor-0-plugin-1-cairo)
 # The kiosk's systemd watchdog and readiness (sd_notify).
 build+=(libsystemd-dev)
+# GCC's libstdc++ archive, which the viewer links statically (Packaging/static-libstdc++);
+# Swift's own Linux prerequisites list the same package, for the shared library's link.
+build+=(libstdc++-12-dev)
 # libheif1 on Debian 12 has its decoders built in: libde265 (HEVC), dav1d and libaom (AV1)
 # come with it as dependencies; there are no separate plugin packages to add.
 # Fonts for the text layer: DejaVu and Noto for Latin, Greek, Cyrillic, Arabic, Hebrew, Indic and
