@@ -42,6 +42,8 @@ tests+=(libjpeg-turbo-progs)
 # The picture corpus and the formats benchmark's pictures (Scripts/make-corpus.py): Pillow, and
 # each format library's own tools for encoding and for the reference decodes.
 tests+=(python3-pil webp libtiff-tools libheif-examples libjxl-tools librsvg2-bin)
+# valgrind's callgrind: Scripts/make-symbol-order.sh lists the functions the viewer runs.
+tests+=(valgrind)
 # GNOME's compositor headless for the decoration tests (Tests/LiveTests/Harness/Mutter.swift):
 # mutter on its own D-Bus session bus, screenshots through its ScreenCast into PipeWire
 # (WirePlumber links the stream; gst-launch's pipewiresrc takes one frame, videoconvert and
