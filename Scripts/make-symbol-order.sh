@@ -4,10 +4,9 @@
 # viewerLinkFlags in Package.swift).
 #
 # Why: the viewer's binary holds 18 MB of code (the Swift runtime and Foundation linked in), and
-# what a session runs of it is about 1.5 MB scattered across all of it. The kernel maps a file's
+# what a session runs of it is about 2 MB scattered across all of it. The kernel maps a file's
 # pages around each one touched (64 KiB of fault-around, more where the page cache holds large
-# folios), so the scattered code kept about 10 MB of the binary resident; packed together it
-# fits in a few contiguous megabytes.
+# folios), so the scattered code kept 9.9 MB of the binary resident; packed together, 5.0 MB.
 #
 # How: the release viewer (debug info stripped, which valgrind cannot read) runs under
 # callgrind in a headless sway nested in KWin (Scripts/headless-sway.sh), driven with injected
@@ -15,13 +14,15 @@
 # flung, turned and its overlays shown (touchpad scrolling, which KWin's fake input cannot send,
 # shares its code with the wheel); every format of the test corpus (Scripts/make-corpus.py)
 # paged through, animations paused and pages turned; the list demo scrolled; a kiosk slideshow.
-# The functions each run executed, hottest first and each named once, make the list. A name the
-# linker no longer finds is skipped, and functions missing from the list are placed after the
+# The functions the browsing run executed come first, hottest first, then those each next run
+# added (a comment line names each run); a name the binary defines more than once (a local
+# symbol of several files) is left out, since the linker would move every file that has one.
+# A name the linker no longer finds is skipped, and functions missing from the list are placed after the
 # listed ones, so a stale list costs memory, never correctness: run this again after changes
 # that add much code to what the viewer runs (the result is reviewed like code, as a diff).
 # Usage: Scripts/make-symbol-order.sh [OUT]   (default Packaging/symbol-order.txt)
 # SCRATCH=DIR builds in DIR instead of .build. Needs valgrind, sway, KWin, Pillow and the corpus
-# tools (Scripts/install-deps.sh installs them). Takes about five minutes.
+# tools (Scripts/install-deps.sh installs them). Takes about ten minutes on two cores.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -40,7 +41,7 @@ echo "make-symbol-order: writing pictures into $profiles"
 mkdir "$profiles/photos" "$profiles/corpus"
 /usr/bin/python3 - "$profiles/photos" <<'PY'
 # Eight photo-like JPEGs of the sizes cameras and phones make, landscape and portrait, none a
-# power of two larger than the window (so that fitting them resamples): gradients under grain.
+# power-of-two multiple of the window (so that fitting them resamples): gradients under grain.
 import sys
 from PIL import Image, ImageChops
 sizes = [(2560, 1600), (4032, 3024), (3000, 2000), (1600, 2400), (2560, 1600), (1200, 800), (4000, 3000), (2048, 1536)]
