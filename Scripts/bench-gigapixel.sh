@@ -103,21 +103,9 @@ generate tif
 generate ppm | cjpeg -quality 90 -outfile "$pictures/giga.jpg"
 ls -l "$pictures"
 
-# The viewer's CPU time, in clock ticks (user + system, every thread).
-cpu() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo gone; }
-
 # Waits until the viewer's CPU time stops growing for 3 s (a load and its frames done), at
-# most $2 s.
-settle() {
-    local pid=$1 limit=$2 last="" same=0 now
-    for _ in $(seq 1 $((limit * 2))); do
-        now=$(cpu "$pid")
-        if [ "$now" = "$last" ]; then same=$((same + 1)); else same=0; fi
-        last=$now
-        [ "$same" -ge 6 ] && return 0
-        sleep 0.5
-    done
-}
+# most $2 s (quiet and cpu: Scripts/headless-sway.sh).
+settle() { quiet "$1" 3000 "$2" || true; }
 ticks=$(getconf CLK_TCK)
 
 status=0

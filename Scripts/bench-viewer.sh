@@ -109,25 +109,8 @@ done
 first_colour=${colours[1]}
 last_colour=${colours[pages + 1]}
 
-# The process's CPU time in clock ticks (user + system, every thread); "gone" once it exited.
-cpu() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo gone; }
 # A /proc/PID/status field in KiB (VmRSS, VmHWM).
 status_kib() { awk -v f="$2:" '$1 == f {print $2}' "/proc/$1/status"; }
-
-# quiet PID MS LIMIT: waits until PID used no CPU time for MS ms (polled every 50 ms), at most
-# LIMIT s; fails when PID is gone.
-quiet() {
-    local pid=$1 need=$(( $2 / 50 )) last="" same=0 now
-    for _ in $(seq 1 $(( $3 * 20 ))); do
-        now=$(cpu "$pid")
-        [ "$now" = gone ] && return 1
-        if [ "$now" = "$last" ]; then same=$((same + 1)); else same=0; fi
-        last=$now
-        [ "$same" -ge "$need" ] && return 0
-        sleep 0.05
-    done
-    return 0
-}
 
 # centre_matches "R G B": whether the middle of the output shows that colour, within 24 levels
 # per channel (the grain's spread, JPEG's loss and each viewer's scaling).

@@ -12,6 +12,7 @@
 #   start_injector BIN              connects "$BIN/wl-inject --stdin" (devices appear now): to sway,
 #                                   or after touch_sway to KWin (touch, pointer and keys)
 #   inject COMMAND...               sends wl-inject commands and waits until they were handled
+#   quiet PID MS LIMIT              waits until PID has used no CPU for MS ms (cpu PID: its ticks)
 #   build_release NAME PRODUCT...   builds the products as every script does (release, Swift's
 #                                   runtime linked in) in $SCRATCH or .build and sets $bin to
 #                                   their folder; a failed build prints its output, exits 1
@@ -105,6 +106,25 @@ inject() {
         cat "$work/inject.log" >&2
         exit 1
     fi
+}
+
+# cpu PID: the process's CPU time in clock ticks (user + system, every thread); "gone" once it
+# exited.
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo gone; }
+
+# quiet PID MS LIMIT: waits until PID used no CPU time for MS ms (polled every 50 ms), at most
+# LIMIT s; fails when PID is gone.
+quiet() {
+    local pid=$1 need=$(( $2 / 50 )) last="" same=0 now
+    for _ in $(seq 1 $(( $3 * 20 ))); do
+        now=$(cpu "$pid")
+        [ "$now" = gone ] && return 1
+        if [ "$now" = "$last" ]; then same=$((same + 1)); else same=0; fi
+        last=$now
+        [ "$same" -ge "$need" ] && return 0
+        sleep 0.05
+    done
+    return 0
 }
 
 # wait_for_first_frame LOG: waits up to 30 s for the viewer's first-frame line in LOG.

@@ -73,16 +73,7 @@ profile() {
 }
 # settle: until the viewer has used no CPU for half a second (everything runs some 50 times
 # slower under callgrind), at most 60 s.
-settle() {
-    local last="" now same=0
-    for _ in $(seq 1 600); do
-        now=$(awk '{print $14 + $15}' "/proc/$viewer_pid/stat" 2>/dev/null) || return 0
-        if [ "$now" = "$last" ]; then same=$((same + 1)); else same=0; fi
-        last=$now
-        [ "$same" -ge 5 ] && return 0
-        sleep 0.1
-    done
-}
+settle() { quiet "$viewer_pid" 500 60 || true; }
 finish() {
     kill -TERM "$viewer_pid"
     wait "$viewer_pid" || true
