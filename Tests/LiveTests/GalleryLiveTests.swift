@@ -170,11 +170,15 @@ struct DesktopRun {
     /// the last frames of a fade: a 3 px scroll indicator or an overlay at a few percent passes
     /// the coarse grid, and the fine grid then failed on pixels a moment from being right (an
     /// indicator strip at x 794 after a double click, an overlay's last shade at its bottom).
+    /// A picture that never came is named with what the viewer printed last (its frame lines
+    /// say whether it drew at all, and what).
     func waitFor(_ image: DecodedImage, _ placement: Placement, timeout: Double = 10) throws -> [String] {
-        try awaitShot(timeout: timeout, self.shot) { shot in
+        let problems = try awaitShot(timeout: timeout, self.shot) { shot in
             let coarse = placementProblems(shot, image, placement, points: coarseGrid)
             return coarse.isEmpty ? placementProblems(shot, image, placement, points: fineGrid) : coarse
         }.problems
+        guard !problems.isEmpty else { return [] }
+        return problems + ["image-viewer's last lines:\n" + viewer.stderr.lines.suffix(15).joined(separator: "\n")]
     }
 }
 
