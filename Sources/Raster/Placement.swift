@@ -74,7 +74,8 @@ enum Placement {
                 history.shown(atX: s.originX, y: s.originY)
                 var standInLevels = mode.standIns.map { StandInLevel(level: $0, extent: s.extent(atLevel: $0)) }
                     .filter { !$0.extent.isEmpty }
-                let backstop = Self.backstop(of: s, below: level ?? LevelPolicy.settledLevel(scale: s.scale), scale: s.scale)
+                let backstop = Self.backstop(of: s, below: level ?? LevelPolicy.settledLevel(scale: s.scale), scale: s.scale,
+                                             drawnAtScale: level == nil)
                 if let backstop, !standInLevels.contains(backstop) { standInLevels.append(backstop) }
                 var placement = ContentPlacement(view: s.serial, scale: s.scale, originX: s.originX, originY: s.originY,
                                                  extent: s.extent, sourceLevel: level, transient: mode.transient,
@@ -98,7 +99,8 @@ enum Placement {
             histories[s.serial] = history
             let sourceExtent = level.map(s.extent(atLevel:)) ?? s.extent
             guard !sourceExtent.isEmpty else { continue }
-            let backstop = Self.backstop(of: s, below: level ?? LevelPolicy.settledLevel(scale: s.scale), scale: s.scale)
+            let backstop = Self.backstop(of: s, below: level ?? LevelPolicy.settledLevel(scale: s.scale), scale: s.scale,
+                                         drawnAtScale: level == nil)
             var placement = ContentPlacement(view: s.serial, scale: s.scale, originX: s.originX, originY: s.originY,
                                              extent: s.extent, sourceLevel: level, transient: false,
                                              opaque: s.content.isOpaqueContent, sourceExtent: sourceExtent,
@@ -133,10 +135,14 @@ enum Placement {
     /// pixels in memory (a picture's screen-size decode): its tiles are windows onto them, made
     /// without drawing, so they stand in themselves, and a backstop would only copy the picture
     /// smaller (6 tiles, 1.5 MiB, for each 2560×1600 picture of a gallery, 4 of them in a slide).
-    private static func backstop(of s: ContentSighting, below level: Int, scale: Double) -> StandInLevel? {
+    /// Content drawn at its own scale (`drawnAtScale`: settled vector content, no level) is
+    /// asked for its pixels at that scale, the ones its tiles show: asked at the level's scale,
+    /// a drawing rendered itself whole once more there to answer (an SVG fitted at 0.27 was
+    /// rendered at 0.25 too, 1500×1000 or 5.7 MiB, in a frame that took 39–61 ms, now 11–16).
+    private static func backstop(of s: ContentSighting, below level: Int, scale: Double, drawnAtScale: Bool) -> StandInLevel? {
         guard let backstop = LevelPolicy.backstopLevel(size: s.bounds.size), backstop < level else { return nil }
         let levelScale = LevelPolicy.levelScale(level)
-        if levelScale <= scale, s.content.storedPixels(scale: levelScale) != nil { return nil }
+        if levelScale <= scale, s.content.storedPixels(scale: drawnAtScale ? scale : levelScale) != nil { return nil }
         let extent = s.extent(atLevel: backstop)
         return extent.isEmpty ? nil : StandInLevel(level: backstop, extent: extent)
     }

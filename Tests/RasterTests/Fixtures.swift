@@ -75,7 +75,13 @@ final class PatternView: View, TiledContent {
         stored = pixels
     }
 
+    /// The scales `storedPixels` was asked for, in order (a drawing renders itself whole at
+    /// each one it is asked for).
+    var storedAsked: [Double] { lock.withLock { askedLog } }
+    private var askedLog: [Double] = []
+
     func storedPixels(scale: Double) -> StoredPixels? {
+        lock.withLock { askedLog.append(scale) }
         guard scale == 1, let stored else { return nil }
         return StoredPixels(framebuffer: stored.framebuffer, owner: stored)
     }

@@ -77,6 +77,24 @@ struct RendererTests {
         #expect(renderer.statistics.tilesResampled == 0)
     }
 
+    @Test("Settled content that draws at any scale is asked for stored pixels at the scale shown only, not at the level below it (a drawing renders itself whole for each scale asked)")
+    func anyScaleContentAskedAtItsScale() {
+        // 0.27 settles on level −2 (0.25), above the backstop's level for 5000×4000 content.
+        let scene = Scene1(viewport: CGSize(width: 420, height: 330), contentSize: CGSize(width: 5000, height: 4000))
+        scene.content.anyScale = true
+        let renderer = Renderer()
+        scene.zoom(0.27)
+        let fb = OwnedFramebuffer(width: 420, height: 330)!
+        renderer.render(scene.root, into: fb, bufferAge: 0)  // the zoom's frame
+        renderer.render(scene.root, into: fb, bufferAge: 0)  // settled
+        _ = renderer.prefetch(maxTiles: 100)
+        let zoom = Double(CGFloat(0.27))
+        #expect(!scene.content.storedAsked.isEmpty)
+        #expect(scene.content.storedAsked.allSatisfy { abs($0 - zoom) < 1e-9 || $0 < 0.25 },
+                "asked at \(Set(scene.content.storedAsked).sorted())")
+        #expect(!scene.content.storedAsked.contains(0.25))
+    }
+
     @Test("Tiles made in memory reserved ahead (a host waiting for a decoder) equal the content resampled once; each takes one block, and what is left is freed")
     func reservedTiles() {
         // Translucent content at 1.3: partial tiles at its edges, and resampled tiles.
