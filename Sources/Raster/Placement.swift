@@ -74,8 +74,7 @@ enum Placement {
                 history.shown(atX: s.originX, y: s.originY)
                 var standInLevels = mode.standIns.map { StandInLevel(level: $0, extent: s.extent(atLevel: $0)) }
                     .filter { !$0.extent.isEmpty }
-                let backstop = Self.backstop(of: s, below: level ?? LevelPolicy.settledLevel(scale: s.scale), scale: s.scale,
-                                             drawnAtScale: level == nil)
+                let backstop = Self.backstop(of: s, level: level)
                 if let backstop, !standInLevels.contains(backstop) { standInLevels.append(backstop) }
                 var placement = ContentPlacement(view: s.serial, scale: s.scale, originX: s.originX, originY: s.originY,
                                                  extent: s.extent, sourceLevel: level, transient: mode.transient,
@@ -99,8 +98,7 @@ enum Placement {
             histories[s.serial] = history
             let sourceExtent = level.map(s.extent(atLevel:)) ?? s.extent
             guard !sourceExtent.isEmpty else { continue }
-            let backstop = Self.backstop(of: s, below: level ?? LevelPolicy.settledLevel(scale: s.scale), scale: s.scale,
-                                         drawnAtScale: level == nil)
+            let backstop = Self.backstop(of: s, level: level)
             var placement = ContentPlacement(view: s.serial, scale: s.scale, originX: s.originX, originY: s.originY,
                                              extent: s.extent, sourceLevel: level, transient: false,
                                              opaque: s.content.isOpaqueContent, sourceExtent: sourceExtent,
@@ -131,18 +129,20 @@ enum Placement {
     static func enlargesLevel(scale: Double, level: Int) -> Bool { scale > LevelPolicy.levelScale(level) }
 
     /// The backstop level of the sighted content, when it is coarser than `level` (the one
-    /// its pixels come from at `scale`) and not empty. None when the content keeps that level's
+    /// its pixels come from at its scale; nil for content drawn at its own scale, whose
+    /// settled level then counts) and not empty. None when the content keeps that level's
     /// pixels in memory (a picture's screen-size decode): its tiles are windows onto them, made
     /// without drawing, so they stand in themselves, and a backstop would only copy the picture
     /// smaller (6 tiles, 1.5 MiB, for each 2560×1600 picture of a gallery, 4 of them in a slide).
-    /// Content drawn at its own scale (`drawnAtScale`: settled vector content, no level) is
-    /// asked for its pixels at that scale, the ones its tiles show: asked at the level's scale,
+    /// Content drawn at its own scale (settled vector content, no level) is asked for its
+    /// pixels at that scale, the ones its tiles show: asked at the level's scale,
     /// a drawing rendered itself whole once more there to answer (an SVG fitted at 0.27 was
     /// rendered at 0.25 too, 1500×1000 or 5.7 MiB, in a frame that took 39–61 ms, now 11–16).
-    private static func backstop(of s: ContentSighting, below level: Int, scale: Double, drawnAtScale: Bool) -> StandInLevel? {
-        guard let backstop = LevelPolicy.backstopLevel(size: s.bounds.size), backstop < level else { return nil }
-        let levelScale = LevelPolicy.levelScale(level)
-        if levelScale <= scale, s.content.storedPixels(scale: drawnAtScale ? scale : levelScale) != nil { return nil }
+    private static func backstop(of s: ContentSighting, level: Int?) -> StandInLevel? {
+        let scale = s.scale, below = level ?? LevelPolicy.settledLevel(scale: s.scale)
+        guard let backstop = LevelPolicy.backstopLevel(size: s.bounds.size), backstop < below else { return nil }
+        let levelScale = LevelPolicy.levelScale(below)
+        if levelScale <= scale, s.content.storedPixels(scale: level == nil ? scale : levelScale) != nil { return nil }
         let extent = s.extent(atLevel: backstop)
         return extent.isEmpty ? nil : StandInLevel(level: backstop, extent: extent)
     }
