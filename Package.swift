@@ -109,6 +109,8 @@ let package = Package(
         // LittleCMS for embedded colour profiles: opened on first use, not linked (see
         // headerFlags); a folder of JPEGs without profiles never loads them.
         .target(name: "CDynamicLibrary"),
+        // Picture files mapped read-only, safe from the file shrinking under them (SIGBUS).
+        .target(name: "CFileMapping"),
         .target(name: "CWebP", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libwebpdemux"))]),
         .target(name: "CGIF", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libgif"))]),
         .target(name: "CTIFF", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libtiff-4"))]),
@@ -147,8 +149,8 @@ let package = Package(
             "SafeOutput", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "Pictures", dependencies: [
-            "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CExif", "CPixman", "CJPEG", "Raster",
-            .product(name: "SystemPackage", package: "swift-system"),
+            "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CExif", "CPixman", "CJPEG", "CFileMapping",
+            "Raster", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The image viewer's scenes (gallery, picture pages, error cards), apart from Wayland so
         // they run offscreen and in tests.

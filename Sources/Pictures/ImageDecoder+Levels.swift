@@ -36,18 +36,27 @@ extension ImageDecoder {
         guard let jpeg = i.jpeg, !i.header.isProgressive else { return nil }
         let needed = held + JPEGPreviewDecoder.workingBytes(jpeg) + (stream?.size ?? 0)
         guard (try? checkBudget(needed, i.header)) != nil, (try? checkMemory(needed, i.header)) != nil else { return nil }
-        let bytes: [UInt8]
-        if let stream {
-            guard let all = stream.bytes(at: 0, count: stream.size) else { return nil }
-            bytes = all
-        } else {
-            bytes = data
-        }
         // A second thread pays from a few hundred kilobytes on (starting one costs ~0.1 ms).
-        let threads = bytes.count >= JPEGPreviewDecoder.bytesPerExtraThread ? 2 : 1
-        var report = JPEGPreviewDecoder.Report()
-        guard let pixels = JPEGPreviewDecoder.decode(bytes, header: jpeg, threads: threads, report: &report,
-                                                     isCancelled: isCancelled) else { return nil }
+        func decode(_ bytes: some SharedBytes) -> ARGBPixels? {
+            let threads = bytes.count >= JPEGPreviewDecoder.bytesPerExtraThread ? 2 : 1
+            var report = JPEGPreviewDecoder.Report()
+            return JPEGPreviewDecoder.decode(bytes, header: jpeg, threads: threads, report: &report, isCancelled: isCancelled)
+        }
+        let decoded: ARGBPixels?
+        if let stream {
+            // Mapped rather than read: no copy, and no page faults on one (~30 ms at 100 MP).
+            // A file that shrank meanwhile decodes again with libjpeg-turbo, which names the damage.
+            if let mapping = FileMapping(fd: stream.fd, count: stream.size) {
+                decoded = decode(mapping)
+                guard !mapping.isDamaged else { return nil }
+            } else {
+                guard let all = stream.bytes(at: 0, count: stream.size) else { return nil }
+                decoded = decode(all)
+            }
+        } else {
+            decoded = decode(data)
+        }
+        guard let pixels = decoded else { return nil }
         JPEGCodec.transform(i.icc, header: jpeg)?.apply(to: pixels)
         return pixels
     }

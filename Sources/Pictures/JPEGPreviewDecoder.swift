@@ -999,10 +999,19 @@ enum JPEGPreviewDecoder {
     /// done before a thread starts. Nil for a file this does not take or that does not
     /// decode cleanly, or once `isCancelled` (asked on the calling thread) says so; the later
     /// threads then stop too.
-    static func decode(_ data: [UInt8], header: JPEGCodec.Header, threads: Int = 2,
+    static func decode(_ data: some SharedBytes, header: JPEGCodec.Header, threads: Int = 2,
                        splits: [Int]? = nil, awaitMeetings: Bool = false, report: inout Report,
                        isCancelled: () -> Bool = { false }) -> ARGBPixels? {
-        let d = data.span
+        data.withSpan { d in
+            decode(d, shared: data, header: header, threads: threads, splits: splits, awaitMeetings: awaitMeetings,
+                   report: &report, isCancelled: isCancelled)
+        }
+    }
+
+    /// `decode` with `data`'s span (`d`) held for this thread.
+    private static func decode(_ d: Span<UInt8>, shared data: some SharedBytes, header: JPEGCodec.Header, threads: Int,
+                               splits: [Int]?, awaitMeetings: Bool, report: inout Report,
+                               isCancelled: () -> Bool) -> ARGBPixels? {
         guard let layout = layout(d, header: header) else { return nil }
         let total = layout.totalMCUs
         // Later threads: at even shares of the scan, or after the first restart marker there.
@@ -1036,10 +1045,11 @@ enum JPEGPreviewDecoder {
                 if layout.isH2V2Chroma { records.parts.reserveCapacity(expected * 6) }
                 var none: Planes? = nil
                 var noSamples: [UInt8] = []
-                let end = run(data.span, layout, start: Start(pos: spec.start, knownMCU: spec.afterRestart,
-                                                              nextRestart: spec.nextRestart, speculative: true),
-                              next: next, planes: &none, samples: &noSamples, records: &records, own: spec,
-                              awaitNext: awaitMeetings)
+                let end = data.withSpan { span in
+                    run(span, layout, start: Start(pos: spec.start, knownMCU: spec.afterRestart,
+                                                   nextRestart: spec.nextRestart, speculative: true),
+                        next: next, planes: &none, samples: &noSamples, records: &records, own: spec, awaitNext: awaitMeetings)
+                }
                 spec.result.withLock { $0 = (records, end) }
                 finished.lock()
                 spec.done.store(true, ordering: .releasing)
