@@ -22,6 +22,8 @@ static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t handler_once = PTHREAD_ONCE_INIT;
 static struct sigaction previous_action;
 static int handler_error;
+/// Read once before the handler is installed: sysconf is not async-signal-safe.
+static uintptr_t page_size;
 
 /// A fault inside a live mapping (the file ended before the page): a private page of zeros
 /// replaces it, and the instruction runs again. Any other SIGBUS goes to the handler that was
@@ -32,11 +34,10 @@ static void on_sigbus(int signal, siginfo_t *info, void *context) {
         uintptr_t start = __atomic_load_n(&slot_start[i], __ATOMIC_ACQUIRE);
         uintptr_t end = __atomic_load_n(&slot_end[i], __ATOMIC_ACQUIRE);
         if (start == 0 || address < start || address >= end) continue;
-        uintptr_t page = address & ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1);
+        uintptr_t page = address & ~(page_size - 1);
         int saved = errno;
         // mmap is a plain system call in glibc, safe in a handler in practice.
-        void *zeros = mmap((void *)page, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-                           -1, 0);
+        void *zeros = mmap((void *)page, page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
         errno = saved;
         if (zeros != MAP_FAILED) {
             __atomic_store_n(&slot_damaged[i], 1, __ATOMIC_RELEASE);
@@ -58,6 +59,7 @@ static void on_sigbus(int signal, siginfo_t *info, void *context) {
 }
 
 static void install_handler(void) {
+    page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = on_sigbus;
