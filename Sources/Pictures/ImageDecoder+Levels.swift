@@ -28,10 +28,11 @@ extension ImageDecoder {
 
     /// A baseline JPEG's 1/8 decode on threads (JPEGPreviewDecoder), with its colour profile
     /// applied: at 1/8 the Huffman decoding is nearly all the work, and libjpeg-turbo does it
-    /// on one thread. A file read in place is read whole for it. Nil when the file's bytes,
-    /// the decoder's planes and records and `held` bytes would not fit the budget or memory,
-    /// or for a file the decoder does not take: the caller decodes with libjpeg-turbo. Nil too
-    /// once `isCancelled` says so, asked as the decode goes (a 100 MP scan takes ~110 ms).
+    /// on one thread. A file read in place is mapped whole for it (read whole where it cannot
+    /// be mapped). Nil when the file's bytes, the decoder's planes and records and `held` bytes
+    /// would not fit the budget or memory, or for a file the decoder does not take: the caller
+    /// decodes with libjpeg-turbo. Nil too once `isCancelled` says so, asked as the decode goes
+    /// (a 100 MP scan takes ~110 ms).
     func decodeEighthOnThreads(_ i: Inspection, held: Int, isCancelled: () -> Bool = { false }) -> ARGBPixels? {
         guard let jpeg = i.jpeg, !i.header.isProgressive else { return nil }
         let needed = held + JPEGPreviewDecoder.workingBytes(jpeg) + (stream?.size ?? 0)
