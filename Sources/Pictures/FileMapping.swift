@@ -13,7 +13,7 @@ extension Array: SharedBytes where Element == UInt8 {
 }
 
 /// A file mapped read-only for as long as this lives. Its pages are the page cache's: no copy,
-/// no first-touch faults of a heap buffer (2 ms against 25-35 ms for reading the 24 MB of the
+/// no first-touch faults of a heap buffer (2 ms against 25–35 ms for reading the 24 MB of the
 /// 100 MP JPEG here). Should the file shrink meanwhile, the pages past its end read as zeros and
 /// `isDamaged` turns true: whoever decoded from it throws that result away.
 final class FileMapping: SharedBytes {

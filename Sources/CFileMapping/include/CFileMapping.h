@@ -1,5 +1,5 @@
 // A picture file mapped read-only, its pages shared with the page cache: reading a 24 MB JPEG
-// into the heap costs 25-35 ms here, mostly first-touch page faults of the copy, where mapping
+// into the heap costs 25–35 ms here, mostly first-touch page faults of the copy, where mapping
 // it costs 2 ms. A file that shrinks while mapped would stop the process with SIGBUS at the
 // first access past its new end; this target's SIGBUS handler puts a page of zeros there
 // instead and marks the mapping damaged, and the reader then throws its result away.
