@@ -68,7 +68,8 @@ struct KioskServiceLiveTests {
             let fit = Placement.fit(image, width: width, height: height)
             let (problems, shot) = try awaitShot(timeout: 12, cage.screenshot) { placementProblems($0, image, fit, points: grid) }
             #expect(shot.width == width && shot.height == height)
-            #expect(problems.isEmpty, "\(asset) \(fit): \(problems)")
+            // cage's log holds the viewer's standard error: what it said when a picture never came.
+            #expect(problems.isEmpty, "\(asset) \(fit): \(problems); cage's log:\n\(cage.log.suffix(3000))")
         }
 
         // The launcher cleared WATCHDOG_PID, so the viewer feeds the watchdog every 0.5 s.
