@@ -100,9 +100,9 @@ int scrollkit_map(int fd, size_t length, scrollkit_mapping *out) {
     return 0;
 }
 
-int scrollkit_mapping_damaged(const scrollkit_mapping *mapping) {
-    if (mapping->slot < 0) return 0;
-    return __atomic_load_n(&slot_damaged[mapping->slot], __ATOMIC_ACQUIRE);
+int scrollkit_mapping_damaged(scrollkit_mapping mapping) {
+    if (mapping.slot < 0) return 0;
+    return __atomic_load_n(&slot_damaged[mapping.slot], __ATOMIC_ACQUIRE);
 }
 
 void scrollkit_unmap(scrollkit_mapping *mapping) {

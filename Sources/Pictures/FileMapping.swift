@@ -30,7 +30,7 @@ final class FileMapping: SharedBytes {
     var count: Int { mapping.length }
 
     /// Whether a page was found missing (the file shrank) since it was mapped.
-    var isDamaged: Bool { withUnsafePointer(to: mapping) { scrollkit_mapping_damaged($0) != 0 } }
+    var isDamaged: Bool { scrollkit_mapping_damaged(mapping) != 0 }
 
     func withSpan<R>(_ body: (Span<UInt8>) -> R) -> R {
         body(UnsafeBufferPointer(start: mapping.bytes, count: mapping.length).span)

@@ -139,7 +139,7 @@ enum Placement {
     /// a drawing rendered itself whole once more there to answer (an SVG fitted at 0.27 was
     /// rendered at 0.25 too, 1500×1000 or 5.7 MiB, in a frame that took 39–61 ms, now 11–16).
     private static func backstop(of s: ContentSighting, level: Int?) -> StandInLevel? {
-        let scale = s.scale, below = level ?? LevelPolicy.settledLevel(scale: s.scale)
+        let scale = s.scale, below = level ?? LevelPolicy.settledLevel(scale: scale)
         guard let backstop = LevelPolicy.backstopLevel(size: s.bounds.size), backstop < below else { return nil }
         let levelScale = LevelPolicy.levelScale(below)
         if levelScale <= scale, s.content.storedPixels(scale: level == nil ? scale : levelScale) != nil { return nil }

@@ -22,7 +22,7 @@ int scrollkit_map(int fd, size_t length, scrollkit_mapping *out);
 
 /// Whether an access found a page missing (the file shrank) since the mapping was made: its
 /// bytes read since then include made-up zeros.
-int scrollkit_mapping_damaged(const scrollkit_mapping *mapping);
+int scrollkit_mapping_damaged(scrollkit_mapping mapping);
 
 /// Unmaps and frees the slot; `mapping` then holds no mapping.
 void scrollkit_unmap(scrollkit_mapping *mapping);
