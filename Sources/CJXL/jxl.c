@@ -4,21 +4,10 @@
 #endif
 #include "CJXL.h"
 
-#include <jxl/version.h>
-
-// libjxl's soname carries the minor version while the major one is 0 (libjxl.so.0.7).
-#define SCROLLKIT_TEXT(value) #value
-#define SCROLLKIT_VERSION_TEXT(value) SCROLLKIT_TEXT(value)
-#if JPEGXL_MAJOR_VERSION == 0
-#define SCROLLKIT_JXL_SONAME "libjxl.so.0." SCROLLKIT_VERSION_TEXT(JPEGXL_MINOR_VERSION)
-#else
-#define SCROLLKIT_JXL_SONAME "libjxl.so." SCROLLKIT_VERSION_TEXT(JPEGXL_MAJOR_VERSION)
-#endif
-
 static const char *const names[] = {SCROLLKIT_JXL_FUNCTIONS(SCROLLKIT_NAME, SCROLLKIT_NAME_VOID)};
 enum { SCROLLKIT_JXL_FUNCTIONS(SCROLLKIT_INDEX, SCROLLKIT_INDEX_VOID) function_count };
 static void *functions[function_count];
-static scrollkit_library library = {SCROLLKIT_JXL_SONAME, names, functions, function_count, 0, {0}};
+static scrollkit_library library = {SCROLLKIT_JXL_SONAME("libjxl"), names, functions, function_count, 0, {0}};
 
 const char *scrollkit_jxl_open(void) { return scrollkit_library_open(&library); }
 

@@ -1,6 +1,8 @@
 // JPEG XL through libjxl's event-driven decoder: basic info first (sizes checked before any
 // buffer), then colour encoding, then the first frame in stored orientation.
 import CJXL
+import Raster
+import Synchronization
 
 /// JPEG XL header reading and decoding to ARGB.
 enum JXLCodec {
@@ -9,31 +11,67 @@ enum JXLCodec {
     /// Opens libjxl on first use: nil when ready, else why it cannot be used.
     static func openLibrary() -> String? { library }
 
-    /// A libjxl decoder, destroyed with this object.
+    /// libjxl_threads, opened with the first decode that can use more than one core: nil when
+    /// ready, else why not (the decode then runs on one thread).
+    private static let threadsLibrary: String? = scrollkit_jxl_threads_open().map { String(cString: $0) }
+
+    /// Opens libjxl_threads: nil when ready, else why it cannot be used.
+    static func openThreadsLibrary() -> String? { threadsLibrary }
+
+    /// Whether a decoder made for `workers` threads renders on a pool of them.
+    static func decodesInParallel(workers: Int) -> Bool {
+        openLibrary() == nil && Decoder(workers: workers)?.isParallel == true
+    }
+
+    /// A libjxl decoder, with its pool of worker threads when it has one; both destroyed with
+    /// this object.
     private final class Decoder {
         let raw: OpaquePointer
-        init?() {
+        private var runner: UnsafeMutableRawPointer?
+
+        /// A decoder that renders on `workers` threads of libjxl_threads' pool (libjxl splits
+        /// a frame into groups of 256×256 and renders them in parallel); on the calling thread
+        /// alone for 1, or when libjxl_threads cannot be opened.
+        init?(workers: Int) {
             guard let d = scrollkit_JxlDecoderCreate(nil) else { return nil }
             raw = d
+            guard workers > 1, JXLCodec.threadsLibrary == nil,
+                  let pool = scrollkit_JxlThreadParallelRunnerCreate(nil, workers) else { return }
+            guard scrollkit_JxlDecoderSetParallelRunner(d, scrollkit_JxlThreadParallelRunner, pool) == JXL_DEC_SUCCESS else {
+                scrollkit_JxlThreadParallelRunnerDestroy(pool)
+                return
+            }
+            runner = pool
         }
-        deinit { scrollkit_JxlDecoderDestroy(raw) }
+
+        /// Whether the decoder renders on a pool of threads.
+        var isParallel: Bool { runner != nil }
+
+        deinit {
+            scrollkit_JxlDecoderDestroy(raw)
+            if let runner { scrollkit_JxlThreadParallelRunnerDestroy(runner) }
+        }
     }
 
     /// What libjxl 0.7 holds while it decodes, handing out float rows group by group: about
-    /// 2.5 bytes a pixel for a lossy (VarDCT) file, less for a lossless one (measured on 6, 24 and
-    /// 54 megapixels: 21, 68 and 142 MB with the process), rounded up.
+    /// 2.5 bytes a pixel for a lossy (VarDCT) file on one thread, less for a lossless one
+    /// (measured on 6, 24 and 54 megapixels: 21, 68 and 142 MB with the process), about 3 on
+    /// two (the groups in flight: the viewer's peak on the 24 MP file went from 108 to 121 MB,
+    /// `taskset -c 0` against both cores).
     static let workingBytesPerPixel = 3
 
     private static func corrupt(_ file: String, _ message: String) -> PictureError {
         PictureError(file: file, kind: .corrupt(.jxl, message))
     }
 
-    /// Runs the decoder over `data` until `stop` says so, calling `handle` for each event.
+    /// Runs a decoder on `workers` threads (see `Decoder`) over `data` until `handle` says to
+    /// stop, calling it for each event; whether the decoder rendered on a pool of threads.
+    @discardableResult
     private static func run(
-        _ data: UnsafeBufferPointer<UInt8>, file: String, events: JxlDecoderStatus,
+        _ data: UnsafeBufferPointer<UInt8>, file: String, events: JxlDecoderStatus, workers: Int = 1,
         _ handle: (OpaquePointer, JxlDecoderStatus) throws(PictureError) -> Bool
-    ) throws(PictureError) {
-        guard let decoder = Decoder() else { throw corrupt(file, "cannot create a decoder") }
+    ) throws(PictureError) -> Bool {
+        guard let decoder = Decoder(workers: workers) else { throw corrupt(file, "cannot create a decoder") }
         let dec = decoder.raw
         guard scrollkit_JxlDecoderSubscribeEvents(dec, Int32(events.rawValue)) == JXL_DEC_SUCCESS,
               scrollkit_JxlDecoderSetKeepOrientation(dec, 1) == JXL_DEC_SUCCESS,
@@ -46,8 +84,8 @@ enum JXLCodec {
             let status = scrollkit_JxlDecoderProcessInput(dec)
             switch status {
             case JXL_DEC_ERROR: throw corrupt(file, "invalid codestream")
-            case JXL_DEC_SUCCESS: return
-            default: if try !handle(dec, status) { return }
+            case JXL_DEC_SUCCESS: return decoder.isParallel
+            default: if try !handle(dec, status) { return decoder.isParallel }
             }
         }
     }
@@ -79,8 +117,12 @@ enum JXLCodec {
     /// soon as all its pieces are in, so only the rows still being filled are held beside them.
     /// A cut file keeps what libjxl can render of it (its progressive passes), with damage of
     /// unknown share.
-    static func decodeLevels(_ data: [UInt8], file: String, header: CodecHeader, plan: LevelPlan,
-                             folder: String?) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) {
+    ///
+    /// On `workers` threads (the renderer's, one per core by default): swayimg sets libjxl's
+    /// pool to the cores too, and a 24-megapixel lossy file took 1.54–1.72 s on one thread
+    /// here, where swayimg showed it after 1.08–1.28 s (`Scripts/bench-formats.sh --formats jxl`).
+    static func decodeLevels(_ data: [UInt8], file: String, header: CodecHeader, plan: LevelPlan, folder: String?,
+                             workers: Int = Parallel.defaultWorkers) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) {
         try data.withBytes { (buffer) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) in
             guard let builder = LevelBuilder(plan: plan, orientation: header.orientation, folder: folder) else {
                 throw PictureError(file: file, kind: .insufficientMemory(width: header.width, height: header.height,
@@ -94,7 +136,7 @@ enum JXLCodec {
             var damage: PictureDamage?
             let events = JxlDecoderStatus(rawValue: JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue
                                           | JXL_DEC_FULL_IMAGE.rawValue)
-            try run(buffer, file: file, events: events) { (dec, status) throws(PictureError) -> Bool in
+            try run(buffer, file: file, events: events, workers: workers) { (dec, status) throws(PictureError) -> Bool in
                 switch status {
                 case JXL_DEC_BASIC_INFO:
                     guard scrollkit_JxlDecoderGetBasicInfo(dec, &info) == JXL_DEC_SUCCESS,
@@ -156,6 +198,9 @@ enum JXLCodec {
         var spare: [UnsafeMutablePointer<UInt32>] = []
         /// The next row the levels take.
         var next = 0
+        /// libjxl's worker threads hand out pieces at once: the rows' bookkeeping and the
+        /// levels are changed under this lock, the pixels converted outside it.
+        private let lock = Mutex(())
 
         init(builder: LevelBuilder, width: Int, height: Int, alpha: LevelBuilder.RowAlpha, transform: ColorTransform?) {
             self.builder = builder
@@ -170,13 +215,24 @@ enum JXLCodec {
         /// `count` pixels of row `y` from `x` (R, G, B, A floats of nominal range 0…1, rounded
         /// to bytes); rows already taken (a flush's second visit) are left alone.
         func put(x: Int, y: Int, count: Int, _ pixels: UnsafeRawPointer) {
-            guard y >= next, y < height, x >= 0, count > 0, x <= width - count else { return }
-            var row = pending[y] ?? (spare.popLast() ?? .allocate(capacity: width), 0)
-            if row.filled == 0 { row.pixels.initialize(repeating: 0, count: width) }
-            LevelBuilder.convertFloats(pixels, to: row.pixels + x, count: count)
-            row.filled += count
-            pending[y] = row
-            while let ready = pending[next], ready.filled >= width { take() }
+            guard y < height, x >= 0, count > 0, x <= width - count else { return }
+            // A row is taken only once all its pieces are counted in, so its buffer stays while
+            // a piece is converted into it.
+            // (Its address, as a number: a pointer may not leave the lock's region.)
+            let address = lock.withLock { _ -> Int in
+                guard y >= next else { return 0 }
+                if let row = pending[y] { return Int(bitPattern: row.pixels) }
+                let row = spare.popLast() ?? .allocate(capacity: width)
+                row.initialize(repeating: 0, count: width)
+                pending[y] = (row, 0)
+                return Int(bitPattern: row)
+            }
+            guard let target = UnsafeMutablePointer<UInt32>(bitPattern: address) else { return }
+            LevelBuilder.convertFloats(pixels, to: target + x, count: count)
+            lock.withLock { _ in
+                pending[y]?.filled += count
+                while let ready = pending[next], ready.filled >= width { take() }
+            }
         }
 
         /// Row `next` into the levels, as far as it was filled.
@@ -195,8 +251,10 @@ enum JXLCodec {
 
         /// Takes every row still pending, and those between, as they are.
         func finish() {
-            guard let last = pending.keys.max() else { return }
-            while next <= last { take() }
+            lock.withLock { _ in
+                guard let last = pending.keys.max() else { return }
+                while next <= last { take() }
+            }
         }
     }
 
@@ -232,7 +290,7 @@ enum JXLCodec {
 }
 
 /// libjxl's image-out callback: pieces of rows for the `RowAssembler` passed as `opaque`. Called
-/// on the decoding thread alone (no parallel runner is set).
+/// from the worker threads of the decoder's pool, several at once (the assembler locks).
 private let jxlRows: JxlImageOutCallback = { opaque, x, y, count, pixels in
     guard let opaque, let pixels else { return }
     Unmanaged<JXLCodec.RowAssembler>.fromOpaque(opaque).takeUnretainedValue().put(x: x, y: y, count: count, pixels)

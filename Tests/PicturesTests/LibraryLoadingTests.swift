@@ -72,6 +72,7 @@ struct LibraryLoadingTests {
         #expect(TIFFCodec.openLibrary() == nil)
         #expect(HEIFCodec.openLibrary() == nil)
         #expect(JXLCodec.openLibrary() == nil)
+        #expect(JXLCodec.openThreadsLibrary() == nil)
         #expect(SVGCodec.openLibrary() == nil)
         #expect(ColorTransform.openLibrary() == nil)
         // The viewer built beside this test bundle: the libraries its dynamic section needs
@@ -89,7 +90,8 @@ struct LibraryLoadingTests {
         readelf.waitUntilExit()
         let needed = text.split(separator: "\n").filter { $0.contains("(NEEDED)") }
         #expect(needed.contains { $0.contains("[libpng16.so.16]") }, "readelf's output: \(text)")
-        for soname in ["libwebp.so", "libwebpdemux.so", "libgif.so", "libtiff.so", "libheif.so", "libjxl.so", "librsvg-2.so", "libcairo.so",
+        for soname in ["libwebp.so", "libwebpdemux.so", "libgif.so", "libtiff.so", "libheif.so", "libjxl.so", "libjxl_threads.so",
+                       "librsvg-2.so", "libcairo.so",
                        "liblcms2.so", "libsystemd.so"] {
             #expect(!needed.contains { $0.contains("[\(soname)") }, "image-viewer needs \(soname)")
         }
