@@ -65,13 +65,14 @@ enum JXLCodec {
     }
 
     /// Runs a decoder on `workers` threads (see `Decoder`) over `data` until `handle` says to
-    /// stop, calling it for each event; whether the decoder rendered on a pool of threads.
-    @discardableResult
+    /// stop, calling it for each event.
     private static func run(
         _ data: UnsafeBufferPointer<UInt8>, file: String, events: JxlDecoderStatus, workers: Int = 1,
         _ handle: (OpaquePointer, JxlDecoderStatus) throws(PictureError) -> Bool
-    ) throws(PictureError) -> Bool {
+    ) throws(PictureError) {
         guard let decoder = Decoder(workers: workers) else { throw corrupt(file, "cannot create a decoder") }
+        // Alive until the loop ends, not only until its pointer was read.
+        defer { withExtendedLifetime(decoder) {} }
         let dec = decoder.raw
         guard scrollkit_JxlDecoderSubscribeEvents(dec, Int32(events.rawValue)) == JXL_DEC_SUCCESS,
               scrollkit_JxlDecoderSetKeepOrientation(dec, 1) == JXL_DEC_SUCCESS,
@@ -84,8 +85,8 @@ enum JXLCodec {
             let status = scrollkit_JxlDecoderProcessInput(dec)
             switch status {
             case JXL_DEC_ERROR: throw corrupt(file, "invalid codestream")
-            case JXL_DEC_SUCCESS: return decoder.isParallel
-            default: if try !handle(dec, status) { return decoder.isParallel }
+            case JXL_DEC_SUCCESS: return
+            default: if try !handle(dec, status) { return }
             }
         }
     }
