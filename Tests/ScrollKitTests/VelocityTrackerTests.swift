@@ -77,6 +77,28 @@ struct VelocityTrackerTests {
         #expect(burst.velocity(at: 112) == .zero)
     }
 
+    @Test("a burst handed on 3 ms after the touch, then slow steps: the swipe stays a swipe left, not a fling right")
+    func burstAfterTouch() {
+        // Recorded live (GalleryRecordingLiveTests under load): down at 101.671 ms at x 660,
+        // twelve moves 28.125 pt apart all stamped 104.671, then steps at 109.671, 114.671,
+        // 122.671 and 123.671, released at the last. The parabola through these turned back at
+        // its end (+8 pt/ms after the clamp: the page stayed).
+        var tracker = VelocityTracker()
+        tracker.addPosition(CGPoint(x: 660, y: 300), at: 101.671)
+        for i in 1...12 { tracker.addPosition(CGPoint(x: 660 - 28.125 * Double(i), y: 300), at: 104.671) }
+        for (i, t) in [109.671, 114.671, 122.671, 123.671].enumerated() {
+            tracker.addPosition(CGPoint(x: 322.5 - 28.125 * Double(i + 1), y: 300), at: t)
+        }
+        let v = tracker.velocity(at: 123.671)
+        #expect(v.x < -5, "\(v.x)")
+        #expect(v.y == 0)
+        // An ordinary accelerating flick keeps its parabola: faster at the end than on average.
+        var flick = VelocityTracker()
+        for i in 0...8 { flick.addPosition(CGPoint(x: 0.05 * Double(i * i) * 8 * 8, y: 0), at: Double(i * 8)) }
+        let f = flick.velocity(at: 64)
+        #expect(abs(f.x - 6.4) < 0.01, "\(f.x)")
+    }
+
     @Test("too few samples, or all at one time, give zero; the ring keeps the newest 20")
     func degenerate() {
         var tracker = VelocityTracker()
