@@ -120,13 +120,14 @@ extension ImageDecoder {
             return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
         }
         if header.format == .tiff {
-            // A band of rows beside the levels while it decodes (a whole picture for a file of
+            // Chunks of rows beside the levels while it decodes (a whole picture for a file of
             // one strip, as Pillow writes them): counted against the allowance for whole decodes.
-            let band = try TIFFCodec.bandBytes(data, file: file, stream: stream, page: header.page)
+            let (chunking, chunks) = try TIFFCodec.decodeMemory(data, file: file, stream: stream, page: header.page)
             let (plan, folder) = plan(width: w, height: h, last: last, detail: detail)
-            try checkDecode(kept: plan.memoryBytes, transient: band + codec.workingTotal, header)
+            try checkDecode(kept: plan.memoryBytes, transient: chunks + codec.workingTotal, header)
             let (pyramid, damage) = try TIFFCodec.decodeLevels(data, file: file, stream: stream, page: header.page, header: codec,
-                                                               plan: plan, folder: folder, isCancelled: isCancelled)
+                                                               plan: plan, folder: folder, threads: chunking.threads,
+                                                               isCancelled: isCancelled)
             if let damage, !acceptsDamage { throw damage.error }
             return Picture(storage: .pyramid(pyramid), header: header, isOpaque: !header.hasAlpha, damage: damage)
         }

@@ -1,7 +1,12 @@
 // TIFF through libtiff, reading from memory: pages are the full-resolution directories, and
-// pixels come from libtiff's RGBA interface one strip or tile row at a time, so a damaged
-// file keeps the rows before the damage.
+// pixels come from libtiff's RGBA interface one strip or tile row at a time (on two threads,
+// each with its own handle, for a page of many strips), so a damaged file keeps the rows
+// before the damage.
 import CTIFF
+import Dispatch
+import Foundation
+import Raster
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -160,64 +165,156 @@ enum TIFFCodec {
         try data.withBytes { (buffer) throws(PictureError) -> CodecHeader in try open(buffer, file: file, stream: stream, page: page).1 }
     }
 
-    /// What a decode of bands learned.
-    private struct Bands {
-        /// Rows decoded, from the top.
-        var rows: Int
-        /// Why decoding stopped before the last row, if it did.
-        var problem: PictureError?
-        /// Whether the rows are premultiplied (libtiff premultiplies unassociated colour alpha).
-        var premultiplied: Bool
-        /// The embedded ICC profile, as a colour description.
-        var color: ColorDescription?
-        var gray: Bool
+    /// One handle's RGBA interface, begun on its page, decoding bands of rows in the file's own
+    /// order (asking for the file's orientation turns off libtiff's flips; the Orientation tag
+    /// is applied when drawing, as EXIF orientation is).
+    final class BandReader {
+        let h: Handle
+        private var image = TIFFRGBAImage()
+        let width: Int, height: Int, bandRows: Int
+
+        init(_ h: Handle, file: String, header: CodecHeader) throws(PictureError) {
+            self.h = h
+            var message = [CChar](repeating: 0, count: 1024)
+            guard scrollkit_TIFFRGBAImageBegin(&image, h.tif, 1, &message) != 0 else {
+                throw failure(h.takeError() ?? text(message), file: file)
+            }
+            image.req_orientation = image.orientation
+            width = header.width
+            height = header.height
+            bandRows = bandHeight(h, height: header.height)
+        }
+
+        deinit { scrollkit_TIFFRGBAImageEnd(&image) }
+
+        /// Decodes rows `first..<first + count` a band at a time into `rows` (`width`-pixel rows,
+        /// R, G, B, A from the low byte as libtiff packs them); the rows done before a band failed.
+        func decode(_ first: Int, _ count: Int, into rows: UnsafeMutablePointer<UInt32>) -> Int {
+            var done = 0
+            while done < count {
+                let n = min(bandRows, count - done)
+                image.row_offset = Int32(first + done)
+                image.col_offset = 0
+                guard scrollkit_TIFFRGBAImageGet(&image, rows + done * width, UInt32(width), UInt32(n)) != 0 else { break }
+                done += n
+            }
+            return done
+        }
     }
 
-    /// Decodes `page` through TIFFRGBAImage a band of rows at a time (a strip's or a tile
-    /// row's height), each band into `target(row)` (a buffer of `width`-pixel rows) and handed
-    /// to `take(row, rows)`, with red and blue in ARGB's places when `swaps` (else as libtiff
-    /// packs them, R, G, B, A from the low byte); a damaged band ends the decode with the
-    /// bands before it kept.
-    private static func decodeBands(_ h: Handle, file: String, header: CodecHeader, swaps: Bool = true,
-                                    target: (Int) -> UnsafeMutablePointer<UInt32>, take: (Int, Int) -> Void) throws(PictureError) -> Bands {
-        var image = TIFFRGBAImage()
-        var message = [CChar](repeating: 0, count: 1024)
-        guard scrollkit_TIFFRGBAImageBegin(&image, h.tif, 1, &message) != 0 else {
-            throw failure(h.takeError() ?? text(message), file: file)
+    /// How a page's rows are split for decoding: in chunks of whole bands, on one thread or two.
+    struct Chunking: Equatable {
+        let chunkRows: Int
+        let threads: Int
+
+        /// About 1 MiB of pixels a chunk (whole bands): 64 thread hand-overs for the benchmark's
+        /// 6000×4000 picture, and three chunks held at once (decision).
+        static let targetBytes = 1 << 20
+
+        /// `threads` (the cores the viewer may use) only when there are at least 4 chunks: a
+        /// file of one strip, as Pillow writes them, decodes on one thread. `targetBytes` other
+        /// than the default only in tests: 1 makes every band a chunk.
+        init(width: Int, height: Int, bandRows: Int, threads: Int, targetBytes: Int = Chunking.targetBytes) {
+            let bandBytes = max(1, bandRows * width * 4)
+            chunkRows = max(1, targetBytes / bandBytes) * bandRows
+            let chunks = (height + chunkRows - 1) / chunkRows
+            self.threads = threads >= 2 && chunks >= 4 ? 2 : 1
         }
-        defer { scrollkit_TIFFRGBAImageEnd(&image) }
-        // Stored order: asking for the file's own orientation turns off libtiff's flips;
-        // the Orientation tag is applied when drawing, as EXIF orientation is.
-        image.req_orientation = image.orientation
-        let width = header.width, height = header.height
-        let bandRows = bandHeight(h, height: height)
-        var row = 0
-        var problem: PictureError?
-        while row < height {
-            let rows = min(bandRows, height - row)
-            let band = target(row)
-            image.row_offset = Int32(row)
-            image.col_offset = 0
-            guard scrollkit_TIFFRGBAImageGet(&image, band, UInt32(width), UInt32(rows)) != 0 else {
-                problem = failure(h.takeError(), file: file)
-                break
+    }
+
+    /// Rows decoded in chunks on two threads (see `decodeRows`): the helper thread's handle and
+    /// buffers, and the hand-over between the threads. The caller decodes chunks 0, 2, 4, …
+    /// and the helper 1, 3, 5, … into its two buffers in turn; the caller takes every chunk in
+    /// order, and a helper buffer is free again once taken.
+    private final class Helper: @unchecked Sendable {
+        let reader: BandReader
+        let buffers: [ARGBPixels]
+        let free = [DispatchSemaphore(value: 1), DispatchSemaphore(value: 1)]
+        let ready = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+        let finished = DispatchSemaphore(value: 0)
+        let stop = Atomic<Bool>(false)
+        /// Rows decoded into each buffer; written before `ready` is signalled, read after.
+        var decoded = [0, 0]
+
+        init(reader: BandReader, buffers: [ARGBPixels]) {
+            self.reader = reader
+            self.buffers = buffers
+        }
+
+        /// The helper thread's loop over chunks 1, 3, 5, … of `chunkRows` rows.
+        func run(chunkRows: Int) {
+            var j = 0
+            while 2 * j + 1 < (reader.height + chunkRows - 1) / chunkRows {
+                let slot = j % 2
+                free[slot].wait()
+                if stop.load(ordering: .acquiring) { break }
+                let first = (2 * j + 1) * chunkRows, count = min(chunkRows, reader.height - first)
+                decoded[slot] = reader.decode(first, count, into: buffers[slot].base)
+                ready[slot].signal()
+                if decoded[slot] < count { break }
+                j += 1
             }
-            // libtiff packs R, G, B, A from the low byte up; ARGB wants B, G, R, A.
-            if swaps { ARGBPixels.swapRedBlue(band, count: rows * width) }
-            take(row, rows)
-            row += rows
+            finished.signal()
         }
-        // The RGBA interface premultiplies unassociated colour alpha, but passes gray
-        // with unassociated alpha through straight (tif_getimage.c putagreytile).
-        let gray = image.photometric == PHOTOMETRIC_MINISBLACK || image.photometric == PHOTOMETRIC_MINISWHITE
-        var iccCount: UInt32 = 0
-        var iccData: UnsafeMutableRawPointer?
-        var color: ColorDescription?
-        if h.field(TIFFTAG_ICCPROFILE, &iccCount, &iccData), let iccData, iccCount > 0 {
-            color = .icc(Array(UnsafeRawBufferPointer(start: iccData, count: Int(iccCount))))
+    }
+
+    /// Decodes the page `reader` is on in chunks of `chunking.chunkRows` rows and hands each to
+    /// `take(rows, first, count)` in order on this thread; `helperReader` makes the second
+    /// handle when `chunking` asks for two threads. Returns the rows taken and, when a band
+    /// failed, the error; stops early when `isCancelled`.
+    static func decodeRows(_ reader: BandReader, chunking: Chunking, file: String,
+                           helperReader: () throws(PictureError) -> BandReader,
+                           isCancelled: () -> Bool,
+                           take: (UnsafeMutablePointer<UInt32>, Int, Int) -> Void) throws(PictureError) -> (rows: Int, problem: PictureError?) {
+        let (width, height, chunkRows) = (reader.width, reader.height, chunking.chunkRows)
+        let own = try ARGBPixels.make(width: width, height: min(chunkRows, height), zeroed: false, file: file)
+        guard chunking.threads == 2 else {
+            var row = 0
+            while row < height {
+                if isCancelled() { throw PictureError(file: file, kind: .cancelled) }
+                let count = min(chunkRows, height - row)
+                let done = reader.decode(row, count, into: own.base)
+                if done > 0 { take(own.base, row, done) }
+                row += done
+                if done < count { return (row, failure(reader.h.takeError(), file: file)) }
+            }
+            return (row, nil)
         }
-        return Bands(rows: row, problem: problem, premultiplied: !(image.alpha == EXTRASAMPLE_UNASSALPHA && gray),
-                     color: color, gray: gray)
+        let buffers = [try ARGBPixels.make(width: width, height: chunkRows, zeroed: false, file: file),
+                       try ARGBPixels.make(width: width, height: chunkRows, zeroed: false, file: file)]
+        let helper = Helper(reader: try helperReader(), buffers: buffers)
+        let thread = Thread { helper.run(chunkRows: chunkRows) }
+        thread.name = "tiff bands"
+        thread.start()
+        defer {
+            // The helper stops at its next chunk (a free buffer lets it see the flag), and its
+            // handle and buffers outlive it.
+            helper.stop.store(true, ordering: .releasing)
+            helper.free.forEach { $0.signal() }
+            helper.finished.wait()
+        }
+        var row = 0
+        for c in 0..<((height + chunkRows - 1) / chunkRows) {
+            if isCancelled() { throw PictureError(file: file, kind: .cancelled) }
+            let count = min(chunkRows, height - row)
+            let done: Int
+            let h: Handle
+            if c % 2 == 0 {
+                done = reader.decode(row, count, into: own.base)
+                h = reader.h
+                if done > 0 { take(own.base, row, done) }
+            } else {
+                let slot = (c / 2) % 2
+                helper.ready[slot].wait()
+                done = helper.decoded[slot]
+                h = helper.reader.h
+                if done > 0 { take(helper.buffers[slot].base, row, done) }
+                if done == count { helper.free[slot].signal() }
+            }
+            row += done
+            if done < count { return (row, failure(h.takeError(), file: file)) }
+        }
+        return (row, nil)
     }
 
     /// Rows libtiff decodes at a time: a strip's, or a row of tiles'.
@@ -231,47 +328,54 @@ enum TIFFCodec {
         return max(1, min(Int(band == 0 ? UInt32(height) : band), height))
     }
 
-    /// Bytes of the band buffer a decode into levels holds beside them.
-    static func bandBytes(_ data: [UInt8], file: String, stream: PictureFile?, page: Int) throws(PictureError) -> Int {
-        try data.withBytes { (buffer) throws(PictureError) -> Int in
+    /// How `decodeLevels` splits the page with `threads` cores, and the bytes it holds beside
+    /// the levels: its chunk buffers, and a second handle's strip or tile buffer on two threads.
+    static func decodeMemory(_ data: [UInt8], file: String, stream: PictureFile?, page: Int,
+                             threads: Int = Parallel.defaultWorkers) throws(PictureError) -> (chunking: Chunking, bytes: Int) {
+        try data.withBytes { (buffer) throws(PictureError) -> (chunking: Chunking, bytes: Int) in
             let (h, checked) = try open(buffer, file: file, stream: stream, page: page)
-            return bandHeight(h, height: checked.height) * checked.width * 4
+            let chunking = Chunking(width: checked.width, height: checked.height,
+                                    bandRows: bandHeight(h, height: checked.height), threads: threads)
+            let rows = min(chunking.chunkRows, checked.height) * checked.width * 4
+            return (chunking, chunking.threads == 2 ? 3 * rows + checked.workingBytes : rows)
         }
     }
 
-    /// Decodes `page` a band at a time into `plan`'s levels: each band's rows are converted to
-    /// sRGB and premultiplied as they come, so only one band is held beside the levels kept
-    /// (a tiled picture of any size decodes in bands of its tile height). The file may be
-    /// read in place (`stream`).
+    /// Decodes `page` in chunks of bands into `plan`'s levels, on two threads when `threads`
+    /// allows (see `decodeRows`): each chunk's rows are converted to sRGB and premultiplied as
+    /// they come, so only the chunks in flight are held beside the levels kept (a tiled picture
+    /// of any size decodes in bands of its tile height). The file may be read in place
+    /// (`stream`); each thread has its own handle, reading the bytes at its own offsets.
     static func decodeLevels(_ data: [UInt8], file: String, stream: PictureFile?, page: Int, header: CodecHeader,
-                             plan: LevelPlan, folder: String?,
+                             plan: LevelPlan, folder: String?, threads: Int = Parallel.defaultWorkers,
+                             chunkBytes: Int = Chunking.targetBytes,
                              isCancelled: () -> Bool) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) {
         try data.withBytes { (buffer) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) in
             let (h, checked) = try open(buffer, file: file, stream: stream, page: page)
             let width = checked.width
-            let band = try ARGBPixels.make(width: width, height: bandHeight(h, height: checked.height), file: file)
+            let reader = try BandReader(h, file: file, header: checked)
+            let chunking = Chunking(width: width, height: checked.height, bandRows: reader.bandRows, threads: threads,
+                                    targetBytes: chunkBytes)
             guard let builder = LevelBuilder(plan: plan, orientation: checked.orientation, folder: folder) else {
                 throw PictureError(file: file, kind: .insufficientMemory(width: width, height: checked.height,
                                                                          needed: plan.memoryBytes, available: SystemMemory.available() ?? 0))
             }
-            // What the band's rows need: known once libtiff has begun (the first band).
-            var transform: ColorTransform?
-            var straight = false
-            var cancelled = false
+            // What the rows need: known once libtiff has begun (the first band).
+            let premultiplied = TIFFCodec.premultiplies(h)
+            let straight = checked.hasAlpha && !premultiplied
+            let transform = TIFFCodec.iccProfile(h).flatMap {
+                ColorTransform(.icc($0), input: TIFFCodec.isGray(h) ? .grayInBGRA : .bgra(premultiplied: premultiplied))
+            }
+            let helperReader = { () throws(PictureError) -> BandReader in
+                let (second, again) = try open(buffer, file: file, stream: stream, page: page)
+                return try BandReader(second, file: file, header: again)
+            }
             // Red and blue change places as pixman copies each row into the levels.
-            let bands = try decodeBands(h, file: file, header: checked, swaps: false, target: { _ in band.base }, take: { row, rows in
-                if row == 0 {
-                    let premultiplied = TIFFCodec.premultiplies(h)
-                    straight = checked.hasAlpha && !premultiplied
-                    transform = TIFFCodec.iccProfile(h).flatMap {
-                        ColorTransform(.icc($0), input: TIFFCodec.isGray(h) ? .grayInBGRA : .bgra(premultiplied: premultiplied))
-                    }
-                }
-                guard !cancelled else { return }
-                if isCancelled() { cancelled = true; return }
-                for y in 0..<rows {
+            let (rows, problem) = try decodeRows(reader, chunking: chunking, file: file, helperReader: helperReader,
+                                                 isCancelled: isCancelled) { pixels, _, count in
+                for y in 0..<count {
                     let target = straight ? builder.nextStraightRow : builder.nextRow
-                    LevelBuilder.copySwappingRedBlue(band.base + y * width, to: target, count: width)
+                    LevelBuilder.copySwappingRedBlue(pixels + y * width, to: target, count: width)
                     transform?.apply(row: UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt8.self), count: width)
                     if straight {
                         builder.commitStraightRow()
@@ -280,16 +384,15 @@ enum TIFFCodec {
                         builder.commitRow()
                     }
                 }
-            })
-            if cancelled { throw PictureError(file: file, kind: .cancelled) }
-            guard let problem = bands.problem else { return (builder.finish(complete: true), nil) }
-            guard bands.rows > 0 else { throw problem }
-            return (builder.finish(complete: false), PictureDamage(error: problem, decodedFraction: Double(bands.rows) / Double(checked.height)))
+            }
+            guard let problem else { return (builder.finish(complete: true), nil) }
+            guard rows > 0 else { throw problem }
+            return (builder.finish(complete: false), PictureDamage(error: problem, decodedFraction: Double(rows) / Double(checked.height)))
         }
     }
 
     /// Whether the RGBA interface premultiplies `h`'s current page (all but gray with
-    /// unassociated alpha, see `decodeBands`).
+    /// unassociated alpha: tif_getimage.c putagreytile passes those straight).
     static func premultiplies(_ h: Handle) -> Bool {
         var extra: UInt16 = 0
         var types: UnsafeMutablePointer<UInt16>?

@@ -119,6 +119,7 @@ struct FuzzTests {
     @discardableResult
     static func exercise(_ input: [UInt8], rng: inout SplitMix64, acceptsDamage: Bool = false, levels: String? = nil) -> Bool {
         checkParallelPreview(input, rng: &rng)
+        checkParallelTIFF(input)
         // Seeds are small: half the time a budget of 1 KiB beside the file, so that their rows go
         // into level files and decodes made whole meet their allowance (4 KiB).
         let limits = budgetLimits(folder: levels, budget: Bool.random(using: &rng) ? 64 << 10 : input.count + (1 << 10))
@@ -183,6 +184,31 @@ struct FuzzTests {
             _ = FileManager.default.createFile(atPath: dump, contents: Data(input))
         }
         #expect(JPEGPreviewDecoderTests.difference(got, expected) == nil, "parallel preview differs from libjpeg-turbo's")
+    }
+
+    /// A TIFF page decoded on two threads with every band a chunk of its own (so that a small
+    /// seed has many): it must end (no crash, no hang) in the outcome one thread gives, the
+    /// same error or the same rows and pixels.
+    static func checkParallelTIFF(_ input: [UInt8]) {
+        let decoder = ImageDecoder(data: input, file: "fuzz", limits: fuzzLimits)
+        guard let inspection = try? decoder.inspect(), inspection.header.format == .tiff, let codec = inspection.codec else { return }
+        let header = inspection.header
+        let plan = LevelPlan.make(width: header.storedWidth, height: header.storedHeight, last: 0, detail: .full,
+                                  memoryBudget: 64 << 20, canUseFile: false)
+        func decode(threads: Int) -> (pixels: [UInt32], fraction: Double?, error: String?) {
+            do {
+                let (pyramid, damage) = try TIFFCodec.decodeLevels(input, file: "fuzz", stream: nil, page: header.page, header: codec,
+                                                                   plan: plan, folder: nil, threads: threads, chunkBytes: 1,
+                                                                   isCancelled: { false })
+                let picture = Picture(storage: .pyramid(pyramid), header: header, isOpaque: false, damage: damage)
+                return (CorpusTests.pixels(picture), damage?.decodedFraction, damage?.description)
+            } catch {
+                return ([], nil, error.reason)
+            }
+        }
+        let one = decode(threads: 1), two = decode(threads: 2)
+        let same = one.pixels == two.pixels && one.fraction == two.fraction && one.error == two.error
+        #expect(same, "two threads: \(two.error ?? "no error"), \(String(describing: two.fraction)); one: \(one.error ?? "no error"), \(String(describing: one.fraction))")
     }
 
     /// A decoded picture has a size within the limit and draws validly premultiplied pixels.
