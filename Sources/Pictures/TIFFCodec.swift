@@ -229,7 +229,9 @@ enum TIFFCodec {
     private final class Helper: @unchecked Sendable {
         let reader: BandReader
         let buffers: [ARGBPixels]
-        let free = [DispatchSemaphore(value: 1), DispatchSemaphore(value: 1)]
+        /// Made at 0 and signalled once: libdispatch refuses to free a semaphore whose value is
+        /// below the one it was made with, which a cancelled decode can leave.
+        let free = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
         let ready = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
         let finished = DispatchSemaphore(value: 0)
         let stop = Atomic<Bool>(false)
@@ -239,6 +241,7 @@ enum TIFFCodec {
         init(reader: BandReader, buffers: [ARGBPixels]) {
             self.reader = reader
             self.buffers = buffers
+            free.forEach { $0.signal() }
         }
 
         /// The helper thread's loop over chunks 1, 3, 5, … of `chunkRows` rows.

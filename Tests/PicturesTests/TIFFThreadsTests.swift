@@ -24,9 +24,10 @@ struct TIFFThreadsTests {
         #expect(TIFFCodec.Chunking(width: 1024, height: 256 * 3, bandRows: 256, threads: 2).threads == 1)
     }
 
-    /// A 1024×1200 picture of noise, LZW in strips of 21 rows (Pillow's 64 KB), with alpha when
-    /// `alpha`, and a copy in 64×64 tiles (tiffcp): five chunks each, so two threads.
-    static func pictures(alpha: Bool) throws -> (strips: String, tiles: String) {
+    /// A 1024×`height` picture of noise, LZW in strips of 21 rows (Pillow's 64 KB), with alpha
+    /// when `alpha`, and a copy in 64×64 tiles (tiffcp): chunks of 252 and 256 rows, so five
+    /// at the default height, and two threads.
+    static func pictures(alpha: Bool, height: Int = 1200) throws -> (strips: String, tiles: String) {
         try #require(TIFFCodec.openLibrary() == nil)  // decodeMemory is called before any ImageDecoder opens it
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tiff-threads-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -34,7 +35,7 @@ struct TIFFThreadsTests {
         try PillowPictures.make("""
             import random
             random.seed(7)
-            w, h = 1024, 1200
+            w, h = 1024, \(height)
             im = Image.frombytes("\(mode)", (w, h), random.randbytes(w * h * \(alpha ? 4 : 3)))
             im.save(os.path.join(out, "strips.tif"), compression="tiff_lzw")
             import subprocess
@@ -118,7 +119,8 @@ struct TIFFThreadsTests {
 
     @Test("a decode cancelled part-way stops, and its helper thread with it")
     func cancelled() async throws {
-        let (strips, _) = try Self.pictures(alpha: false)
+        // 12 chunks: the helper's six are more than its two buffers.
+        let (strips, _) = try Self.pictures(alpha: false, height: 3000)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: strips)))
         final class Polls: @unchecked Sendable { var count = 0 }
         let polls = Polls()
@@ -131,9 +133,25 @@ struct TIFFThreadsTests {
             }
         }
         #expect(polls.count == 3)
+        // Cancelled before each of the first chunks but the first, the helper ahead and waiting.
+        for at in 1...4 {
+            polls.count = 0
+            let stopped = await #expect(throws: PictureError.self) {
+                try await Parallel.withDefaultWorkers(2) {
+                    try ImageDecoder(data: bytes, file: "t.tif").decode(isCancelled: {
+                        polls.count += 1
+                        guard polls.count > at else { return false }
+                        // The helper meanwhile fills both its buffers and waits for one.
+                        usleep(30_000)
+                        return true
+                    })
+                }
+            }
+            #expect(stopped?.kind == .cancelled, "cancelled after \(at) polls")
+        }
         #expect(error?.kind == .cancelled)
         // The decode after it, on the same threads' pool, is whole.
         let after = CorpusTests.pixels(try await Self.decode(bytes, threads: 2))
-        #expect(after.count == 1024 * 1200)
+        #expect(after.count == 1024 * 3000)
     }
 }
