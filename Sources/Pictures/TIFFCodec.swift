@@ -211,14 +211,21 @@ enum TIFFCodec {
         /// 6000×4000 picture, and three chunks held at once (decision).
         static let targetBytes = 1 << 20
 
-        /// `threads` (the cores the viewer may use) only when there are at least 4 chunks: a
-        /// file of one strip, as Pillow writes them, decodes on one thread. `targetBytes` other
-        /// than the default only in tests: 1 makes every band a chunk.
+        /// 8 MiB: the largest chunk decoded on two threads, whose three chunks are then held at
+        /// once. The benchmark's 1-gigapixel tiled TIFF (31623 pixels wide, 256-row tiles: 32 MB
+        /// a band) showed its first frame no sooner on two (6573 against 6392 ms, medians of 3
+        /// launches alternating, fresh sway each) and peaked at 181 MB (decision).
+        static let maxParallelChunkBytes = 8 << 20
+
+        /// `threads` (the cores the viewer may use) only when there are at least 4 chunks of at
+        /// most `maxParallelChunkBytes`: a file of one strip, as Pillow writes them, decodes on
+        /// one thread. `targetBytes` other than the default only in tests: 1 makes every band a
+        /// chunk.
         init(width: Int, height: Int, bandRows: Int, threads: Int, targetBytes: Int = Chunking.targetBytes) {
             let bandBytes = max(1, bandRows * width * 4)
             chunkRows = max(1, targetBytes / bandBytes) * bandRows
             let chunks = (height + chunkRows - 1) / chunkRows
-            self.threads = threads >= 2 && chunks >= 4 ? 2 : 1
+            self.threads = threads >= 2 && chunks >= 4 && chunkRows * width * 4 <= Self.maxParallelChunkBytes ? 2 : 1
         }
     }
 

@@ -9,7 +9,7 @@ import TestSupport
 
 @Suite("TIFF on two threads")
 struct TIFFThreadsTests {
-    @Test("pages of at least four chunks go to two threads; one strip, or one core, stays on one")
+    @Test("pages of at least four chunks go to two threads; one strip, huge bands, or one core stay on one")
     func chunking() {
         // The benchmark's 6000×4000 in 3-row strips: 14 strips (42 rows, 1 MB) a chunk.
         let bench = TIFFCodec.Chunking(width: 6000, height: 4000, bandRows: 3, threads: 2)
@@ -22,6 +22,9 @@ struct TIFFThreadsTests {
         // Tiles 256 rows high of a picture 1024 wide: 1 MiB, one band a chunk; 3 chunks stay on one thread.
         #expect(TIFFCodec.Chunking(width: 1024, height: 256 * 4, bandRows: 256, threads: 2).threads == 2)
         #expect(TIFFCodec.Chunking(width: 1024, height: 256 * 3, bandRows: 256, threads: 2).threads == 1)
+        // The 1-gigapixel benchmark's tile rows (32 MB): one thread; at 8192 wide (8 MiB), two.
+        #expect(TIFFCodec.Chunking(width: 31623, height: 31623, bandRows: 256, threads: 2).threads == 1)
+        #expect(TIFFCodec.Chunking(width: 8192, height: 8192, bandRows: 256, threads: 2).threads == 2)
     }
 
     /// A 1024×`height` picture of noise, LZW in strips of 21 rows (Pillow's 64 KB), with alpha
