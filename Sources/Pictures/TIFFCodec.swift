@@ -243,7 +243,7 @@ enum TIFFCodec {
         let finished = DispatchSemaphore(value: 0)
         let stop = Atomic<Bool>(false)
         /// Rows decoded into each buffer; written before `ready` is signalled, read after.
-        var decoded = [0, 0]
+        let decoded = Mutex<[Int]>([0, 0])
 
         init(reader: BandReader, buffers: [ARGBPixels]) {
             self.reader = reader
@@ -259,9 +259,10 @@ enum TIFFCodec {
                 free[slot].wait()
                 if stop.load(ordering: .acquiring) { break }
                 let first = (2 * j + 1) * chunkRows, count = min(chunkRows, reader.height - first)
-                decoded[slot] = reader.decode(first, count, into: buffers[slot].base)
+                let done = reader.decode(first, count, into: buffers[slot].base)
+                decoded.withLock { $0[slot] = done }
                 ready[slot].signal()
-                if decoded[slot] < count { break }
+                if done < count { break }
                 j += 1
             }
             finished.signal()
@@ -316,7 +317,7 @@ enum TIFFCodec {
             } else {
                 let slot = (c / 2) % 2
                 helper.ready[slot].wait()
-                done = helper.decoded[slot]
+                done = helper.decoded.withLock { $0[slot] }
                 h = helper.reader.h
                 if done > 0 { take(helper.buffers[slot].base, row, done) }
                 if done == count { helper.free[slot].signal() }
@@ -370,7 +371,7 @@ enum TIFFCodec {
                 throw PictureError(file: file, kind: .insufficientMemory(width: width, height: checked.height,
                                                                          needed: plan.memoryBytes, available: SystemMemory.available() ?? 0))
             }
-            // What the rows need: known once libtiff has begun (the first band).
+            // What the rows need, from the page's tags.
             let premultiplied = TIFFCodec.premultiplies(h)
             let straight = checked.hasAlpha && !premultiplied
             let transform = TIFFCodec.iccProfile(h).flatMap {
