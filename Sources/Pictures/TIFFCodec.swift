@@ -270,13 +270,13 @@ enum TIFFCodec {
     }
 
     /// Decodes the page `reader` is on in chunks of `chunking.chunkRows` rows and hands each to
-    /// `take(rows, first, count)` in order on this thread; `helperReader` makes the second
+    /// `take(rows, count)` in order on this thread; `helperReader` makes the second
     /// handle when `chunking` asks for two threads. Returns the rows taken and, when a band
     /// failed, the error; stops early when `isCancelled`.
     static func decodeRows(_ reader: BandReader, chunking: Chunking, file: String,
                            helperReader: () throws(PictureError) -> BandReader,
                            isCancelled: () -> Bool,
-                           take: (UnsafeMutablePointer<UInt32>, Int, Int) -> Void) throws(PictureError) -> (rows: Int, problem: PictureError?) {
+                           take: (UnsafeMutablePointer<UInt32>, Int) -> Void) throws(PictureError) -> (rows: Int, problem: PictureError?) {
         let (width, height, chunkRows) = (reader.width, reader.height, chunking.chunkRows)
         let own = try ARGBPixels.make(width: width, height: min(chunkRows, height), zeroed: false, file: file)
         guard chunking.threads == 2 else {
@@ -285,7 +285,7 @@ enum TIFFCodec {
                 if isCancelled() { throw PictureError(file: file, kind: .cancelled) }
                 let count = min(chunkRows, height - row)
                 let done = reader.decode(row, count, into: own.base)
-                if done > 0 { take(own.base, row, done) }
+                if done > 0 { take(own.base, done) }
                 row += done
                 if done < count { return (row, failure(reader.h.takeError(), file: file)) }
             }
@@ -313,13 +313,13 @@ enum TIFFCodec {
             if c % 2 == 0 {
                 done = reader.decode(row, count, into: own.base)
                 h = reader.h
-                if done > 0 { take(own.base, row, done) }
+                if done > 0 { take(own.base, done) }
             } else {
                 let slot = (c / 2) % 2
                 helper.ready[slot].wait()
                 done = helper.decoded.withLock { $0[slot] }
                 h = helper.reader.h
-                if done > 0 { take(helper.buffers[slot].base, row, done) }
+                if done > 0 { take(helper.buffers[slot].base, done) }
                 if done == count { helper.free[slot].signal() }
             }
             row += done
@@ -383,7 +383,7 @@ enum TIFFCodec {
             }
             // Red and blue change places as pixman copies each row into the levels.
             let (rows, problem) = try decodeRows(reader, chunking: chunking, file: file, helperReader: helperReader,
-                                                 isCancelled: isCancelled) { pixels, _, count in
+                                                 isCancelled: isCancelled) { pixels, count in
                 for y in 0..<count {
                     let target = straight ? builder.nextStraightRow : builder.nextRow
                     LevelBuilder.copySwappingRedBlue(pixels + y * width, to: target, count: width)
