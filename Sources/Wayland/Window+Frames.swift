@@ -204,8 +204,9 @@ extension Window {
             // Not into a buffer made now: its pages would fault in on this thread while it draws
             // (at 3840×2160 the first frame of a zoom drawn so took 17–30 ms and answered its
             // callback late). One is made for the callback's frame instead, its pages faulted in
-            // on another thread meanwhile.
-            makeSpareBuffer(width: size.width, height: size.height)
+            // on another thread meanwhile; unless the change is a still one from background work,
+            // which the callback draws into the buffer it gives back (`needsSpareBuffer`).
+            if scheduler.needsSpareBuffer { makeSpareBuffer(width: size.width, height: size.height) }
             return
         }
         // The frame just committed goes to the compositor now, not after this one is drawn.

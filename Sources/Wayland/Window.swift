@@ -175,7 +175,7 @@ public final class Window {
         // Background work (picture decoders) wakes the loop instead of the scene polling.
         let waker = display.waker
         scene.onNeedsFrameFromAnyThread = { waker.wake() }
-        wakeHandler = display.addWakeHandler { [unowned self] in self.scheduler.invalidate() }
+        wakeHandler = display.addWakeHandler { [unowned self] in self.scheduler.invalidateFromBackground() }
         surface.commit()  // no buffer yet: asks for the first configure
     }
 

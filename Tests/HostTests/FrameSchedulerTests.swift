@@ -84,6 +84,46 @@ struct FrameSchedulerTests {
         s.sceneRequests(.nextFrame)
         #expect(s.wakeTime == nil, "a frame request alone carries no timer")
     }
+
+    @Test("A decoder's result while nothing moves needs no spare buffer; input, a timer or a motion do")
+    func spareBuffers() {
+        // The state right after a still frame was committed: a callback outstanding, idle.
+        func afterStillCommit() -> FrameScheduler {
+            var s = FrameScheduler()
+            s.invalidate()
+            s.frameStarts()
+            s.sceneRequests(.idle)
+            s.committed(at: 100)
+            return s
+        }
+        var s = afterStillCommit()
+        #expect(s.needsSpareBuffer == true, "nothing changed yet: the default for what comes")
+        s.invalidateFromBackground()
+        #expect(s.dirty && s.changedInBackgroundOnly)
+        #expect(s.needsSpareBuffer == false, "drawn with the callback, into the buffer it gives back")
+        s.invalidateFromBackground()
+        #expect(s.needsSpareBuffer == false, "a second result is still background work")
+        s.invalidate()
+        #expect(s.needsSpareBuffer == true, "input may start a motion")
+        s.invalidateFromBackground()
+        #expect(s.needsSpareBuffer == true, "input is still waiting to be drawn")
+
+        s = afterStillCommit()
+        s.invalidateFromBackground()
+        s.timerFired()
+        #expect(s.needsSpareBuffer == true, "a timer's change counts as any other")
+
+        s = afterStillCommit()
+        s.invalidateFromBackground()
+        let drawn = s.callbackDone()
+        #expect(drawn, "the callback draws the result")
+        s.frameStarts()
+        #expect(!s.changedInBackgroundOnly, "the frame drew it")
+        s.sceneRequests(.nextFrame)
+        s.committed(at: 116)
+        s.invalidateFromBackground()
+        #expect(s.needsSpareBuffer == true, "a result arriving during a motion: frames are drawn ahead")
+    }
 }
 
 @Suite("Frame requests")
