@@ -115,6 +115,7 @@ let package = Package(
         .target(name: "CGIF", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libgif"))]),
         .target(name: "CTIFF", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libtiff-4"))]),
         .target(name: "CHEIF", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libheif"))]),
+        .target(name: "CAVIF", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libavif"))]),
         .target(name: "CJXL", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libjxl"))]),
         .target(name: "CRSVG", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "librsvg-2.0"))]),
         .target(name: "CLCMS", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "lcms2"))]),
@@ -149,7 +150,7 @@ let package = Package(
             "SafeOutput", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "Pictures", dependencies: [
-            "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CJXL", "CRSVG", "CLCMS", "CExif", "CPixman", "CJPEG", "CFileMapping",
+            "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CAVIF", "CJXL", "CRSVG", "CLCMS", "CExif", "CPixman", "CJPEG", "CFileMapping",
             "Raster", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // The image viewer's scenes (gallery, picture pages, error cards), apart from Wayland so

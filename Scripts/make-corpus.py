@@ -17,10 +17,10 @@ Usage:
 
 References are straight-alpha RGBA, 8 bits a sample, in displayed orientation, converted to
 sRGB when the file carries a colour description. They come from Pillow (PNG, JPEG, GIF stills,
-WebP, TIFF, BMP), from each library's own tool (heif-convert, djxl, rsvg-convert), or, for the
-files written here byte by byte (GIF animations, BMP variants, 16-bit TIFF), from the pixels
-that were encoded. Colour conversions of references go through Pillow's ImageCms. Needs
-Debian's python3-pil, webp, libheif-examples, libjxl-tools, librsvg2-bin and libtiff-tools
+WebP, TIFF, BMP), from each library's own tool (heif-convert, avifdec, djxl, rsvg-convert), or,
+for the files written here byte by byte (GIF animations, BMP variants, 16-bit TIFF), from the
+pixels that were encoded. Colour conversions of references go through Pillow's ImageCms. Needs
+Debian's python3-pil, webp, libheif-examples, libavif-bin, libjxl-tools, librsvg2-bin and libtiff-tools
 (Scripts/install-deps.sh installs them). Runs with /usr/bin/python3, where python3-pil lives.
 """
 import base64
@@ -630,7 +630,8 @@ class Corpus:
             for name, source, tol in [(f"{fmt}-lossy.{ext}", src, 1), (f"{fmt}-alpha.{ext}", alpha_src, 1),
                                       (f"{fmt}-icc-p3.{ext}", p3_src, 3)]:
                 self.run("heif-enc", *flag, "-q", "90", source, "-o", self.path(name))
-                self.add(name, fmt, name.split("-", 1)[1].rsplit(".", 1)[0], [(0, 0, self.tool_reference(name), 64, 48)], tol)
+                ref = self.avif_reference(name) if fmt == "avif" else self.tool_reference(name)
+                self.add(name, fmt, name.split("-", 1)[1].rsplit(".", 1)[0], [(0, 0, ref, 64, 48)], tol)
             # Two pictures in one file: pages in the primary-first order heif-convert numbers them.
             name = f"{fmt}-two-images.{ext}"
             self.run("heif-enc", *flag, "-q", "90", src, second, "-o", self.path(name))
@@ -650,7 +651,7 @@ class Corpus:
         struct.pack_into(">HH", data, at + 8, 12, 13)
         with open(self.path("avif-nclx-p3.avif"), "wb") as f:
             f.write(data)
-        ref = self.tool_reference("avif-lossy.avif")
+        ref = self.avif_reference("avif-lossy.avif")
         self.add("avif-nclx-p3.avif", "avif", "nclx Display P3", [(0, 0, to_srgb(ref, P3_ICC), 64, 48)], 3)
         for leftover in (src, alpha_src, p3_src, second):
             os.remove(leftover)
@@ -659,6 +660,17 @@ class Corpus:
         """heif-convert's decode of `name`, in sRGB."""
         out = self.path(name + ".ref.png")
         self.run("heif-convert", self.path(name), out)
+        ref = self.reference_png(out)
+        os.remove(out)
+        return ref
+
+    def avif_reference(self, name):
+        """avifdec's decode of `name`, in sRGB: libavif decodes an AVIF of one image in the
+        viewer, each chroma sample covering its pixels as there (`-u nearest`). Its conversion
+        rounds a level apart from libheif's here and there, which Display P3's red near 0
+        makes 13 levels of sRGB."""
+        out = self.path(name + ".ref.png")
+        self.run("avifdec", "-u", "nearest", "-d", "8", self.path(name), out)
         ref = self.reference_png(out)
         os.remove(out)
         return ref

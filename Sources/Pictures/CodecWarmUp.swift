@@ -36,7 +36,8 @@ public enum CodecWarmUp {
         case .webp: _ = WebPCodec.openLibrary()
         case .gif: _ = GIFCodec.openLibrary()
         case .tiff: _ = TIFFCodec.openLibrary()
-        case .heif, .avif: _ = HEIFCodec.openLibrary()
+        case .heif: _ = HEIFCodec.openLibrary()
+        case .avif: _ = (HEIFCodec.openLibrary(), AVIFCodec.openLibrary())
         case .jxl: _ = JXLCodec.openLibrary()
         case .svg: _ = SVGCodec.openLibrary()
         case .png, .jpeg, .bmp: break  // linked (BMP: decoded here): nothing to open

@@ -1,5 +1,6 @@
 // HEIF (HEVC) and AVIF (AV1) through libheif: pages are the top-level images, primary first;
-// libheif applies the file's rotation, mirroring and crop, so pixels come out upright.
+// libheif applies the file's rotation, mirroring and crop, so pixels come out upright. An AVIF
+// of one image not turned, mirrored or cropped is decoded by libavif instead (AVIFCodec).
 import CHEIF
 
 /// HEIF/AVIF header reading and decoding to straight-alpha ARGB.
@@ -120,7 +121,12 @@ enum HEIFCodec {
                              plan: LevelPlan, folder: String?) throws(PictureError) -> PixelPyramid {
         try data.withBytes { (buffer) throws(PictureError) -> PixelPyramid in
             let ctx = try Context(buffer, file: file, format: format)
-            let (h, _) = try handle(ctx, page: page, file: file, format: format)
+            let (h, count) = try handle(ctx, page: page, file: file, format: format)
+            // An AVIF of one image: libavif decodes it (see AVIFCodec), libheif what it leaves.
+            if format == .avif, count == 1,
+               let pyramid = try AVIFCodec.decodeLevels(buffer, file: file, header: header, colour: color(h), plan: plan, folder: folder) {
+                return pyramid
+            }
             let codec = format == .avif ? heif_compression_AV1 : heif_compression_HEVC
             guard scrollkit_heif_have_decoder_for_format(codec) != 0 else {
                 throw PictureError(file: file, kind: .unsupportedVariant(format, "libheif has no \(format == .avif ? "AV1" : "HEVC") decoder"))

@@ -3,6 +3,7 @@ import Foundation
 import Raster
 import SafeOutput
 import Testing
+import TestSupport
 @testable import Pictures
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, seedable, good enough to pick mutations.
@@ -248,6 +249,32 @@ struct FuzzTests {
             }
         }
         print("fuzz: \(runs) mutants in \(Self.seconds) s from seed \(seed), \(decoded) decoded, \(runs - decoded) refused")
+        #expect(runs > 0)
+    }
+
+    @Test("mutated AVIFs of one image (libavif's, else libheif's) end in an error or a sane picture")
+    func avifMutants() throws {
+        // The generated corpus's AVIFs (lossy, alpha, ICC, nclx, two images) and the fuzz seeds'.
+        guard case .success(let (folder, _)) = GeneratedCorpus.generated else {
+            Issue.record("the corpus was not made")
+            return
+        }
+        var seeds = try GeneratedCorpus.entries("avif").map { try [UInt8](Data(contentsOf: folder.appendingPathComponent($0.file))) }
+        seeds += try Self.seeds().filter { ImageFormat.recognise($0) == .avif }
+        #expect(seeds.count >= 6)
+        var rng = SplitMix64(state: ProcessInfo.processInfo.environment["PICTURES_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0xA1F0)
+        let levels = try PrivateFolder(prefix: "fuzz-avif-levels")
+        for file in seeds { #expect(Self.exercise(file, rng: &rng, levels: levels.path), "seed file does not decode") }
+        let deadline = Date().addingTimeInterval(Self.seconds)
+        var runs = 0, decoded = 0
+        while Date() < deadline {
+            for _ in 0..<20 {
+                let mutant = Mutator.mutate(seeds.randomElement(using: &rng)!, others: seeds, rng: &rng)
+                if Self.exercise(mutant, rng: &rng, acceptsDamage: Bool.random(using: &rng), levels: levels.path) { decoded += 1 }
+                runs += 1
+            }
+        }
+        print("fuzz: \(runs) AVIF mutants in \(Self.seconds) s, \(decoded) decoded, \(runs - decoded) refused")
         #expect(runs > 0)
     }
 

@@ -90,7 +90,7 @@ struct LibraryLoadingTests {
         readelf.waitUntilExit()
         let needed = text.split(separator: "\n").filter { $0.contains("(NEEDED)") }
         #expect(needed.contains { $0.contains("[libpng16.so.16]") }, "readelf's output: \(text)")
-        for soname in ["libwebp.so", "libwebpdemux.so", "libgif.so", "libtiff.so", "libheif.so", "libjxl.so", "libjxl_threads.so",
+        for soname in ["libwebp.so", "libwebpdemux.so", "libgif.so", "libtiff.so", "libheif.so", "libavif.so", "libjxl.so", "libjxl_threads.so",
                        "librsvg-2.so", "libcairo.so",
                        "liblcms2.so", "libsystemd.so"] {
             #expect(!needed.contains { $0.contains("[\(soname)") }, "image-viewer needs \(soname)")
