@@ -71,6 +71,7 @@ struct LibraryLoadingTests {
         #expect(GIFCodec.openLibrary() == nil)
         #expect(TIFFCodec.openLibrary() == nil)
         #expect(HEIFCodec.openLibrary() == nil)
+        #expect(AVIFCodec.openLibrary() == nil)
         #expect(JXLCodec.openLibrary() == nil)
         #expect(JXLCodec.openThreadsLibrary() == nil)
         #expect(SVGCodec.openLibrary() == nil)
