@@ -225,13 +225,15 @@ struct FuzzTests {
         #expect(valid, "invalid premultiplied pixel")
     }
 
-    @Test("mutated files of every format end in an error or a sane picture")
-    func mutants() throws {
-        let seeds = try Self.seeds()
-        let seed = ProcessInfo.processInfo.environment["PICTURES_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0x5C20_11C1
+    /// Exercises every seed, then mutants of them for `seconds`, 50 at a time: each must end
+    /// in an error or a sane picture. The seed of the mutations is PICTURES_FUZZ_SEED's, else
+    /// `defaultSeed`; each mutant is saved to PICTURES_FUZZ_CURRENT before it is decoded, so
+    /// that the input survives a crash of this process. Returns how many ran and decoded.
+    static func fuzz(_ seeds: [[UInt8]], defaultSeed: UInt64, levelsPrefix: String) throws -> (seed: UInt64, runs: Int, decoded: Int) {
+        let seed = ProcessInfo.processInfo.environment["PICTURES_FUZZ_SEED"].flatMap { UInt64($0) } ?? defaultSeed
         let currentPath = ProcessInfo.processInfo.environment["PICTURES_FUZZ_CURRENT"]
         var rng = SplitMix64(state: seed)
-        let levels = try PrivateFolder(prefix: "fuzz-levels")
+        let levels = try PrivateFolder(prefix: levelsPrefix)
         for file in seeds { #expect(Self.exercise(file, rng: &rng, levels: levels.path), "seed file does not decode") }
         let deadline = Date().addingTimeInterval(Self.seconds)
         var runs = 0, decoded = 0
@@ -242,19 +244,25 @@ struct FuzzTests {
                 if mutant.starts(with: ImageFormat.pngSignature), Bool.random(using: &rng) {
                     mutant = Mutator.fixPNGChecksums(mutant)
                 }
-                // Saved before decoding so the input survives a crash of this process.
                 if let currentPath { _ = FileManager.default.createFile(atPath: currentPath, contents: Data(mutant)) }
                 if Self.exercise(mutant, rng: &rng, acceptsDamage: Bool.random(using: &rng), levels: levels.path) { decoded += 1 }
                 runs += 1
             }
         }
+        return (seed, runs, decoded)
+    }
+
+    @Test("mutated files of every format end in an error or a sane picture")
+    func mutants() throws {
+        let (seed, runs, decoded) = try Self.fuzz(try Self.seeds(), defaultSeed: 0x5C20_11C1, levelsPrefix: "fuzz-levels")
         print("fuzz: \(runs) mutants in \(Self.seconds) s from seed \(seed), \(decoded) decoded, \(runs - decoded) refused")
         #expect(runs > 0)
     }
 
     @Test("mutated AVIFs of one image (libavif's, else libheif's) end in an error or a sane picture")
     func avifMutants() throws {
-        // The generated corpus's AVIFs (lossy, alpha, ICC, nclx, two images) and the fuzz seeds'.
+        // The generated corpus's AVIFs (libavif's variants, and libheif's two images) and the
+        // fuzz seeds'.
         guard case .success(let (folder, _)) = GeneratedCorpus.generated else {
             Issue.record("the corpus was not made")
             return
@@ -262,19 +270,8 @@ struct FuzzTests {
         var seeds = try GeneratedCorpus.entries("avif").map { try [UInt8](Data(contentsOf: folder.appendingPathComponent($0.file))) }
         seeds += try Self.seeds().filter { ImageFormat.recognise($0) == .avif }
         #expect(seeds.count >= 6)
-        var rng = SplitMix64(state: ProcessInfo.processInfo.environment["PICTURES_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0xA1F0)
-        let levels = try PrivateFolder(prefix: "fuzz-avif-levels")
-        for file in seeds { #expect(Self.exercise(file, rng: &rng, levels: levels.path), "seed file does not decode") }
-        let deadline = Date().addingTimeInterval(Self.seconds)
-        var runs = 0, decoded = 0
-        while Date() < deadline {
-            for _ in 0..<20 {
-                let mutant = Mutator.mutate(seeds.randomElement(using: &rng)!, others: seeds, rng: &rng)
-                if Self.exercise(mutant, rng: &rng, acceptsDamage: Bool.random(using: &rng), levels: levels.path) { decoded += 1 }
-                runs += 1
-            }
-        }
-        print("fuzz: \(runs) AVIF mutants in \(Self.seconds) s, \(decoded) decoded, \(runs - decoded) refused")
+        let (seed, runs, decoded) = try Self.fuzz(seeds, defaultSeed: 0xA1F0, levelsPrefix: "fuzz-avif-levels")
+        print("fuzz: \(runs) AVIF mutants in \(Self.seconds) s from seed \(seed), \(decoded) decoded, \(runs - decoded) refused")
         #expect(runs > 0)
     }
 
