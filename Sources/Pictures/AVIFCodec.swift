@@ -1,11 +1,11 @@
 // AVIF pixels through libavif, AOM's reference library for the format: libheif reads the file's
 // structure (its pages, size, alpha and colours: HEIFCodec) and libavif decodes the primary
 // image. libheif 1.15 leaves dav1d's settings at their defaults, whose frame threading gives a
-// still picture no second thread (one CPU or two: 0.31 s of dav1d, then 0.4–0.5 s of libheif's
-// own conversion to RGB, on the benchmark's 6000×4000 AVIF); libavif asks dav1d for one frame in
-// flight and threads within it, and converts with libyuv. Timed here in a C program on that
-// file: libheif 709–871 ms to planar RGB; libavif 260–280 ms of decode on two threads (495–566
-// on one) and 65–86 ms to BGRA.
+// still picture no second thread, then converts to RGB on the same thread (a fifth of the
+// viewer's samples under perf on the benchmark's 6000×4000 AVIF); libavif asks dav1d for one
+// frame in flight and threads within it, and converts with libyuv. Timed here in a C program on
+// that file: libheif 709–871 ms to planar RGB; libavif 260–280 ms of decode on two threads
+// (495–566 on one) and 65–86 ms to BGRA.
 import CAVIF
 import Raster
 
