@@ -55,7 +55,7 @@ enum AVIFCodec {
         let hasAlpha = header.hasAlpha && image.pointee.alphaPlane != nil
         let premultiplied = !hasAlpha || image.pointee.alphaPremultiplied == AVIF_TRUE
         let transform = colour.flatMap { ColorTransform($0, input: .bgra(premultiplied: premultiplied)) }
-        let kind: LevelBuilder.RowAlpha = !hasAlpha ? .premultiplied : premultiplied ? .clamped : .straight
+        let kind = LevelBuilder.RowAlpha(hasAlpha: hasAlpha, premultiplied: premultiplied)
         let band = UnsafeMutablePointer<UInt32>.allocate(capacity: w * min(bandRows, h))
         defer { band.deallocate() }
         guard let view = scrollkit_avifImageCreateEmpty() else {

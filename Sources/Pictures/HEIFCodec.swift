@@ -162,7 +162,7 @@ enum HEIFCodec {
             }
             let premultiplied = alpha == nil || scrollkit_heif_image_handle_is_premultiplied_alpha(h.raw) != 0
             let transform = color(h).flatMap { ColorTransform($0, input: .bgra(premultiplied: premultiplied)) }
-            let kind: LevelBuilder.RowAlpha = alpha == nil ? .premultiplied : premultiplied ? .clamped : .straight
+            let kind = LevelBuilder.RowAlpha(hasAlpha: alpha != nil, premultiplied: premultiplied)
             for y in 0..<ht {
                 let (rr, gr, br) = (r + y * Int(strides[0]), g + y * Int(strides[1]), b + y * Int(strides[2]))
                 let ar = alpha.map { $0 + y * Int(strides[3]) }

@@ -151,7 +151,7 @@ enum JXLCodec {
                     return true
                 case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                     let premultiplied = info.alpha_premultiplied != 0
-                    let alpha: LevelBuilder.RowAlpha = info.alpha_bits == 0 ? .premultiplied : premultiplied ? .clamped : .straight
+                    let alpha = LevelBuilder.RowAlpha(hasAlpha: info.alpha_bits != 0, premultiplied: premultiplied)
                     let transform = color.flatMap { ColorTransform($0, input: gray ? .grayInBGRA : .bgra(premultiplied: premultiplied)) }
                     let assembler = RowAssembler(builder: builder, width: header.width, height: header.height, alpha: alpha,
                                                  transform: transform)

@@ -170,6 +170,12 @@ final class LevelBuilder {
         /// Premultiplied by a library that may leave colours above alpha (a file's
         /// associated alpha): clamped to it as the row is taken.
         case clamped
+
+        /// A library's rows: opaque without alpha, else clamped when the file's alpha is
+        /// associated (premultiplied), straight otherwise.
+        init(hasAlpha: Bool, premultiplied: Bool) {
+            self = !hasAlpha ? .premultiplied : premultiplied ? .clamped : .straight
+        }
     }
 
     /// Takes the next full-size row, which `fill` writes (B, G, R, A; alpha as `alpha` says)
