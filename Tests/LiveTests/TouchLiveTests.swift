@@ -19,36 +19,49 @@ func cardOffset(_ shot: Screenshot, size: (Int, Int), xs: ClosedRange<Int>, ys: 
 @Suite("Live touch under sway nested in KWin", .timeLimit(.minutes(3)), .ownThreads)
 struct TouchLiveTests {
     /// KWin, nested sway, a touch injector connected first (early input is lost otherwise),
-    /// then the viewer; returns them with the viewer's first frame drawn.
-    private func start(_ extraArguments: [String] = []) throws -> (SwayNestedInKWin, ClientProcess, ClientProcess) {
+    /// then the viewer; returns them once the viewer's test card is on the screen.
+    ///
+    /// The start order is wl-inject's (its notes): KWin's fake touch reaches sway only some
+    /// time after sway binds KWin's wl_touch, which nothing reports, so 200 ms pass first. And a
+    /// touch must find the window where the user sees it: sway places a new window when its
+    /// first frames are in, after the viewer reports its first frame. Without both waits the
+    /// flick once lost its whole swipe under the live suite's load (one frame drawn in 30 s).
+    private func start(_ extraArguments: [String] = []) throws -> (SwayNestedInKWin, Injector, ClientProcess) {
         let session = try SwayNestedInKWin(width: 800, height: 600)
-        let touch = try ClientProcess("wl-inject", ["--stdin", "--backend", "kwin"], environment: session.kwinClientEnvironment)
-        touch.send("sync")
-        try touch.waitForStdout { $0 == "ok" }
-        try session.waitForTouchDevice()
-        let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"] + extraArguments,
-                                       environment: session.sway.clientEnvironment)
-        try viewer.waitForStderr { isStats($0, "first-frame") }
-        return (session, touch, viewer)
+        do {
+            let touch = try Injector(environment: session.kwinClientEnvironment, options: ["--backend", "kwin"])
+            try session.waitForTouchDevice()
+            try touch.run(["sleep 200"])
+            let viewer = try ClientProcess("image-viewer", ["--test-card", "--stats"] + extraArguments,
+                                           environment: session.sway.clientEnvironment)
+            do {
+                try viewer.waitForStderr { isStats($0, "first-frame") }
+                let problems = try awaitScreen(session.sway) { cardProblems($0, size: (800, 600), points: Self.cardPoints) }
+                guard problems.isEmpty else {
+                    throw HarnessError(description: "the test card did not come on the screen: \(problems)")
+                }
+            } catch {
+                viewer.terminate()
+                throw error
+            }
+            return (session, touch, viewer)
+        } catch {
+            session.stop()
+            throw error
+        }
     }
+
+    /// Where the test card is compared with the screen in its start position.
+    static let cardPoints = [(5, 5), (150, 150), (420, 333), (799, 599), (61, 507)]
 
     @Test("A one-finger drag moves the content with the finger; holding still before lifting gives no fling")
     func touchDrag() throws {
         let (session, touch, viewer) = try start()
-        defer { viewer.terminate(); touch.terminate(); session.stop() }
-        touch.send("touch down 0 600 500")
-        touch.send("touch frame")
-        for i in 1...10 {
-            touch.send("sleep 16")
-            touch.send("touch move 0 \(600 - 25 * i) \(500 - 30 * i)")
-            touch.send("touch frame")
-        }
-        touch.send("sleep 250")
-        touch.send("touch up 0")
-        touch.send("touch frame")
-        touch.send("sync")
-        try touch.waitForStdout(timeout: 20) { $0 == "ok" }
-        let points = [(5, 5), (150, 150), (420, 333), (799, 599), (61, 507)]
+        defer { viewer.terminate(); touch.stop(); session.stop() }
+        try touch.run(["touch down 0 600 500", "touch frame"]
+                      + (1...10).flatMap { i in ["sleep 16", "touch move 0 \(600 - 25 * i) \(500 - 30 * i)", "touch frame"] }
+                      + ["sleep 250", "touch up 0", "touch frame"])
+        let points = Self.cardPoints
         var found: (Int, Int)?
         let problems = try awaitScreen(session.sway) { shot in
             found = cardOffset(shot, size: (800, 600), xs: 235...250, ys: 285...300, points: points)
@@ -99,10 +112,8 @@ struct TouchLiveTests {
         let trace = temporaryTracePath()
         defer { unlink(trace) }
         let (session, touch, viewer) = try start(["--record", trace])
-        defer { viewer.terminate(); touch.terminate(); session.stop() }
-        touch.send("swipe 0 400 550 400 250 80 8")
-        touch.send("sync")
-        try touch.waitForStdout(timeout: 20) { $0 == "ok" }
+        defer { viewer.terminate(); touch.stop(); session.stop() }
+        try touch.run(["swipe 0 400 550 400 250 80 8"])
         let points = [(5, 5), (150, 150), (420, 333), (799, 599), (61, 507), (333, 77)]
         // It comes to rest: two screenshots 400 ms apart agree. (A screenshot of KWin-nested
         // sway takes 1–3 s on a loaded machine, longer than some glides: the motion itself is
@@ -126,7 +137,7 @@ struct TouchLiveTests {
         // twice the finger's travel is momentum, not the drag.
         let offset = rest.flatMap { cardOffset($0, size: (800, 600), xs: 0...0, ys: 250...4000, points: points) }
         // Q through KWin's fake keyboard, which nested sway passes on to the focused viewer.
-        quitWithQ(viewer, keyboard: touch)
+        quitWithQ(viewer, keyboard: touch.process)
         let (lines, live) = try expectReplayEndsAtLiveRest(trace)
         #expect(lines.contains { $0.contains(#""kind":"touch.up""#) }, "the recording has no touch.up line")
         // What the user saw is where the recording says the content rested: the renderer places
