@@ -92,7 +92,19 @@ public struct BufferPool: Sendable {
     /// Whether a buffer of `width`×`height` is free now (`acquire` would hand it out without
     /// making one).
     public func hasFree(width: Int, height: Int) -> Bool {
-        slots.contains { $0.state == .free && $0.width == width && $0.height == height }
+        freeCount(width: width, height: height) > 0
+    }
+
+    /// The buffer `acquire(width:height:)` would hand out now without making one: its id, and
+    /// whether it holds a frame (a spare made ahead holds none yet); nil when none is free.
+    public func nextFree(width: Int, height: Int) -> (id: Int, holdsFrame: Bool)? {
+        let free = slots.filter { $0.state == .free && $0.width == width && $0.height == height }
+        return free.max { $0.frame < $1.frame }.map { ($0.id, $0.frame > 0) }
+    }
+
+    /// How many buffers of `width`×`height` are free now.
+    public func freeCount(width: Int, height: Int) -> Int {
+        slots.count { $0.state == .free && $0.width == width && $0.height == height }
     }
 
     /// Adds a free buffer of `width`×`height` holding no frame, made before a frame needs it;
@@ -224,6 +236,17 @@ struct FrameBuffers<Buffer> {
 
     /// Whether a buffer of `width`×`height` is free now, so `acquire` makes none.
     func hasFree(width: Int, height: Int) -> Bool { pool.hasFree(width: width, height: height) }
+
+    /// How many buffers of `width`×`height` are free now.
+    func freeCount(width: Int, height: Int) -> Int { pool.freeCount(width: width, height: height) }
+
+    /// Whether the buffer `acquire` would hand out now for `width`×`height` can be drawn into at
+    /// full speed: one that held a frame, or a spare whose memory `ready` says is in; false when
+    /// none is free (or the spare's memory could not be made).
+    func nextFreeIsReady(width: Int, height: Int, ready: (Buffer) -> Bool) -> Bool {
+        guard let next = pool.nextFree(width: width, height: height) else { return false }
+        return next.holdsFrame || memory[next.id].map(ready) ?? false
+    }
 
     /// Makes a free buffer of `width`×`height` ahead of need, with `make(id)`; nil at the cap.
     /// When `make` throws, the error is passed on and the slot stays free without memory, which

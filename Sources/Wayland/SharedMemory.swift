@@ -1,6 +1,7 @@
 // Pixel memory shared with the compositor: a memfd of a fixed size, sealed against resizing
 // and mapped read-write. The only file holding that memory's raw pointer and descriptor.
 import Dispatch
+import Synchronization
 import SystemPackage
 
 /// A sealed anonymous file of `byteCount` bytes, mapped for drawing.
@@ -14,6 +15,8 @@ final class SharedMemory {
     private final class Mapping: @unchecked Sendable {  // immutable; munmap in deinit only
         let base: UnsafeMutableRawPointer
         let byteCount: Int
+        /// Set once `prefaultInBackground` has faulted every page in.
+        let faultedIn = Mutex(false)
 
         init(base: UnsafeMutableRawPointer, byteCount: Int) {
             self.base = base
@@ -64,12 +67,18 @@ final class SharedMemory {
     /// (a 3840×2160 buffer is 8,100 pages: drawing the first frame into a new one took 17–30 ms
     /// against 8–9 ms for the frames after it, measured with bench-fling's zoom at 4K). The
     /// pixels are not changed, so drawing may begin before it is done; it is only slower then.
-    func prefaultInBackground() {
+    /// `done` runs on that thread once the pages are in (`pagesAreIn`).
+    func prefaultInBackground(then done: (@Sendable () -> Void)? = nil) {
         let mapping = self.mapping
         Self.prefaulting.async {
             SystemCalls.populateForWriting(mapping.base, byteCount: mapping.byteCount)
+            mapping.faultedIn.withLock { $0 = true }
+            done?()
         }
     }
+
+    /// Whether `prefaultInBackground` has faulted every page in.
+    var pagesAreIn: Bool { mapping.faultedIn.withLock { $0 } }
 
     /// Closes the file; the mapping stays.
     func closeFile() {

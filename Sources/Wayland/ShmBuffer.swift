@@ -49,8 +49,12 @@ final class ShmBuffer {
         wl_buffer_add_listener(buffer, &ShmBuffer.listener, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Faults the pixels' pages in on another thread (see `SharedMemory.prefaultInBackground`).
-    func prefaultInBackground() { memory.prefaultInBackground() }
+    /// Faults the pixels' pages in on another thread, then runs `done` there (see
+    /// `SharedMemory.prefaultInBackground`).
+    func prefaultInBackground(then done: (@Sendable () -> Void)? = nil) { memory.prefaultInBackground(then: done) }
+
+    /// Whether `prefaultInBackground` has faulted the pixels' pages in.
+    var pagesAreIn: Bool { memory.pagesAreIn }
 
     deinit {
         wl_buffer_destroy(proxy)  // before `memory` unmaps the pixels

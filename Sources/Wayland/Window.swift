@@ -6,6 +6,7 @@ import Foundation
 import Host
 import Raster
 import SafeOutput
+import Synchronization
 
 /// A top-level window drawing a `Scene` into shm buffers.
 public final class Window {
@@ -86,6 +87,8 @@ public final class Window {
     /// The upright frame the scene draws into while buffers are turned.
     var preRotated: PreRotatedFrame?
     private var wakeHandler: Int?
+    /// Which of the loop's wakes are the scene's background work (see `BackgroundWakes`).
+    private let backgroundWakes = BackgroundWakes()
     private var lastWarning: String?
     var buffers = FrameBuffers<ShmBuffer>()
     var scheduler = FrameScheduler()
@@ -173,9 +176,14 @@ public final class Window {
         }
         scene.onNeedsFrame = { [unowned self] in self.scheduler.invalidate() }
         // Background work (picture decoders) wakes the loop instead of the scene polling.
-        let waker = display.waker
-        scene.onNeedsFrameFromAnyThread = { waker.wake() }
-        wakeHandler = display.addWakeHandler { [unowned self] in self.scheduler.invalidateFromBackground() }
+        let waker = display.waker, wakes = backgroundWakes
+        scene.onNeedsFrameFromAnyThread = {
+            wakes.noteSceneChange()
+            waker.wake()
+        }
+        wakeHandler = display.addWakeHandler { [unowned self] in
+            if self.backgroundWakes.takeSceneChange() { self.scheduler.invalidateFromBackground() }
+        }
         surface.commit()  // no buffer yet: asks for the first configure
     }
 
@@ -334,5 +342,23 @@ public final class Window {
             surfaceBufferScale = bufferScale
         }
         viewport?.setDestination(destination)
+    }
+}
+
+/// Tells the loop's wakes apart: the scene's background work (a decoded picture) changes what
+/// the window shows; a spare buffer's pages being in (`Window.makeSpareBuffer`) changes nothing,
+/// it only lets the frame for the outstanding callback be drawn ahead now.
+final class BackgroundWakes: Sendable {
+    private let sceneChanged = Mutex(false)
+
+    /// From any thread, before waking the loop.
+    func noteSceneChange() { sceneChanged.withLock { $0 = true } }
+
+    /// On the loop's thread: whether the scene changed since it last asked.
+    func takeSceneChange() -> Bool {
+        sceneChanged.withLock { changed in
+            defer { changed = false }
+            return changed
+        }
     }
 }

@@ -62,6 +62,35 @@ struct FrameBuffersTests {
         #expect(made == 2)
     }
 
+    @Test("Drawing ahead waits for a spare's pages: a buffer that held a frame is ready, a fresh spare only once its memory says so")
+    func spareReadiness() throws {
+        final class Paged {
+            var pagesIn = false
+        }
+        var buffers = FrameBuffers<Paged>(capacity: 4)
+        let ready: (Paged) -> Bool = { $0.pagesIn }
+        #expect(!buffers.nextFreeIsReady(width: 4, height: 4, ready: ready), "nothing free, nothing ready")
+        // The last two frames, both the compositor's.
+        _ = try buffers.acquire(width: 4, height: 4) { _ in Paged() }
+        _ = try buffers.acquire(width: 4, height: 4) { _ in Paged() }
+        #expect(buffers.freeCount(width: 4, height: 4) == 0)
+        // The spare a motion from rest makes ahead of its second frame: free, its pages not in.
+        let spare = try #require(try buffers.addSpare(width: 4, height: 4) { _ in Paged() })
+        #expect(buffers.freeCount(width: 4, height: 4) == 1)
+        #expect(buffers.pool.nextFree(width: 4, height: 4)?.holdsFrame == false)
+        #expect(!buffers.nextFreeIsReady(width: 4, height: 4, ready: ready), "a spare still faulting in is not drawn into")
+        spare.pagesIn = true
+        #expect(buffers.nextFreeIsReady(width: 4, height: 4, ready: ready), "its pages are in")
+        #expect(!buffers.nextFreeIsReady(width: 8, height: 8, ready: ready), "none of another size")
+        // A buffer given back holding a frame is what acquire picks, and ready whatever its memory says.
+        spare.pagesIn = false
+        buffers.released(1)
+        #expect(buffers.freeCount(width: 4, height: 4) == 2)
+        #expect(buffers.pool.nextFree(width: 4, height: 4).map { [$0.id] } == [1])
+        #expect(buffers.pool.nextFree(width: 4, height: 4)?.holdsFrame == true)
+        #expect(buffers.nextFreeIsReady(width: 4, height: 4, ready: ready))
+    }
+
     @Test("A resize drops free buffers' memory at once and busy ones' on release")
     func resizeDropsMemory() throws {
         var buffers = FrameBuffers<Memory>()
