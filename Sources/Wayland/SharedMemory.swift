@@ -11,8 +11,9 @@ import SystemPackage
 /// F_SEAL_SEAL, as foot and smithay-client-toolkit do), so neither side can change it.
 final class SharedMemory {
     /// The mapping, shared with the thread that faults its pages in (`prefaultInBackground`),
-    /// which so keeps it mapped until it is done.
-    private final class Mapping: @unchecked Sendable {  // immutable; munmap in deinit only
+    /// which so keeps it mapped until it is done. Immutable but for `faultedIn`, behind its
+    /// lock; unmapped in `deinit` only.
+    private final class Mapping: @unchecked Sendable {
         let base: UnsafeMutableRawPointer
         let byteCount: Int
         /// Set once `prefaultInBackground` has faulted every page in.
