@@ -8,11 +8,6 @@
 // libavif 0.11 (Debian 12) is soname 15; another version has another soname and ABI.
 _Static_assert(AVIF_VERSION_MAJOR == 0 && AVIF_VERSION_MINOR == 11, "libavif 0.11: soname libavif.so.15");
 
-static const char *const names[] = {SCROLLKIT_AVIF_FUNCTIONS(SCROLLKIT_NAME, SCROLLKIT_NAME_VOID)};
-enum { SCROLLKIT_AVIF_FUNCTIONS(SCROLLKIT_INDEX, SCROLLKIT_INDEX_VOID) function_count };
-static void *functions[function_count];
-static scrollkit_library library = {"libavif.so.15", names, functions, function_count, 0, {0}};
+SCROLLKIT_LIBRARY(SCROLLKIT_AVIF_FUNCTIONS, "libavif.so.15")
 
 const char *scrollkit_avif_open(void) { return scrollkit_library_open(&library); }
-
-SCROLLKIT_AVIF_FUNCTIONS(SCROLLKIT_WRAP, SCROLLKIT_WRAP_VOID)

@@ -8,11 +8,6 @@
 // version would need a new soname here.
 _Static_assert(GIFLIB_MAJOR == 5 && GIFLIB_MINOR >= 1, "giflib 5.1 or a later 5.x: soname libgif.so.7");
 
-static const char *const names[] = {SCROLLKIT_GIF_FUNCTIONS(SCROLLKIT_NAME, SCROLLKIT_NAME_VOID)};
-enum { SCROLLKIT_GIF_FUNCTIONS(SCROLLKIT_INDEX, SCROLLKIT_INDEX_VOID) function_count };
-static void *functions[function_count];
-static scrollkit_library library = {"libgif.so.7", names, functions, function_count, 0, {0}};
+SCROLLKIT_LIBRARY(SCROLLKIT_GIF_FUNCTIONS, "libgif.so.7")
 
 const char *scrollkit_gif_open(void) { return scrollkit_library_open(&library); }
-
-SCROLLKIT_GIF_FUNCTIONS(SCROLLKIT_WRAP, SCROLLKIT_WRAP_VOID)

@@ -10,14 +10,9 @@
 // libheif 1.x keeps one soname; a new major version would need a new one here.
 _Static_assert((LIBHEIF_NUMERIC_VERSION >> 24) == 1, "libheif 1.x: soname libheif.so.1");
 
-static const char *const names[] = {SCROLLKIT_HEIF_FUNCTIONS(SCROLLKIT_NAME, SCROLLKIT_NAME_VOID)};
-enum { SCROLLKIT_HEIF_FUNCTIONS(SCROLLKIT_INDEX, SCROLLKIT_INDEX_VOID) function_count };
-static void *functions[function_count];
-static scrollkit_library library = {"libheif.so.1", names, functions, function_count, 0, {0}};
+SCROLLKIT_LIBRARY(SCROLLKIT_HEIF_FUNCTIONS, "libheif.so.1")
 
 const char *scrollkit_heif_open(void) { return scrollkit_library_open(&library); }
-
-SCROLLKIT_HEIF_FUNCTIONS(SCROLLKIT_WRAP, SCROLLKIT_WRAP_VOID)
 
 // libheif 1.15 gives no way to set dav1d's threads, and dav1d starts as many as the calling
 // thread may run on (sched_getaffinity), with a frame-threading buffer that a still picture never

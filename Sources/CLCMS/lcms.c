@@ -8,11 +8,6 @@
 // major version would need a new one here.
 _Static_assert(LCMS_VERSION / 1000 == 2, "lcms2 2.x: soname liblcms2.so.2");
 
-static const char *const names[] = {SCROLLKIT_LCMS_FUNCTIONS(SCROLLKIT_NAME, SCROLLKIT_NAME_VOID)};
-enum { SCROLLKIT_LCMS_FUNCTIONS(SCROLLKIT_INDEX, SCROLLKIT_INDEX_VOID) function_count };
-static void *functions[function_count];
-static scrollkit_library library = {"liblcms2.so.2", names, functions, function_count, 0, {0}};
+SCROLLKIT_LIBRARY(SCROLLKIT_LCMS_FUNCTIONS, "liblcms2.so.2")
 
 const char *scrollkit_lcms_open(void) { return scrollkit_library_open(&library); }
-
-SCROLLKIT_LCMS_FUNCTIONS(SCROLLKIT_WRAP, SCROLLKIT_WRAP_VOID)

@@ -38,13 +38,8 @@ _Static_assert(LIBRSVG_MAJOR_VERSION == 2, "librsvg 2.x: soname librsvg-2.so.2")
     V(cairo_rectangle, (cairo_t *cr, double x, double y, double width, double height), (cr, x, y, width, height)) \
     V(cairo_clip, (cairo_t *cr), (cr))
 
-static const char *const names[] = {SVG_FUNCTIONS(SCROLLKIT_NAME, SCROLLKIT_NAME_VOID)};
-enum { SVG_FUNCTIONS(SCROLLKIT_INDEX, SCROLLKIT_INDEX_VOID) function_count };
-static void *functions[function_count];
-static scrollkit_library library = {"librsvg-2.so.2", names, functions, function_count, 0, {0}};
-
 SVG_FUNCTIONS(SCROLLKIT_DECLARE, SCROLLKIT_DECLARE_VOID)
-SVG_FUNCTIONS(SCROLLKIT_WRAP, SCROLLKIT_WRAP_VOID)
+SCROLLKIT_LIBRARY(SVG_FUNCTIONS, "librsvg-2.so.2")
 
 const char *scrollkit_svg_open(void) { return scrollkit_library_open(&library); }
 

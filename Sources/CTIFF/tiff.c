@@ -9,11 +9,6 @@
 _Static_assert(TIFFLIB_MAJOR_VERSION == 4 && TIFFLIB_MINOR_VERSION >= 5,
                "libtiff 4.5 or a later 4.x: soname libtiff.so.6");
 
-static const char *const names[] = {SCROLLKIT_TIFF_FUNCTIONS(SCROLLKIT_NAME, SCROLLKIT_NAME_VOID)};
-enum { SCROLLKIT_TIFF_FUNCTIONS(SCROLLKIT_INDEX, SCROLLKIT_INDEX_VOID) function_count };
-static void *functions[function_count];
-static scrollkit_library library = {"libtiff.so.6", names, functions, function_count, 0, {0}};
+SCROLLKIT_LIBRARY(SCROLLKIT_TIFF_FUNCTIONS, "libtiff.so.6")
 
 const char *scrollkit_tiff_open(void) { return scrollkit_library_open(&library); }
-
-SCROLLKIT_TIFF_FUNCTIONS(SCROLLKIT_WRAP, SCROLLKIT_WRAP_VOID)

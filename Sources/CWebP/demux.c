@@ -8,16 +8,11 @@
 // each ...Internal call; ABI 1.x is what libwebpdemux.so.2 takes (libwebp 1.x).
 _Static_assert((WEBP_DEMUX_ABI_VERSION >> 8) == 1, "libwebpdemux ABI 1.x: soname libwebpdemux.so.2");
 
-static const char *const names[] = {SCROLLKIT_WEBP_DEMUX_FUNCTIONS(SCROLLKIT_NAME, SCROLLKIT_NAME_VOID)};
-enum { SCROLLKIT_WEBP_DEMUX_FUNCTIONS(SCROLLKIT_INDEX, SCROLLKIT_INDEX_VOID) function_count };
-static void *functions[function_count];
 // libwebpdemux needs libwebp (its own dependency), which the loader brings with it.
-static scrollkit_library library = {"libwebpdemux.so.2", names, functions, function_count, 0, {0}};
+SCROLLKIT_LIBRARY(SCROLLKIT_WEBP_DEMUX_FUNCTIONS, "libwebpdemux.so.2")
 
 // Called by scrollkit_webp_open once libwebp is open.
 const char *scrollkit_webp_demux_open(void) { return scrollkit_library_open(&library); }
-
-SCROLLKIT_WEBP_DEMUX_FUNCTIONS(SCROLLKIT_WRAP, SCROLLKIT_WRAP_VOID)
 
 WebPDemuxer *scrollkit_WebPDemux(const WebPData *data) {
     return scrollkit_WebPDemuxInternal(data, 0, NULL, WEBP_DEMUX_ABI_VERSION);

@@ -10,10 +10,7 @@
 // 1.x); a new major version would come with a new soname here.
 _Static_assert((WEBP_DECODER_ABI_VERSION >> 8) == 2, "libwebp decoder ABI 2.x: soname libwebp.so.7");
 
-static const char *const names[] = {SCROLLKIT_WEBP_FUNCTIONS(SCROLLKIT_NAME, SCROLLKIT_NAME_VOID)};
-enum { SCROLLKIT_WEBP_FUNCTIONS(SCROLLKIT_INDEX, SCROLLKIT_INDEX_VOID) function_count };
-static void *functions[function_count];
-static scrollkit_library library = {"libwebp.so.7", names, functions, function_count, 0, {0}};
+SCROLLKIT_LIBRARY(SCROLLKIT_WEBP_FUNCTIONS, "libwebp.so.7")
 
 /// Loads libwebpdemux (demux.c).
 const char *scrollkit_webp_demux_open(void);
@@ -22,8 +19,6 @@ const char *scrollkit_webp_open(void) {
     const char *problem = scrollkit_library_open(&library);
     return problem ? problem : scrollkit_webp_demux_open();
 }
-
-SCROLLKIT_WEBP_FUNCTIONS(SCROLLKIT_WRAP, SCROLLKIT_WRAP_VOID)
 
 VP8StatusCode scrollkit_WebPGetFeatures(const uint8_t *data, size_t size, WebPBitstreamFeatures *features) {
     return scrollkit_WebPGetFeaturesInternal(data, size, features, WEBP_DECODER_ABI_VERSION);

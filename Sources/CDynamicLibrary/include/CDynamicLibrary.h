@@ -49,4 +49,14 @@ void *scrollkit_library_function(scrollkit_library *library, size_t index);
         ((__typeof__(&name))scrollkit_library_function(&library, scrollkit_index_##name)) arguments; \
     }
 
+/// What a wrapper file defines for the library `soname` whose functions the X-macro FUNCTIONS
+/// lists: their names, indices and pointer table, the file's `static scrollkit_library library`,
+/// and every wrapper. The file adds its own open function (`scrollkit_library_open(&library)`).
+#define SCROLLKIT_LIBRARY(FUNCTIONS, soname)                                                 \
+    static const char *const names[] = {FUNCTIONS(SCROLLKIT_NAME, SCROLLKIT_NAME_VOID)};      \
+    enum { FUNCTIONS(SCROLLKIT_INDEX, SCROLLKIT_INDEX_VOID) function_count };                 \
+    static void *functions[function_count];                                                  \
+    static scrollkit_library library = {soname, names, functions, function_count, 0, {0}};   \
+    FUNCTIONS(SCROLLKIT_WRAP, SCROLLKIT_WRAP_VOID)
+
 #endif
