@@ -50,6 +50,24 @@ struct FormatFigures {
     let ourPeakKiB: Double, theirPeakKiB: Double
     /// Whether every first frame of image-viewer showed the whole photo.
     let ourFirstShowsPhoto: Bool
+    /// The photo's size on screen once settled (the last run's screenshot), width × height;
+    /// nil when it was not found. The viewers need not show it alike: swayimg 1.10 draws every
+    /// SVG into 1024×1024 pixels and shows those at 1:1, image-viewer fits the drawing to the
+    /// window at the scale shown.
+    let ourShown: (width: Int, height: Int)?, theirShown: (width: Int, height: Int)?
+
+    /// 5 %: shown areas this close count as the same size (a fit rounded, a border).
+    static let shownTolerance = 0.05
+
+    /// "shown 1620×1080 against 1024×683 (2.50× the pixels)", when the two areas differ by more
+    /// than `shownTolerance`: the figures then compare different work.
+    var shownDifference: String? {
+        guard let ours = ourShown, let theirs = theirShown else { return nil }
+        let ratio = Double(ours.width * ours.height) / Double(max(1, theirs.width * theirs.height))
+        guard abs(ratio - 1) > Self.shownTolerance else { return nil }
+        return String(format: "shown %d×%d against %d×%d (%.2f× the pixels)", ours.width, ours.height,
+                      theirs.width, theirs.height, ratio)
+    }
 
     var firstFrameRatio: Double { ourFirstMs / max(theirFirstMs, 1) }
     var memoryRatio: Double { ourPeakKiB / max(theirPeakKiB, 1) }
@@ -216,7 +234,9 @@ struct FormatsBenchmark {
             ourFirstMs: median(ours.map { $0.firstFrameMs ?? .infinity }),
             theirFirstMs: median(theirs.map { $0.firstFrameMs ?? .infinity }),
             ourPeakKiB: median(ours.map { Double($0.peakKiB) }), theirPeakKiB: median(theirs.map { Double($0.peakKiB) }),
-            ourFirstShowsPhoto: ours.allSatisfy { $0.firstFrame?.isPhoto == true })
+            ourFirstShowsPhoto: ours.allSatisfy { $0.firstFrame?.isPhoto == true },
+            ourShown: ours.last?.settled.box.map { ($0.width, $0.height) },
+            theirShown: theirs.last?.settled.box.map { ($0.width, $0.height) })
     }
 
     /// Reading and decoding `file` as the viewer's loader does (whole file, then the full
@@ -262,6 +282,7 @@ struct FormatsBenchmark {
         var parts = [f.firstFrameMs.map { String(format: "first frame %.0f ms", $0) } ?? "no first frame"]
         if let first = f.firstFrame, !first.isPhoto { parts.append("first frame shows \(first)") }
         parts.append(String(format: "peak %.1f MiB", Double(f.peakKiB) / 1024))
+        if let box = f.settled.box { parts.append("settled showing \(box.width)×\(box.height)") }
         return parts.joined(separator: ", ")
     }
 
@@ -281,7 +302,7 @@ struct FormatsBenchmark {
                        Double(row.fileBytes) / 1_048_576,
                        row.ourFirstMs, row.theirFirstMs, row.firstFrameRatio,
                        row.ourPeakKiB / 1024, row.theirPeakKiB / 1024, row.memoryRatio)
-                + (notes.isEmpty ? "holds" : notes.joined(separator: ", ")))
+                + (notes.isEmpty ? "holds" : notes.joined(separator: ", ")) + (row.shownDifference.map { "; " + $0 } ?? ""))
         }
     }
 }
