@@ -8,7 +8,7 @@ set -euo pipefail
 # Build: headers and pkg-config files for the C libraries; wayland-scanner for the glue check.
 build=(pkg-config libwayland-dev libwayland-bin libxkbcommon-dev xkb-data libpng-dev libturbojpeg0-dev libjpeg62-turbo-dev libpixman-1-dev
        libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev libunibreak-dev
-       libwebp-dev libgif-dev libtiff-dev libheif-dev libavif-dev libjxl-dev librsvg2-dev liblcms2-dev libexif-dev)
+       libwebp-dev libgif-dev libtiff-dev libheif-dev libde265-dev libavif-dev libjxl-dev librsvg2-dev liblcms2-dev libexif-dev)
 # Client-side decorations where the compositor draws none (GNOME, weston): libdecor, and its
 # cairo plugin, which draws the title bar, borders and shadows at run time.
 build+=(libdecor-0-dev libdecor-0-plugin-1-cairo)
@@ -18,8 +18,9 @@ build+=(libsystemd-dev)
 # Swift's own Linux prerequisites list the same package, for the shared library's link.
 build+=(libstdc++-12-dev)
 # libheif1 on Debian 12 has its decoders built in: libde265 (HEVC), dav1d and libaom (AV1)
-# come with it as dependencies; there are no separate plugin packages to add. libavif15
-# (AVIF of one image, decoded by dav1d on both cores) comes with libavif-dev.
+# come with it as dependencies; there are no separate plugin packages to add. libde265-dev's
+# header is for the viewer's own HEVC decoder on libde265's worker threads (Sources/CHEIF/de265.c).
+# libavif15 (AVIF of one image, decoded by dav1d on both cores) comes with libavif-dev.
 # Fonts for the text layer: DejaVu and Noto for Latin, Greek, Cyrillic, Arabic, Hebrew, Indic and
 # more (fonts-noto-core, 42 MB), Noto CJK for Chinese, Japanese and Korean (91 MB: no smaller
 # package covers them well), and Noto Color Emoji (11 MB, colour bitmaps).

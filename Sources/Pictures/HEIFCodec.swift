@@ -6,13 +6,21 @@ import CHEIF
 /// HEIF/AVIF header reading and decoding to straight-alpha ARGB.
 enum HEIFCodec {
     /// Loads libheif and registers its decoders (heif_init; without it, the first contexts
-    /// made on two threads at once would both set up the registry): nil when ready, else why
-    /// not. Swift runs this exactly once.
+    /// made on two threads at once would both set up the registry), then the viewer's HEVC
+    /// decoder, which runs libde265 on every CPU (de265.c; without libde265, libheif's own
+    /// decoder serves, on one): nil when ready, else why not. Swift runs this exactly once.
     private static let library: String? = {
         if let problem = scrollkit_heif_open() { return String(cString: problem) }
         let initialised = scrollkit_heif_init(nil)
-        return initialised.code == heif_error_Ok ? nil : "libheif did not start: \(initialised.message.map { String(cString: $0) } ?? "no reason given")"
+        guard initialised.code == heif_error_Ok else {
+            return "libheif did not start: \(initialised.message.map { String(cString: $0) } ?? "no reason given")"
+        }
+        _ = scrollkit_heif_register_threaded_hevc()
+        return nil
     }()
+
+    /// HEVC pictures the viewer's own decoder (de265.c) has decoded, for tests.
+    static var threadedHEVCPictures: Int { scrollkit_heif_threaded_hevc_pictures() }
 
     /// Opens libheif on first use: nil when ready, else why it cannot be used.
     static func openLibrary() -> String? { library }

@@ -275,6 +275,22 @@ struct FuzzTests {
         #expect(runs > 0)
     }
 
+    @Test("mutated HEICs end in an error or a sane picture (the threaded libde265 decoder's input)")
+    func heicMutants() throws {
+        guard case .success(let (folder, _)) = GeneratedCorpus.generated else {
+            Issue.record("the corpus was not made")
+            return
+        }
+        var seeds = try GeneratedCorpus.entries("heif").map { try [UInt8](Data(contentsOf: folder.appendingPathComponent($0.file))) }
+        seeds += try Self.seeds().filter { ImageFormat.recognise($0) == .heif }
+        #expect(seeds.count >= 4)
+        let before = HEIFCodec.threadedHEVCPictures
+        let (seed, runs, decoded) = try Self.fuzz(seeds, defaultSeed: 0x4E1C, levelsPrefix: "fuzz-heic-levels")
+        print("fuzz: \(runs) HEIC mutants in \(Self.seconds) s from seed \(seed), \(decoded) decoded, \(runs - decoded) refused")
+        #expect(runs > 0)
+        #expect(HEIFCodec.threadedHEVCPictures > before, "no mutant reached the threaded decoder")
+    }
+
     @Test("regression corpus: inputs that once broke or stressed the decoders")
     func corpus() throws {
         var rng = SplitMix64(state: 1)

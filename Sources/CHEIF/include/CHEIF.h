@@ -5,6 +5,7 @@
 #define SCROLLKIT_HEIF_H
 
 #include <libheif/heif.h>
+#include <libheif/heif_plugin.h>
 
 #include "CDynamicLibrary.h"
 
@@ -50,7 +51,19 @@
     X(int, heif_image_get_bits_per_pixel_range, (const struct heif_image *image, enum heif_channel channel), \
       (image, channel))                                                                                   \
     X(const uint8_t *, heif_image_get_plane_readonly,                                                    \
-      (const struct heif_image *image, enum heif_channel channel, int *stride), (image, channel, stride))
+      (const struct heif_image *image, enum heif_channel channel, int *stride), (image, channel, stride)) \
+    X(struct heif_error, heif_image_create,                                                              \
+      (int width, int height, enum heif_colorspace colorspace, enum heif_chroma chroma, struct heif_image **image), \
+      (width, height, colorspace, chroma, image))                                                         \
+    X(struct heif_error, heif_image_add_plane,                                                           \
+      (struct heif_image *image, enum heif_channel channel, int width, int height, int bit_depth),       \
+      (image, channel, width, height, bit_depth))                                                         \
+    X(uint8_t *, heif_image_get_plane, (struct heif_image *image, enum heif_channel channel, int *stride), \
+      (image, channel, stride))                                                                           \
+    X(struct heif_color_profile_nclx *, heif_nclx_color_profile_alloc, (void), ())                        \
+    X(struct heif_error, heif_image_set_nclx_color_profile,                                              \
+      (struct heif_image *image, const struct heif_color_profile_nclx *profile), (image, profile))        \
+    X(struct heif_error, heif_register_decoder_plugin, (const struct heif_decoder_plugin *plugin), (plugin))
 
 /// Loads libheif once (any thread): NULL when ready, else a message saying why it cannot be used.
 const char *scrollkit_heif_open(void);
@@ -64,5 +77,13 @@ struct heif_error scrollkit_heif_decode_image_on_one_cpu(const struct heif_image
                                                          enum heif_colorspace colorspace,
                                                          enum heif_chroma chroma,
                                                          const struct heif_decoding_options *options);
+
+/// Registers with libheif (loaded and initialised) a decoder of HEVC pictures on libde265 with
+/// a worker thread for each CPU the process may use (de265.c): NULL when registered, else why
+/// not (libde265 missing); libheif's own HEVC decoder then stays in use.
+const char *scrollkit_heif_register_threaded_hevc(void);
+
+/// Pictures the registered decoder has handed to libheif, for tests.
+long scrollkit_heif_threaded_hevc_pictures(void);
 
 #endif
