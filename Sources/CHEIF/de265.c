@@ -51,8 +51,8 @@ _Static_assert((LIBDE265_NUMERIC_VERSION >> 24) == 1, "libde265 1.x: soname libd
 SCROLLKIT_DE265_FUNCTIONS(SCROLLKIT_DECLARE, SCROLLKIT_DECLARE_VOID)
 SCROLLKIT_LIBRARY(SCROLLKIT_DE265_FUNCTIONS, "libde265.so.0")
 
-/// 200: ahead of libheif 1.15's own libde265 decoder, which answers 100 for HEVC (its
-/// LIBDE265_PLUGIN_PRIORITY); libheif picks the highest.
+/// 200: ahead of libheif 1.15's own libde265 decoder, which answers 100 for HEVC; libheif picks
+/// the highest (ThreadedHEVCTests checks that this one decodes).
 enum { priority = 200 };
 /// Worker threads at most, whatever the CPU count (decision: more rows in flight than a
 /// picture's wavefront has only adds threads).
@@ -120,9 +120,8 @@ static void free_decoder(void *opaque) {
 }
 
 /// libheif hands the parameter sets and then the picture's data as NAL units, each after its
-/// length in four bytes, most significant first (libheif writes the parameter sets so and
-/// reads the picture with the file's hvcC length size normalised to four). Every length is
-/// checked against what is left before a unit is passed on.
+/// length in four bytes, most significant first (as libheif's own decoder reads them). Every
+/// length is checked against what is left before a unit is passed on.
 static struct heif_error push_data(void *opaque, const void *data, size_t size) {
     decoder *d = opaque;
     const uint8_t *bytes = data;
