@@ -259,16 +259,22 @@ struct FuzzTests {
         #expect(runs > 0)
     }
 
+    /// The generated corpus's files of make-corpus.py's format `name`, then the fuzz seeds of
+    /// `format`; nil (recorded as an issue) when the corpus was not made.
+    private static func seeds(of name: String, _ format: ImageFormat) throws -> [[UInt8]]? {
+        guard case .success(let (folder, _)) = GeneratedCorpus.generated else {
+            Issue.record("the corpus was not made")
+            return nil
+        }
+        let made = try GeneratedCorpus.entries(name).map { try [UInt8](Data(contentsOf: folder.appendingPathComponent($0.file))) }
+        return made + (try seeds()).filter { ImageFormat.recognise($0) == format }
+    }
+
     @Test("mutated AVIFs of one image (libavif's, else libheif's) end in an error or a sane picture")
     func avifMutants() throws {
         // The generated corpus's AVIFs (libavif's variants, and libheif's two images) and the
         // fuzz seeds'.
-        guard case .success(let (folder, _)) = GeneratedCorpus.generated else {
-            Issue.record("the corpus was not made")
-            return
-        }
-        var seeds = try GeneratedCorpus.entries("avif").map { try [UInt8](Data(contentsOf: folder.appendingPathComponent($0.file))) }
-        seeds += try Self.seeds().filter { ImageFormat.recognise($0) == .avif }
+        guard let seeds = try Self.seeds(of: "avif", .avif) else { return }
         #expect(seeds.count >= 6)
         let (seed, runs, decoded) = try Self.fuzz(seeds, defaultSeed: 0xA1F0, levelsPrefix: "fuzz-avif-levels")
         print("fuzz: \(runs) AVIF mutants in \(Self.seconds) s from seed \(seed), \(decoded) decoded, \(runs - decoded) refused")
@@ -277,12 +283,7 @@ struct FuzzTests {
 
     @Test("mutated HEICs end in an error or a sane picture (the threaded libde265 decoder's input)")
     func heicMutants() throws {
-        guard case .success(let (folder, _)) = GeneratedCorpus.generated else {
-            Issue.record("the corpus was not made")
-            return
-        }
-        var seeds = try GeneratedCorpus.entries("heif").map { try [UInt8](Data(contentsOf: folder.appendingPathComponent($0.file))) }
-        seeds += try Self.seeds().filter { ImageFormat.recognise($0) == .heif }
+        guard let seeds = try Self.seeds(of: "heif", .heif) else { return }
         #expect(seeds.count >= 4)
         let before = HEIFCodec.threadedHEVCPictures
         let (seed, runs, decoded) = try Self.fuzz(seeds, defaultSeed: 0x4E1C, levelsPrefix: "fuzz-heic-levels")
