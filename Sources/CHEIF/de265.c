@@ -1,5 +1,5 @@
-// HEVC pictures for libheif, decoded by libde265 with a worker thread for each CPU the process
-// may use, registered as a libheif decoder plugin ahead of libheif's own.
+// HEVC pictures for libheif, decoded by libde265 with a worker thread for each core the viewer
+// uses, registered as a libheif decoder plugin ahead of libheif's own.
 //
 // Why: libheif 1.15's own libde265 decoder starts one worker thread, so a HEIC photo (what
 // phones save) was decoded on one core while the other idled; x265, which encodes HEIC, writes
@@ -10,9 +10,7 @@
 #ifdef SCROLLKIT_NO_PKG_CONFIG
 #error "pkg-config --cflags found no libheif or libde265 when the package manifest was read: run Scripts/install-deps.sh, then remove .build and build again"
 #endif
-#define _GNU_SOURCE  // cpu_set_t, CPU_COUNT
 #include <limits.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,9 +52,9 @@ SCROLLKIT_LIBRARY(SCROLLKIT_DE265_FUNCTIONS, "libde265.so.0")
 /// 200: ahead of libheif 1.15's own libde265 decoder, which answers 100 for HEVC; libheif picks
 /// the highest (ThreadedHEVCTests checks that this one decodes).
 enum { priority = 200 };
-/// Worker threads at most, whatever the CPU count (decision: more rows in flight than a
-/// picture's wavefront has only adds threads).
-enum { max_workers = 16 };
+/// libde265's worker threads per picture, set once at registration (0: the calling thread
+/// decodes alone).
+static int workers;
 
 static atomic_long pictures_decoded;
 
@@ -82,14 +80,6 @@ static void plugin_deinit(void) {}
 
 static int supports(enum heif_compression_format format) { return format == heif_compression_HEVC ? priority : 0; }
 
-/// CPUs this process may run on (taskset, cgroups' cpusets), 1 when unknown.
-static int usable_cpus(void) {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-    int count = CPU_COUNT(&set);
-    return count > 0 ? count : 1;
-}
-
 static struct heif_error new_decoder(void **out) {
     decoder *d = calloc(1, sizeof *d);
     if (!d) return failure("out of memory");
@@ -98,10 +88,8 @@ static struct heif_error new_decoder(void **out) {
         free(d);
         return failure("libde265 could not make a decoder");
     }
-    // On one CPU the calling thread decodes alone (no workers: nothing to gain from them).
-    int cpus = usable_cpus();
-    if (cpus > 1) {
-        de265_error started = scrollkit_de265_start_worker_threads(d->context, cpus < max_workers ? cpus : max_workers);
+    if (workers > 0) {
+        de265_error started = scrollkit_de265_start_worker_threads(d->context, workers);
         if (!scrollkit_de265_isOK(started)) {
             scrollkit_de265_free_decoder(d->context);
             free(d);
@@ -239,9 +227,11 @@ static const struct heif_decoder_plugin plugin = {
     .decode_image = decode_image,
 };
 
-const char *scrollkit_heif_register_threaded_hevc(void) {
+const char *scrollkit_heif_register_threaded_hevc(int cores) {
     const char *problem = scrollkit_library_open(&library);
     if (problem) return problem;
+    // On one core the calling thread decodes alone: a worker would only take turns with it.
+    workers = cores > 1 ? cores : 0;
     struct heif_error registered = scrollkit_heif_register_decoder_plugin(&plugin);
     return registered.code == heif_error_Ok ? NULL : "libheif refused the decoder";
 }

@@ -2,20 +2,22 @@
 // libheif applies the file's rotation, mirroring and crop, so pixels come out upright. An AVIF
 // of one image not turned, mirrored or cropped is decoded by libavif instead (AVIFCodec).
 import CHEIF
+import Raster
 
 /// HEIF/AVIF header reading and decoding to straight-alpha ARGB.
 enum HEIFCodec {
     /// Loads libheif and registers its decoders (heif_init; without it, the first contexts
     /// made on two threads at once would both set up the registry), then the viewer's HEVC
-    /// decoder, which runs libde265 on every CPU (de265.c; without libde265, libheif's own
-    /// decoder serves, on one): nil when ready, else why not. Swift runs this exactly once.
+    /// decoder, which runs libde265 on the cores the process may use (`Parallel.defaultWorkers`,
+    /// as for JPEG XL; de265.c; without libde265, libheif's own decoder serves, on one): nil
+    /// when ready, else why not. Swift runs this exactly once.
     private static let library: String? = {
         if let problem = scrollkit_heif_open() { return String(cString: problem) }
         let initialised = scrollkit_heif_init(nil)
         guard initialised.code == heif_error_Ok else {
             return "libheif did not start: \(initialised.message.map { String(cString: $0) } ?? "no reason given")"
         }
-        _ = scrollkit_heif_register_threaded_hevc()
+        _ = scrollkit_heif_register_threaded_hevc(Int32(clamping: Parallel.defaultWorkers))
         return nil
     }()
 

@@ -79,9 +79,9 @@ struct heif_error scrollkit_heif_decode_image_on_one_cpu(const struct heif_image
                                                          const struct heif_decoding_options *options);
 
 /// Registers with libheif (loaded and initialised) a decoder of HEVC pictures on libde265 with
-/// a worker thread for each CPU the process may use (de265.c): NULL when registered, else why
-/// not (libde265 missing); libheif's own HEVC decoder then stays in use.
-const char *scrollkit_heif_register_threaded_hevc(void);
+/// a worker thread for each of `cores` (de265.c): NULL when registered, else why not (libde265
+/// missing); libheif's own HEVC decoder then stays in use. Called once.
+const char *scrollkit_heif_register_threaded_hevc(int cores);
 
 /// Pictures the registered decoder has handed to libheif, for tests.
 long scrollkit_heif_threaded_hevc_pictures(void);
