@@ -20,6 +20,12 @@ typedef struct {
     size_t position;
     int from_file;
     int fd;
+    /// When set, the bytes come from `pull` instead (1 when it gave all `length`; else 0, with
+    /// `pull_message` saying why): Pictures' CPNGStream, the file with its image data inflated
+    /// on another thread.
+    int (*pull)(void *context, unsigned char *out, size_t length);
+    const char *(*pull_message)(void *context);
+    void *pull_context;
     char message[256];
 } scrollkit_png_state;
 
@@ -41,6 +47,10 @@ static void scrollkit_png_warning(png_structp png, png_const_charp message) {
 /// words the same way ("read beyond end of data"), and so is a file that cannot be read.
 static void scrollkit_png_read(png_structp png, png_bytep out, size_t length) {
     scrollkit_png_state *state = (scrollkit_png_state *)png_get_io_ptr(png);
+    if (state->pull) {
+        if (!state->pull(state->pull_context, out, length)) png_error(png, state->pull_message(state->pull_context));
+        return;
+    }
     if (length > state->size - state->position) png_error(png, "read beyond end of data");
     if (!state->from_file) {
         memcpy(out, state->data + state->position, length);

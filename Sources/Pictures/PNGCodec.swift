@@ -1,7 +1,10 @@
 // PNG through libpng's full API, row by row (the C shim keeps libpng's longjmp out of Swift):
 // a cut or corrupt file keeps the rows that decoded, and the colour chunks come out for
-// LittleCMS (iCCP, sRGB, gAMA with cHRM, cICP).
+// LittleCMS (iCCP, sRGB, gAMA with cHRM, cICP). A large file's image data is inflated on a
+// second core while libpng unfilters (CPNGStream).
 import CPNG
+import CPNGStream
+import Raster
 
 /// PNG header reading and decoding to straight-alpha ARGB.
 enum PNGCodec {
@@ -19,6 +22,41 @@ enum PNGCodec {
     /// little beside inflating it).
     static let streamReadBytes = 1 << 16
 
+    /// 256 KiB: image data from which a decode inflates it on a thread of its own (CPNGStream),
+    /// when the viewer has two cores or more. (Decision: starting a thread costs tens of
+    /// microseconds, inflating 256 KiB a few milliseconds; smaller files gain nothing to notice.)
+    static let inflateAheadBytes = 1 << 18
+
+    /// The bytes of image data a decode of a file with `chunks` inflates ahead on another thread
+    /// needs for every row (`inflatedBytes`), nil when it inflates on libpng's thread: `request`
+    /// when given, else when the file holds `inflateAheadBytes` of image data and the viewer
+    /// has two cores or more.
+    static func inflateAhead(_ chunks: ContainerInfo, header: CodecHeader, request: Bool?) -> Int? {
+        guard request ?? (chunks.imageDataBytes >= inflateAheadBytes && Parallel.defaultWorkers > 1),
+              chunks.width == header.width, chunks.height == header.height else { return nil }
+        return inflatedBytes(width: header.width, height: header.height, bitDepth: chunks.bitDepth,
+                             colorType: chunks.colorType, interlaced: chunks.interlaced)
+    }
+
+    /// The filtered image data of a `width`×`height` PNG: per row of each Adam7 pass (or of
+    /// the picture) a filter byte and its samples' bytes (PNG §7.2, §8.2). Nil for a colour
+    /// type PNG does not define.
+    static func inflatedBytes(width: Int, height: Int, bitDepth: Int, colorType: Int, interlaced: Bool) -> Int? {
+        // Samples per pixel of colour types 0, 2, 3, 4, 6 (PNG §6.1).
+        let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4]
+        guard let samples = channels[colorType] else { return nil }
+        func bytes(_ w: Int, _ h: Int) -> Int { w > 0 && h > 0 ? h * ((w * samples * bitDepth + 7) / 8 + 1) : 0 }
+        guard interlaced else { return bytes(width, height) }
+        // Adam7's passes: first column and row, column and row steps (PNG §8.2).
+        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        return passes.reduce(0) { total, p in
+            total + bytes((width - p.0 + p.2 - 1) / p.2, (height - p.1 + p.3 - 1) / p.3)
+        }
+    }
+
+    /// Image data inflated ahead by every decode of this process so far (for tests).
+    static var inflatedAheadBytes: UInt64 { UInt64(scrollkit_png_stream_total_inflated()) }
+
     /// The chunk walk of `data`, or of `stream` when the file is read in place.
     static func chunks(_ data: [UInt8], stream: PictureFile?) -> ContainerInfo {
         guard let stream else { return Metadata.png(data) }
@@ -31,9 +69,14 @@ enum PNGCodec {
         var info: png_infop?
         let state: UnsafeMutablePointer<scrollkit_png_state>
         let file: String
+        /// The thread inflating the image data ahead, when there is one.
+        private var inflater: OpaquePointer?
 
-        /// A read over `bytes`, or over `stream` (the file read in place) when there is one.
-        init(_ bytes: UnsafeBufferPointer<UInt8>, file: String, stream: PictureFile? = nil) throws(PictureError) {
+        /// A read over `bytes`, or over `stream` (the file read in place) when there is one;
+        /// with `inflateAhead`, through a CPNGStream thread that inflates the image data
+        /// (`inflateAhead` bytes of it for every row; see `PNGCodec.inflateAhead`).
+        init(_ bytes: UnsafeBufferPointer<UInt8>, file: String, stream: PictureFile? = nil,
+             inflateAhead: Int? = nil) throws(PictureError) {
             self.file = file
             state = .allocate(capacity: 1)
             state.initialize(to: scrollkit_png_state())
@@ -44,11 +87,24 @@ enum PNGCodec {
                 state.pointee.fd = stream.fd
                 state.pointee.size = stream.size
             }
+            if let needed = inflateAhead, let inflater = scrollkit_png_stream_start(stream == nil ? bytes.baseAddress : nil,
+                                                                                     state.pointee.size, stream?.fd ?? -1, needed) {
+                self.inflater = inflater
+                state.pointee.pull = scrollkit_png_stream_read
+                state.pointee.pull_message = scrollkit_png_stream_message
+                state.pointee.pull_context = UnsafeMutableRawPointer(inflater)
+            }
             guard let png = scrollkit_png_create(state), let info = png_create_info_struct(png) else {
                 throw PictureError(file: file, kind: .corrupt(.png, "out of memory"))
             }
             self.png = png
             self.info = info
+            if inflater != nil {
+                // The rewritten image data carries no CRCs and no Adler-32: the thread checked the
+                // file's, and the CRCs of its other critical chunks (CPNGStream.h).
+                png_set_crc_action(png, PNG_CRC_QUIET_USE, PNG_CRC_DEFAULT)
+                png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON)
+            }
             // A broken ancillary chunk (a bad iCCP, a wrong CRC in text) is a warning, not
             // a reason to refuse the picture (the default for reading, made explicit).
             png_set_benign_errors(png, 1)
@@ -62,6 +118,7 @@ enum PNGCodec {
 
         deinit {
             png_destroy_read_struct(&png, &info, nil)
+            scrollkit_png_stream_stop(inflater)
             state.deallocate()
         }
 
@@ -149,10 +206,13 @@ enum PNGCodec {
         return (passes, colorType & PNG_COLOR_MASK_COLOR == 0)
     }
 
-    static func decode(_ data: [UInt8], file: String, stream: PictureFile? = nil, header: CodecHeader) throws(PictureError) -> CodecOutput {
+    /// `inflateAhead`: whether the image data is inflated on another thread (nil: when worth it).
+    static func decode(_ data: [UInt8], file: String, stream: PictureFile? = nil, header: CodecHeader,
+                       inflateAhead request: Bool? = nil) throws(PictureError) -> CodecOutput {
         let chunks = chunks(data, stream: stream)
         return try data.withBytes { (buffer) throws(PictureError) -> CodecOutput in
-            let reader = try Reader(buffer, file: file, stream: stream)
+            let reader = try Reader(buffer, file: file, stream: stream,
+                                    inflateAhead: inflateAhead(chunks, header: header, request: request))
             let png = reader.png
             let (passes, gray) = try prepareARGBRows(reader, header: header)
             let w = header.width, h = header.height
@@ -181,12 +241,14 @@ enum PNGCodec {
     /// Decodes a non-interlaced PNG row by row straight into `plan`'s levels: each row is
     /// converted to sRGB and premultiplied as it arrives, so the full picture is never held
     /// unless the plan keeps it. Rows after a cut or corrupt stretch stay transparent, with
-    /// the damage reported. `isCancelled` is polled every few rows.
+    /// the damage reported. `isCancelled` is polled every few rows; `inflateAhead` as in `decode`.
     static func decodeLevels(_ data: [UInt8], file: String, stream: PictureFile?, header: CodecHeader, plan: LevelPlan,
-                             folder: String?, isCancelled: () -> Bool) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) {
+                             folder: String?, inflateAhead request: Bool? = nil,
+                             isCancelled: () -> Bool) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) {
         let chunks = chunks(data, stream: stream)
         return try data.withBytes { (buffer) throws(PictureError) -> (pyramid: PixelPyramid, damage: PictureDamage?) in
-            let reader = try Reader(buffer, file: file, stream: stream)
+            let reader = try Reader(buffer, file: file, stream: stream,
+                                    inflateAhead: inflateAhead(chunks, header: header, request: request))
             let png = reader.png
             let (passes, gray) = try prepareARGBRows(reader, header: header)
             precondition(passes == 1, "interlaced PNGs are decoded whole")

@@ -121,6 +121,7 @@ struct FuzzTests {
     static func exercise(_ input: [UInt8], rng: inout SplitMix64, acceptsDamage: Bool = false, levels: String? = nil) -> Bool {
         checkParallelPreview(input, rng: &rng)
         checkParallelTIFF(input)
+        checkInflatedAhead(input, levels: levels, rng: &rng)
         // Seeds are small: half the time a budget of 1 KiB beside the file, so that their rows go
         // into level files and decodes made whole meet their allowance (4 KiB).
         let limits = budgetLimits(folder: levels, budget: Bool.random(using: &rng) ? 64 << 10 : input.count + (1 << 10))
@@ -210,6 +211,24 @@ struct FuzzTests {
         let one = decode(threads: 1), two = decode(threads: 2)
         let same = one.pixels == two.pixels && one.fraction == two.fraction && one.error == two.error
         #expect(same, "two threads: \(two.error ?? "no error"), \(String(describing: two.fraction)); one: \(one.error ?? "no error"), \(String(describing: one.fraction))")
+    }
+
+    /// A PNG decoded with its image data inflated on a second thread (CPNGStream), from memory or
+    /// half the time read in place from a file in `levels`: it must end (no crash, no hang) as
+    /// libpng alone allows, the same pixels, or a problem after at least the same rows.
+    static func checkInflatedAhead(_ input: [UInt8], levels: String?, rng: inout SplitMix64) {
+        guard input.starts(with: ImageFormat.pngSignature) else { return }
+        var file: PictureFile?
+        if let levels, Bool.random(using: &rng) {
+            let path = levels + "/inflated-ahead.png"
+            if FileManager.default.createFile(atPath: path, contents: Data(input)) { file = try? PictureFile.open(path: path) }
+        }
+        let alone = PNGInflateAheadTests.decode(input, ahead: false)
+        let ahead = PNGInflateAheadTests.decode(input, ahead: true, file: file)
+        if let dump = ProcessInfo.processInfo.environment["PNG_AHEAD_FUZZ_DUMP"], !PNGInflateAheadTests.agrees(ahead, with: alone) {
+            _ = FileManager.default.createFile(atPath: dump, contents: Data(input))
+        }
+        #expect(PNGInflateAheadTests.agrees(ahead, with: alone), "inflated ahead: \(ahead); libpng alone: \(alone)")
     }
 
     /// A decoded picture has a size within the limit and draws validly premultiplied pixels.

@@ -8,6 +8,14 @@ import Foundation
 /// Rows are deflated at zlib's level 9 one at a time. Throws when zlib or the write fails.
 public func writeDeflatedPNG(to path: String, width: Int, height: Int, bitDepth: UInt8, colorType: UInt8,
                              row: (Int) -> [UInt8]) throws {
+    let file = try deflatedPNG(width: width, height: height, bitDepth: bitDepth, colorType: colorType, row: row)
+    try Data(file).write(to: URL(fileURLWithPath: path))
+}
+
+/// The bytes of `writeDeflatedPNG`'s file, its image data cut into IDAT chunks of
+/// `chunkBytes` (one chunk when nil), as encoders write them (libpng: 8 KiB each).
+public func deflatedPNG(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, chunkBytes: Int? = nil,
+                        row: (Int) -> [UInt8]) throws -> [UInt8] {
     struct ZlibFailure: Error { let status: Int32 }
     var stream = z_stream()
     // Level 9: zlib's best compression, as the files were made.
@@ -34,9 +42,9 @@ public func writeDeflatedPNG(to path: String, width: Int, height: Int, bitDepth:
     }
     for y in 0..<height { try pump([0] + row(y), flush: Z_NO_FLUSH) }
     try pump([], flush: Z_FINISH)
-    let file = pngSignatureAndHeader(width: width, height: height, bitDepth: bitDepth, colorType: colorType)
-        + pngChunk("IDAT", deflated) + pngChunk("IEND", [])
-    try Data(file).write(to: URL(fileURLWithPath: path))
+    let size = max(1, chunkBytes ?? deflated.count)
+    let chunks = stride(from: 0, to: deflated.count, by: size).flatMap { pngChunk("IDAT", Array(deflated[$0..<min($0 + size, deflated.count)])) }
+    return pngSignatureAndHeader(width: width, height: height, bitDepth: bitDepth, colorType: colorType) + chunks + pngChunk("IEND", [])
 }
 
 private func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
