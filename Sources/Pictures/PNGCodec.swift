@@ -87,7 +87,8 @@ enum PNGCodec {
                 state.pointee.fd = stream.fd
                 state.pointee.size = stream.size
             }
-            if let needed = inflateAhead, let inflater = scrollkit_png_stream_start(stream == nil ? bytes.baseAddress : nil,
+            if let needed = inflateAhead, stream != nil || bytes.baseAddress != nil,
+               let inflater = scrollkit_png_stream_start(stream == nil ? bytes.baseAddress : nil,
                                                                                      state.pointee.size, stream?.fd ?? -1, needed) {
                 self.inflater = inflater
                 state.pointee.pull = scrollkit_png_stream_read
@@ -100,10 +101,9 @@ enum PNGCodec {
             self.png = png
             self.info = info
             if inflater != nil {
-                // The rewritten image data carries no CRCs and no Adler-32: the thread checked the
-                // file's, and the CRCs of its other critical chunks (CPNGStream.h).
+                // The rewritten image data carries no CRCs: the thread checked the file's, and
+                // those of its other critical chunks (CPNGStream.h). (Its Adler-32: below.)
                 png_set_crc_action(png, PNG_CRC_QUIET_USE, PNG_CRC_DEFAULT)
-                png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON)
             }
             // A broken ancillary chunk (a bad iCCP, a wrong CRC in text) is a warning, not
             // a reason to refuse the picture (the default for reading, made explicit).
@@ -111,9 +111,15 @@ enum PNGCodec {
             // libpng reads image data in blocks of this size (8 KiB by default) and cannot
             // use a block it could not read whole: small blocks let a cut file keep the
             // rows of all but its last kilobyte. A file read in place takes larger blocks,
-            // each one a system call.
-            png_set_compression_buffer_size(png, stream == nil ? PNGCodec.imageDataReadBytes : PNGCodec.streamReadBytes)
+            // each one a system call, and so does data inflated ahead (the thread inflates a
+            // cut file's last block, and each read takes its lock).
+            let large = stream != nil || inflater != nil
+            png_set_compression_buffer_size(png, large ? PNGCodec.streamReadBytes : PNGCodec.imageDataReadBytes)
             guard scrollkit_png_read_info(png, info) != 0 else { throw error() }
+            // The rewritten image data carries no Adler-32 either (the thread checked the file's).
+            // Set once the chunks before it are read: libpng applies it to every zlib stream it
+            // inflates from then on, and an iCCP profile's keeps its check.
+            if inflater != nil { png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON) }
         }
 
         deinit {
