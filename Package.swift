@@ -129,7 +129,7 @@ let package = Package(
         .target(name: "CSystemd", dependencies: ["CDynamicLibrary"], cSettings: [.unsafeFlags(headerFlags(pkgConfig: "libsystemd"))]),
         // glibc's malloc.h (malloc_trim), which the Glibc module leaves out: libc's own, no package.
         .systemLibrary(name: "CMalloc"),
-        // The tests' PNG writer deflates rows with zlib (libpng's own dependency).
+        // zlib (libpng's own dependency): CPNGStream inflates with it, the tests' PNG writer deflates.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // A large PNG's image data inflated on a second core while libpng unfilters its rows.
         .target(name: "CPNGStream", dependencies: ["CZlib"]),

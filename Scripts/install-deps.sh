@@ -17,6 +17,9 @@ build+=(libsystemd-dev)
 # GCC's libstdc++ archive, which the viewer links statically (Packaging/static-libstdc++);
 # Swift's own Linux prerequisites list the same package, for the shared library's link.
 build+=(libstdc++-12-dev)
+# zlib's headers: a large PNG's image data is inflated on a second core (Sources/CPNGStream),
+# and the tests deflate the rows of the huge PNG files they write.
+build+=(zlib1g-dev)
 # libheif1 on Debian 12 has its decoders built in: libde265 (HEVC), dav1d and libaom (AV1)
 # come with it as dependencies; there are no separate plugin packages to add. libde265-dev's
 # header is for the viewer's own HEVC decoder on libde265's worker threads (Sources/CHEIF/de265.c).
@@ -33,8 +36,6 @@ headless=(sway grim kwin-wayland)
 tests=(plasma-wayland-protocols cage weston swayimg)
 # The kiosk unit's check (systemd-analyze verify, which runs without systemd as init).
 tests+=(systemd)
-# zlib's headers: the tests deflate the rows of the huge PNG files they write.
-tests+=(zlib1g-dev)
 # readelf: a unit test reads the built viewer's dynamic section (the libraries opened on first
 # use must not be linked).
 tests+=(binutils)
