@@ -231,52 +231,34 @@ static int inflate_input(scrollkit_png_stream *s, const unsigned char *in, size_
     }
 }
 
-/// Reads and inflates one IDAT chunk of `length` bytes whose data starts at `offset`, then
-/// checks its CRC. 0 when the stream finished (cut, corrupt, CRC) or is stopping.
-static int idat(scrollkit_png_stream *s, size_t offset, uint32_t length) {
-    uLong crc = crc32(0L, (const Bytef *)"IDAT", 4);
+/// Reads chunk `type`'s `length` bytes of data from `offset` in pieces, inflating each when
+/// `inflating` (an IDAT), then checks its stored CRC against them. 1 when it matches; else 0
+/// with the stream finished (the file cut: "read beyond end of data"; "TYPE: CRC error"; a zlib
+/// error) or stopping, the data inflated before the problem published first.
+static int chunk_data(scrollkit_png_stream *s, size_t offset, const unsigned char *type, uint32_t length, int inflating) {
+    uLong crc = crc32(0L, type, 4);
     size_t left = length;
-    while (left > 0) {
+    const char *problem = NULL;
+    char message[160];
+    while (left > 0 && !problem) {
         size_t want = left < INPUT_BYTES ? left : INPUT_BYTES;
         size_t got = source_read(s, offset, s->input, want);
         crc = crc32(crc, s->input, (uInt)got);
-        if (!inflate_input(s, s->input, got)) return 0;
-        if (got < want) {
-            if (s->open) close_idat(s, 0);
-            finish(s, end_of_data);
-            return 0;
-        }
+        if (inflating && !inflate_input(s, s->input, got)) return 0;
+        if (got < want) problem = end_of_data;
         offset += got;
         left -= got;
     }
     unsigned char stored[4];
-    if (source_read(s, offset, stored, 4) < 4) {
-        if (s->open) close_idat(s, 0);
-        finish(s, end_of_data);
-        return 0;
+    if (!problem && source_read(s, offset, stored, 4) < 4) problem = end_of_data;
+    if (!problem && get32(stored) != (uint32_t)crc) {
+        snprintf(message, sizeof message, "%.4s: CRC error", (const char *)type);
+        problem = message;
     }
-    if (get32(stored) != (uint32_t)crc) {
-        if (s->open) close_idat(s, 0);
-        finish(s, "IDAT: CRC error");
-        return 0;
-    }
-    return 1;
-}
-
-/// Whether chunk `type`'s `length` bytes of data at `offset` match its stored CRC.
-static int crc_matches(scrollkit_png_stream *s, size_t offset, const unsigned char *type, uint32_t length) {
-    uLong crc = crc32(0L, type, 4);
-    size_t left = (size_t)length + 4;
-    unsigned char *buffer = s->input;
-    while (left > 4) {
-        size_t want = left - 4 < INPUT_BYTES ? left - 4 : INPUT_BYTES;
-        if (source_read(s, offset, buffer, want) < want) return 0;
-        crc = crc32(crc, buffer, (uInt)want);
-        offset += want;
-        left -= want;
-    }
-    unsigned char stored[4];
-    return source_read(s, offset, stored, 4) == 4 && get32(stored) == (uint32_t)crc;
+    if (!problem) return 1;
+    if (s->open) close_idat(s, 0);
+    finish(s, problem);
+    return 0;
 }
 
 /// The thread: the signature, then chunk by chunk to the end of the file.
@@ -316,7 +298,7 @@ static void *run(void *argument) {
                 s->z_started = 1;
                 phase = IN;
             }
-            if (!idat(s, position + 8, length)) break;
+            if (!chunk_data(s, position + 8, head + 4, length, 1)) break;
             if (s->z_ended) {
                 // libpng reads no further IDAT once the stream ended (png_read_end would, which
                 // the viewer does not call): the data ends with this chunk.
@@ -325,12 +307,7 @@ static void *run(void *argument) {
             }
         } else {
             // A critical chunk's CRC is checked here, since the reader does not check them.
-            if ((head[4] & 0x20) == 0 && !crc_matches(s, position + 8, head + 4, length)) {
-                char message[160];
-                snprintf(message, sizeof message, "%.4s: CRC error", (const char *)(head + 4));
-                finish(s, message);
-                break;
-            }
+            if ((head[4] & 0x20) == 0 && !chunk_data(s, position + 8, head + 4, length, 0)) break;
             if (!pass(s, position, (size_t)length + 12)) {
                 finish(s, end_of_data);
                 break;
