@@ -49,6 +49,31 @@ final class WestonHeadless: HeadlessCompositor {
                                            environment: environment, output: "weston.out", logFile: logFile, timeout: timeout) {
             FileManager.default.fileExists(atPath: socket) ? socket : nil
         }
+        if shell == .desktop && pixman { try awaitPanel(timeout: timeout) }
+    }
+
+    /// weston-desktop-shell's panel along the top of the output, in pixels (measured: a window
+    /// leaving fullscreen is placed with its content just below it).
+    static let panelHeight = 32
+
+    /// Waits until weston-desktop-shell, a client weston starts, has drawn its panel: darker
+    /// than the background below it. Until then weston's work area is the whole output, and a
+    /// window it places (a new one, one leaving fullscreen at the work area's top left) can
+    /// have its title bar above the screen. Stops weston and throws after `timeout` seconds.
+    private func awaitPanel(timeout: Double) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            // A screenshot may fail while weston starts its clients; the deadline still holds.
+            let shot = try? screenshot()
+            let panel = shot?.pixel(width / 2, Self.panelHeight / 2), background = shot?.pixel(width / 2, height / 2)
+            if let panel, let background, luma(panel) + 0x0C < luma(background) { return }
+            guard Date() < deadline else {
+                stop()
+                throw HarnessError(description: "weston-desktop-shell drew no panel within \(timeout) s: "
+                                   + "\(panel.map(hex) ?? "no screenshot") at the top, \(background.map(hex) ?? "none") below\n\(log)")
+            }
+            usleep(100_000)
+        }
     }
 
     /// A screenshot of the output, taken by weston-screenshooter (needs `pixman`, which brings
