@@ -84,17 +84,21 @@ struct TouchLiveTests {
         // what the recording says but no fling: it is tried again, at most twice.
         for attempt in 1...Self.flickAttempts {
             let outcome = try flickOnce()
-            let intact = outcome.timing.liftGap <= Self.liftGapLimitMs && outcome.timing.span >= Self.spanLimitMs
+            let timing = outcome.timing
+            let intact = timing.liftGap <= Self.liftGapLimitMs && timing.span >= Self.spanLimitMs
+                && timing.motionTimes == Self.swipeMoves
             if outcome.flung || attempt == Self.flickAttempts || intact {
                 #expect(outcome.flung, """
                     the fling did not carry the content past the swipe: rests at \(String(describing: outcome.offset)); \
-                    the recorded swipe lasted \(outcome.timing.span) ms (sent over 80) and its lift came \
-                    \(outcome.timing.liftGap) ms after the last move
+                    the recorded swipe lasted \(timing.span) ms (sent over 80), its \(Self.swipeMoves) moves came at \
+                    \(timing.motionTimes) distinct times and its lift \(timing.liftGap) ms after the last move; \
+                    recorded touches:
+                    \(outcome.touches.joined(separator: "\n"))
                     """)
                 return
             }
-            print("touch flick \(attempt): the swipe reached the viewer over \(outcome.timing.span) ms (sent over 80), "
-                  + "its lift \(outcome.timing.liftGap) ms after the last move; again")
+            print("touch flick \(attempt): the swipe reached the viewer over \(timing.span) ms (sent over 80), its "
+                  + "\(Self.swipeMoves) moves at \(timing.motionTimes) distinct times, its lift \(timing.liftGap) ms after the last move; again")
         }
     }
 
@@ -104,16 +108,20 @@ struct TouchLiveTests {
     static let liftGapLimitMs = 40.0
     /// 40 ms: half the 80 ms the swipe is sent over; a shorter one reached the viewer bunched.
     static let spanLimitMs = 40.0
+    /// The swipe's moves, sent 10 ms apart: fewer distinct times in the recording mean some
+    /// reached the viewer in one burst.
+    static let swipeMoves = 8
 
     /// One flick: the live rest agrees with the replay of its recording (checked here); whether
     /// the content rested past twice the finger's travel, where, and how the recorded swipe was
     /// timed (see `swipeTiming`).
-    private func flickOnce() throws -> (flung: Bool, offset: (Int, Int)?, timing: (span: Double, liftGap: Double)) {
+    private func flickOnce() throws
+        -> (flung: Bool, offset: (Int, Int)?, timing: (span: Double, liftGap: Double, motionTimes: Int), touches: [String]) {
         let trace = temporaryTracePath()
         defer { unlink(trace) }
         let (session, touch, viewer) = try start(["--record", trace])
         defer { viewer.terminate(); touch.stop(); session.stop() }
-        try touch.run(["swipe 0 400 550 400 250 80 8"])
+        try touch.run(["swipe 0 400 550 400 250 80 \(Self.swipeMoves)"])
         let points = [(5, 5), (150, 150), (420, 333), (799, 599), (61, 507), (333, 77)]
         // It comes to rest: two screenshots 400 ms apart agree. (A screenshot of KWin-nested
         // sway takes 1–3 s on a loaded machine, longer than some glides: the motion itself is
@@ -146,21 +154,26 @@ struct TouchLiveTests {
         let shown = rest.map { shot in (-2...2).filter { dy in
             cardProblems(shot, size: (800, 600), offset: (pixel.0, pixel.1 + dy), points: densePoints).isEmpty } }
         #expect(shown == [0], "the recording's live end \(live) rounds to \(pixel); the screen shows offsets \(pixel.1) + \(String(describing: shown))")
-        return ((offset?.1 ?? 0) > 600, offset, Self.swipeTiming(lines))
+        return ((offset?.1 ?? 0) > 600, offset, Self.swipeTiming(lines), lines.filter { $0.contains(#""kind":"touch."#) })
     }
 
-    /// Milliseconds from the first touch.down to the touch.up of a recording, and from its last
-    /// touch.motion to the touch.up (zero and infinity when any of them is missing).
-    static func swipeTiming(_ lines: [String]) -> (span: Double, liftGap: Double) {
+    /// Milliseconds from the first touch.down to the touch.up of a recording, from its last
+    /// touch.motion to the touch.up (zero and infinity when any of them is missing), and how
+    /// many distinct times its touch.motion lines carry.
+    static func swipeTiming(_ lines: [String]) -> (span: Double, liftGap: Double, motionTimes: Int) {
         var down: Double?, lastMotion: Double?, up: Double?
+        var motionTimes: Set<Double> = []
         for line in lines where !line.hasPrefix("#") {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let kind = object["kind"] as? String, let t = (object["t"] as? NSNumber)?.doubleValue else { continue }
             if kind == "touch.down", down == nil { down = t }
-            if kind == "touch.motion" { lastMotion = t }
+            if kind == "touch.motion" {
+                lastMotion = t
+                motionTimes.insert(t)
+            }
             if kind == "touch.up" { up = t }
         }
-        guard let down, let lastMotion, let up else { return (0, .infinity) }
-        return (up - down, up - lastMotion)
+        guard let down, let lastMotion, let up else { return (0, .infinity, motionTimes.count) }
+        return (up - down, up - lastMotion, motionTimes.count)
     }
 }
