@@ -287,7 +287,8 @@ if [ "$quick" = 0 ]; then
     fi
 
     log=$pictures/huge.log
-    run_script "$log" "$root/Scripts/bench-huge-image.sh"
+    # The same number of live runs as the rows above (pictures-bench takes at most 20), medians.
+    run_script "$log" "$root/Scripts/bench-huge-image.sh" --runs "$(( runs < 20 ? runs : 20 ))"
     # The in-process pipeline (read, DCT-scaled preview, first draw) is shown beside the
     # verdict's figure, the first frame on screen from launch.
     pipeline=$(grep -m1 -o "first frame, the viewer's pipeline: [0-9]* ms = [0-9.]*×" "$log" | grep -o '[0-9.]*×$' || true)
