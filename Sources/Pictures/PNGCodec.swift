@@ -70,7 +70,7 @@ enum PNGCodec {
         let state: UnsafeMutablePointer<scrollkit_png_state>
         let file: String
         /// The thread inflating the image data ahead, when there is one.
-        private var inflater: OpaquePointer?
+        private let inflater: OpaquePointer?
 
         /// A read over `bytes`, or over `stream` (the file read in place) when there is one;
         /// with `inflateAhead`, through a CPNGStream thread that inflates the image data
@@ -87,10 +87,12 @@ enum PNGCodec {
                 state.pointee.fd = stream.fd
                 state.pointee.size = stream.size
             }
-            if let needed = inflateAhead, stream != nil || bytes.baseAddress != nil,
-               let inflater = scrollkit_png_stream_start(stream == nil ? bytes.baseAddress : nil,
-                                                                                     state.pointee.size, stream?.fd ?? -1, needed) {
-                self.inflater = inflater
+            if let needed = inflateAhead, stream != nil || bytes.baseAddress != nil {
+                inflater = scrollkit_png_stream_start(stream == nil ? bytes.baseAddress : nil, state.pointee.size, stream?.fd ?? -1, needed)
+            } else {
+                inflater = nil
+            }
+            if let inflater {
                 state.pointee.pull = scrollkit_png_stream_read
                 state.pointee.pull_message = scrollkit_png_stream_message
                 state.pointee.pull_context = UnsafeMutableRawPointer(inflater)
