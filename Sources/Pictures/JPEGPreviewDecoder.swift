@@ -62,10 +62,14 @@ enum JPEGPreviewDecoder {
         var fast = [UInt16](repeating: 0, count: symbolBase + tableSlots * 256)
         /// Per AC slot, next bits → up to two whole AC coefficients (code and magnitude bits)
         /// those bits hold, so that skipping usually costs one lookup per two coefficients:
-        /// bits of the first | its zigzag advance << 5 | bits of both << 12 | the second's
-        /// advance << 17 | the first's magnitude size << 24 | the second's << 28; 0 when even the first does not
-        /// fit (the slow path). An end of block advances 64, ZRL 16, a coefficient run + 1;
-        /// without a second coefficient, bits of both are the first's and its advance 0.
+        /// bits of both | bits of the first << 6 | its zigzag advance << 11 | the second's
+        /// advance << 17 | the first's magnitude size << 23 | the second's << 27; 0 when even
+        /// the first does not fit (the slow path). An end of block advances 63 (k is at least
+        /// 1, so the block ends as at 64), ZRL 16, a coefficient run + 1; without a second
+        /// coefficient, bits of both are the first's and its advance 0. Bits of both sit at
+        /// the bottom with bit 5 clear, so the entry itself is the shift count (`Pair.both`):
+        /// a 64-bit shift takes the count's low six bits, and the hot loop's chain from one
+        /// lookup to the next is a shift, a load and a shift.
         var pairs = [UInt32](repeating: 0, count: 4 << lookahead)
         /// Per slot, 18 largest codes of each length (−1: none), then 18 value offsets
         /// (T.81 F.2.2.3 MAXCODE and VALPTR − MINCODE).
@@ -114,7 +118,7 @@ enum JPEGPreviewDecoder {
                 guard e != 0 else { return nil }
                 let symbol = e & 0xFF, size = symbol & 15, run = symbol >> 4
                 guard e >> 8 + size <= lookahead else { return nil }
-                return (e >> 8 + size, size != 0 ? run + 1 : (run == 15 ? 16 : 64), size)
+                return (e >> 8 + size, size != 0 ? run + 1 : (run == 15 ? 16 : 63), size)
             }
             let mask = 1 << lookahead - 1
             for bits in 0...mask {
@@ -123,13 +127,13 @@ enum JPEGPreviewDecoder {
                     continue
                 }
                 var both = a.bits, second = 0, secondSize = 0
-                if a.advance < 64, let b = first(bits << a.bits & mask), a.bits + b.bits <= lookahead {
+                if a.advance < 63, let b = first(bits << a.bits & mask), a.bits + b.bits <= lookahead {
                     both += b.bits
                     second = b.advance
                     secondSize = b.size
                 }
-                pairs[(slot - 4) << lookahead | bits] = UInt32(a.bits | a.advance << 5 | both << 12 | second << 17 | a.size << 24
-                                                              | secondSize << 28)
+                pairs[(slot - 4) << lookahead | bits] = UInt32(both | a.bits << 6 | a.advance << 11 | second << 17
+                                                              | a.size << 23 | secondSize << 27)
             }
         }
     }
@@ -337,6 +341,16 @@ enum JPEGPreviewDecoder {
         return out
     }
 
+    /// The fields of a `Tables.pairs` entry.
+    enum Pair {
+        @inline(__always) static func both(_ e: UInt32) -> Int { Int(e & 63) }
+        @inline(__always) static func firstBits(_ e: UInt32) -> Int { Int(e >> 6 & 31) }
+        @inline(__always) static func firstAdvance(_ e: UInt32) -> Int { Int(e >> 11 & 63) }
+        @inline(__always) static func secondAdvance(_ e: UInt32) -> Int { Int(e >> 17 & 63) }
+        @inline(__always) static func firstSize(_ e: UInt32) -> Int { Int(e >> 23 & 15) }
+        @inline(__always) static func secondSize(_ e: UInt32) -> Int { Int(e >> 27 & 15) }
+    }
+
     // MARK: Bits
 
     /// A 64-bit MSB-first bit buffer over the entropy-coded bytes, removing the 0x00 stuffed
@@ -364,6 +378,14 @@ enum JPEGPreviewDecoder {
         mutating func consume(_ n: Int) {
             bits = bits &<< UInt64(n)
             count -= n
+        }
+
+        /// Consumes both coefficients of a pairs entry: the shift takes the entry whole (its
+        /// low six bits are the count), so no field extraction delays the next lookup.
+        @inline(__always)
+        mutating func consumeBoth(_ entry: UInt32) {
+            bits = bits &<< UInt64(truncatingIfNeeded: entry)
+            count &-= Pair.both(entry)
         }
 
         /// Tops the buffer up to at least 57 bits: eight bytes at once when none of them is
@@ -528,15 +550,15 @@ enum JPEGPreviewDecoder {
         var k = 1
         while k < 64 {
             if r.count < 32 { r.refill(d) }
-            let e = Int(pairs[unchecked: base | r.peek(lookahead)])
+            let e = pairs[unchecked: base | r.peek(lookahead)]
             if e != 0 {
                 // libjpeg stops a block once k reaches 64: the second coefficient only counts before.
-                k += e >> 5 & 127
+                k += Pair.firstAdvance(e)
                 if k < 64 {
-                    r.consume(e >> 12 & 31)
-                    k += e >> 17 & 127
+                    r.consumeBoth(e)
+                    k += Pair.secondAdvance(e)
                 } else {
-                    r.consume(e & 31)
+                    r.consume(Pair.firstBits(e))
                 }
                 continue
             }
@@ -579,20 +601,20 @@ enum JPEGPreviewDecoder {
         while k < 64 {
             if r.count < 32 { r.refill(d) }
             let bits = r.peek(lookahead)
-            let e = Int(pairs[unchecked: base | bits])
+            let e = pairs[unchecked: base | bits]
             if e != 0 {
                 // Codes and magnitudes within the lookahead: the values are in `bits` already.
-                let first = e & 31, size = e >> 24 & 15
-                k += e >> 5 & 127
+                let first = Pair.firstBits(e), size = Pair.firstSize(e)
+                k += Pair.firstAdvance(e)
                 if size != 0 { keep(places[k - 1], bits, end: first, size: size, &coef, &used) }
                 guard k < 64 else {
                     r.consume(first)
                     break
                 }
-                let both = e >> 12 & 31, secondSize = e >> 28
-                k += e >> 17 & 127
-                if secondSize != 0 { keep(places[k - 1], bits, end: both, size: secondSize, &coef, &used) }
-                r.consume(both)
+                let secondSize = Pair.secondSize(e)
+                k += Pair.secondAdvance(e)
+                if secondSize != 0 { keep(places[k - 1], bits, end: Pair.both(e), size: secondSize, &coef, &used) }
+                r.consumeBoth(e)
                 continue
             }
             guard let symbol = symbol(&r, fast, slow, slot: slot) else { return nil }
@@ -1108,7 +1130,7 @@ enum JPEGPreviewDecoder {
         guard let pixels = ARGBPixels(width: w, height: h, zeroed: false) else { return nil }
         // One later thread's records: a helper writes and converts the bottom MCU rows while
         // this thread does the rest; both take about half of the time this used to take alone.
-        if segments.count == 1, let helped = finishInParallel(segments[0], planes: planes, samples: samples, layout,
+        if segments.count == 1, let helped = finishInParallel(segments[0], planes: planes, samples: &samples, layout,
                                                               into: pixels) {
             guard helped else { return nil }
             report.finishedInParallel = true
@@ -1131,8 +1153,8 @@ enum JPEGPreviewDecoder {
     /// two: writing a record costs about three times converting an MCU's pixels (measured,
     /// 55 against 18 ns on the 100 MP file). Nil when the records are too few to share;
     /// false when an IDCT leaves the agreed range.
-    private static func finishInParallel(_ segment: (records: Records, from: Int, to: Int), planes: Planes, samples: [UInt8],
-                                         _ layout: Layout, into pixels: ARGBPixels) -> Bool? {
+    private static func finishInParallel(_ segment: (records: Records, from: Int, to: Int), planes: Planes,
+                                         samples: inout [UInt8], _ layout: Layout, into pixels: ARGBPixels) -> Bool? {
         let first = planes.index, total = layout.totalMCUs, mcusX = layout.mcusX
         let firstFullRow = (first + mcusX - 1) / mcusX
         let balanced = (total / 2 + first * 3 / 8) / mcusX
@@ -1165,7 +1187,9 @@ enum JPEGPreviewDecoder {
             helper.finish(ok)
         }
         thread.start()
-        var planes = planes, samples = samples
+        // `samples` is written in place: a copy of it (the caller's is still referenced) cost
+        // its 2.3 MB again at 100 MP, every page of it a first touch.
+        var planes = planes
         var ok = write(segment.records, from: segment.from, to: splitRecord, into: &planes, &samples, layout)
         if ok {
             pixels.withMutableSpan(rows: 0..<outputRow) { out in convert(planes, samples, layout, rows: 0..<outputRow, into: &out) }
