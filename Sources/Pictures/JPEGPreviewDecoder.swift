@@ -541,8 +541,8 @@ enum JPEGPreviewDecoder {
         return r.real >= 0
     }
 
-    /// Reads past a block's AC coefficients: one table lookup per coefficient when its code
-    /// and magnitude fit the lookahead.
+    /// Reads past a block's AC coefficients: one `Tables.pairs` lookup per one or two
+    /// coefficients whose codes and magnitudes fit the lookahead, the symbol table for longer ones.
     @inline(__always)
     static func skipAC(_ r: inout BitReader, _ d: Span<UInt8>, _ fast: Span<UInt16>, _ pairs: Span<UInt32>,
                        _ slow: Span<Int32>, slot: Int) -> Bool {
