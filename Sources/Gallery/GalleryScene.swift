@@ -353,9 +353,31 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
 
     /// Draws the gallery into `buffer` (see `Scene.render`), noting when picture content first shows.
     public func render(into buffer: Framebuffer, bufferAge: Int) -> [PixelRect] {
-        guard !hasRenderedContent, (currentPage?.showsContent ?? false) || emptyCard != nil else {
-            return viewScene.render(into: buffer, bufferAge: bufferAge)
-        }
+        render { viewScene.render(into: buffer, bufferAge: bufferAge) }
+    }
+
+    /// Half resolution while the page at rest shows only a rendition of at most half the pixels
+    /// it is shown at: an SVG's quick rendition (`Picture.provisionalLevel`, a quarter of the
+    /// fit's pixels or fewer) or a preview as coarse. Drawn at the full scale, that frame takes
+    /// a buffer of the window's size, which the compositor still holds while the sharp frame
+    /// after it is drawn into a second one: two 8 MB buffers at 1920×1080 for one 2 MB quick
+    /// frame. Overlays drawn with it (the name plate) are as soft for that frame.
+    public var prefersHalfResolution: Bool {
+        guard pagerRests, let page = currentPage, !page.isTracking, !page.isAnimating, page.card == nil,
+              let picture = page.pictureView.picture,
+              picture.isPreview, picture.fullWidth > 0 else { return false }
+        let shown = Double(page.zoomScale * outputScale)  // device pixels per picture pixel
+        return shown.isFinite && Double(picture.width) / Double(picture.fullWidth) * 2 <= shown
+    }
+
+    /// Draws the gallery at half its scale (see `Scene.renderHalfResolution`).
+    public func renderHalfResolution(into buffer: Framebuffer) -> [PixelRect] {
+        render { viewScene.renderHalfResolution(into: buffer) }
+    }
+
+    /// Runs `draw`, noting the first frame that shows picture content.
+    private func render(_ draw: () -> [PixelRect]) -> [PixelRect] {
+        guard !hasRenderedContent, (currentPage?.showsContent ?? false) || emptyCard != nil else { return draw() }
         hasRenderedContent = true
         // A tick after this frame's commit starts the neighbours' loads (a wake, since a
         // frame asked for while drawing counts as drawn by this one).
@@ -363,7 +385,7 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         // Blocks no tile took stay in the allocator's heap (tiles are under the threshold
         // for mappings of their own, `FreeMemory.mapLargeBlocksApart`): given back at rest.
         defer { if renderer.releaseReservedTiles() > 0 { releasedSinceRest = true } }
-        return viewScene.render(into: buffer, bufferAge: bufferAge)
+        return draw()
     }
 
     /// The first picture's size is known (its header) while it decodes: the memory of the tiles

@@ -64,6 +64,15 @@ public protocol Scene: AnyObject {
     /// drawn into the same buffer (see the Wayland window's `ContentWait`); the scene wakes the
     /// host when the content arrives (`onNeedsFrameFromAnyThread`).
     var awaitsContent: Bool { get }
+    /// Whether the frame drawn now would show nothing finer than half its pixels: a quick
+    /// rendition or preview enlarged at least twice, with nothing sharp beside it. A host
+    /// that can scale a buffer (wp_viewporter) then draws it with `renderHalfResolution` into a
+    /// buffer of a quarter of the pixels and has the compositor enlarge it.
+    var prefersHalfResolution: Bool { get }
+    /// Draws everything at half the device pixels per point into `buffer`, whose size is the
+    /// full frame's halved and rounded up; every pixel of it is painted. Returns the changed
+    /// rects in its pixels. The next `render` repaints everything at the full scale.
+    func renderHalfResolution(into buffer: Framebuffer) -> [PixelRect]
 }
 
 extension Scene {
@@ -81,6 +90,13 @@ extension Scene {
 
     /// Scenes that do not say have nothing on its way: every frame they draw is committed.
     public var awaitsContent: Bool { false }
+
+    /// Scenes that do not say are always drawn at their full scale.
+    public var prefersHalfResolution: Bool { false }
+
+    /// Scenes that cannot draw at half scale draw the full frame (a host asks only scenes that
+    /// prefer half resolution).
+    public func renderHalfResolution(into buffer: Framebuffer) -> [PixelRect] { render(into: buffer, bufferAge: 0) }
 
     /// Scenes without work that only matters while seen are the same hidden or not.
     public var isWindowVisible: Bool {

@@ -104,6 +104,15 @@ public final class ViewScene: Scene {
         return renderer.render(root, into: buffer, bufferAge: bufferAge)
     }
 
+    /// The tree drawn at half the output scale (see `Scene.renderHalfResolution`): the
+    /// renderer's scale goes back afterwards, which repaints the next frame whole.
+    public func renderHalfResolution(into buffer: Framebuffer) -> [PixelRect] {
+        let full = renderer.outputScale
+        renderer.outputScale = full / 2
+        defer { renderer.outputScale = full }
+        return render(into: buffer, bufferAge: 0)
+    }
+
     /// Every scroll view in the tree, parents before children.
     public static func scrollViews(in view: View) -> [ScrollView] {
         var found: [ScrollView] = []

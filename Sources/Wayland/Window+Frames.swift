@@ -16,6 +16,9 @@ extension Window {
         let renderMilliseconds: Double
         /// Whether its buffer's memory was made for it (its pages faulted in while drawing).
         let newBuffer: Bool
+        /// Drawn at half the scale into a buffer of half the size, for the compositor to enlarge
+        /// (`Scene.prefersHalfResolution`).
+        var halved = false
     }
 
     /// A frame drawn ahead for the outstanding callback: its pixels, or none when its tick
@@ -74,10 +77,26 @@ extension Window {
     /// The frame's size in buffer pixels (turned as the buffers are).
     var turnedBufferSize: (width: Int, height: Int) { transform.bufferSize(width: bufferWidth, height: bufferHeight) }
 
+    /// Whether the next frame is drawn at half resolution: the scene prefers it, a viewport can
+    /// show the smaller buffer at the window's size, and the frame is not turned.
+    var drawsHalved: Bool { viewport != nil && preRotated == nil && scene.prefersHalfResolution }
+
+    /// The size of the buffer the next frame is drawn into: the frame's, or half of it (rounded
+    /// up) when `drawsHalved`.
+    var drawnBufferSize: (width: Int, height: Int) {
+        let size = turnedBufferSize
+        return drawsHalved ? Self.halved(size) : size
+    }
+
+    /// Half of a frame of `size` pixels, rounded up so that no edge is lost.
+    static func halved(_ size: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        ((size.width + 1) / 2, (size.height + 1) / 2)
+    }
+
     /// Whether a tick needs drawing: something visible changed, or no buffer of the window's
     /// size holds a drawn frame (a window must draw even if the scene reports no change).
     var tickNeedsDrawing: Bool {
-        let size = turnedBufferSize
+        let size = drawnBufferSize
         return scene.needsRender || unshownDrawing || !buffers.holdsDrawnFrame(width: size.width, height: size.height)
     }
 
@@ -90,7 +109,8 @@ extension Window {
 
     /// Draws the scene into a buffer; nil when every buffer is busy.
     func draw() throws -> DrawnFrame? {
-        let size = turnedBufferSize
+        let halved = drawsHalved
+        let size = halved ? Self.halved(turnedBufferSize) : turnedBufferSize
         let acquisition = try buffers.acquire(width: size.width, height: size.height) {
             try makeBuffer(id: $0, width: size.width, height: size.height)
         }
@@ -98,10 +118,11 @@ extension Window {
         if created { statistics.buffersCreated += 1 }
         let start = monotonicMilliseconds()
         // On a turned screen the scene draws upright and the changed pixels are copied turned.
-        let damage = preRotated?.render(scene, into: buffer.framebuffer, bufferAge: age)
+        let damage = halved ? scene.renderHalfResolution(into: buffer.framebuffer)
+            : preRotated?.render(scene, into: buffer.framebuffer, bufferAge: age)
             ?? scene.render(into: buffer.framebuffer, bufferAge: age)
         return DrawnFrame(id: id, buffer: buffer, damage: damage, renderMilliseconds: monotonicMilliseconds() - start,
-                          newBuffer: created)
+                          newBuffer: created, halved: halved)
     }
 
     /// Ticks for `time` (ms), draws and commits.
@@ -173,8 +194,19 @@ extension Window {
         statistics.lastRenderMilliseconds = frame.renderMilliseconds
         statistics.lastFrameDrawnAhead = drawnAhead
         statistics.lastFrameNewBuffer = frame.newBuffer
+        statistics.lastFrameHalved = frame.halved
         surface.attach(frame.buffer.proxy)
-        commitScaleState()
+        commitScaleState(halved: frame.halved)
+        if frame.halved {
+            statistics.halfResolutionFrames += 1
+            holdsHalvedBuffers = true
+        } else if holdsHalvedBuffers {
+            // Half-size buffers are not drawn into again once a full frame shows: the free ones
+            // go now, the compositor's when it gives them back (not at the rest two seconds on).
+            holdsHalvedBuffers = false
+            let size = turnedBufferSize
+            buffers.resize(width: size.width, height: size.height)
+        }
         // Damage is in buffer pixels, whatever the scale: the renderer's rects as they are.
         for rect in damage where !rect.isEmpty {
             surface.damageBuffer((rect.x, rect.y, rect.width, rect.height))

@@ -70,9 +70,11 @@ public final class Window {
     let surface: Surface
     /// What makes the surface a desktop window (xdg-shell today).
     private let role: ShellRole
-    /// `wp_fractional_scale_v1` and `wp_viewport` of the surface, when both are offered.
+    /// `wp_fractional_scale_v1` of the surface, when it and viewports are offered.
     private var fractionalScale: FractionalScale?
-    private var viewport: Viewport?
+    /// `wp_viewport` of the surface, when viewports are offered: fractional scales, and frames
+    /// drawn at half resolution.
+    var viewport: Viewport?
     /// The outstanding frame callback (at most one: see FrameScheduler).
     var frameCallback: FrameCallback?
     /// Presentation feedback awaited, by commit number (at most `PresentationTally.maxOutstanding`).
@@ -86,6 +88,9 @@ public final class Window {
     private var surfaceBufferTransform = FrameTransform.normal
     /// The upright frame the scene draws into while buffers are turned.
     var preRotated: PreRotatedFrame?
+    /// A frame drawn at half resolution was committed since the last full one: its buffer goes
+    /// once a full frame shows.
+    var holdsHalvedBuffers = false
     private var wakeHandler: Int?
     /// Which of the loop's wakes are the scene's background work (see `BackgroundWakes`).
     private let backgroundWakes = BackgroundWakes()
@@ -169,9 +174,9 @@ public final class Window {
         role.onFailure = { [unowned self] in self.failure = self.failure ?? $0 }
         surface.onEnter = { [unowned self] in self.surfaceEnter($0) }
         surface.onLeave = { [unowned self] in self.surfaceLeave($0) }
-        if fractional, let manager = display.globals.fractionalScaleManager, let viewporter = display.globals.viewporter {
+        if let viewporter = display.globals.viewporter { viewport = Viewport(viewporter: viewporter, surface: surface) }
+        if fractional, let manager = display.globals.fractionalScaleManager {
             fractionalScale = FractionalScale(manager: manager, surface: surface)
-            viewport = Viewport(viewporter: viewporter, surface: surface)
             fractionalScale?.onPreferredScale = { [unowned self] in self.preferredScale($0) }
         }
         scene.onNeedsFrame = { [unowned self] in self.scheduler.invalidate() }
@@ -320,15 +325,15 @@ public final class Window {
     }
 
     /// Tells the surface how the attached buffer maps onto it: buffer scale n for an integer
-    /// scale; buffer scale 1 and a viewport to the size in points for a fractional one; and
-    /// the transform it is turned by.
-    func commitScaleState() {
+    /// scale; buffer scale 1 and a viewport to the size in points for a fractional one or a
+    /// buffer drawn at half resolution (`halved`); and the transform it is turned by.
+    func commitScaleState(halved: Bool = false) {
         if transform != surfaceBufferTransform {
             surface.setBufferTransform(Int32(transform.rawValue))
             surfaceBufferTransform = transform
         }
-        let bufferScale: Int32
-        let destination: SurfaceSize?
+        var bufferScale: Int32
+        var destination: SurfaceSize?
         switch scale {
         case .integer(let n):
             bufferScale = Int32(n)
@@ -337,6 +342,7 @@ public final class Window {
             bufferScale = 1
             destination = SurfaceSize(width: width, height: height)
         }
+        if halved { (bufferScale, destination) = (1, SurfaceSize(width: width, height: height)) }
         if bufferScale != surfaceBufferScale {
             surface.setBufferScale(bufferScale)
             surfaceBufferScale = bufferScale

@@ -62,13 +62,16 @@ public struct FrameStatsRecorder: Sendable {
     /// when the frame answered a frame callback: ms from the callback's arrival to the commit;
     /// `"ahead":true` when the frame was drawn ahead of its callback (`renderMs` then passed
     /// before the callback came); `"newBuffer":true` when its buffer was made for it (`renderMs`
-    /// then includes faulting in the buffer's pages).
+    /// then includes faulting in the buffer's pages); `"halved":true` when it was drawn at half
+    /// resolution for the compositor to enlarge (`width` and `height` are its buffer's).
     public static func frameLine(ms: Double, renderMs: Double, tiles: Int, width: Int, height: Int,
-                                 answerMs: Double? = nil, drawnAhead: Bool = false, newBuffer: Bool = false) -> String {
+                                 answerMs: Double? = nil, drawnAhead: Bool = false, newBuffer: Bool = false,
+                                 halved: Bool = false) -> String {
         var line = #"{"event":"frame","ms":\#(Int(ms.rounded())),"renderMs":\#(decimal(renderMs)),"tiles":\#(tiles),"width":\#(width),"height":\#(height)"#
         if let answerMs { line += #","answerMs":\#(decimal(answerMs))"# }
         if drawnAhead { line += #","ahead":true"# }
         if newBuffer { line += #","newBuffer":true"# }
+        if halved { line += #","halved":true"# }
         return line + "}"
     }
 

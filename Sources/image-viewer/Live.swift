@@ -142,6 +142,7 @@ extension ImageViewer {
                                    answerMs: app.window.statistics.lastAnswerMilliseconds,
                                    drawnAhead: app.window.statistics.lastFrameDrawnAhead,
                                    newBuffer: app.window.statistics.lastFrameNewBuffer,
+                                   halved: app.window.statistics.lastFrameHalved,
                                    tiles: tilesNow - lastTiles, width: buffer.width, height: buffer.height,
                                    showsContent: gallery?.hasRenderedContent ?? true,
                                    cacheBytes: renderer.cacheBytes, cachedTiles: renderer.cachedTileCount,
@@ -257,8 +258,8 @@ final class StatsLog: Sendable {
     /// One committed frame. Lines start with the first frame showing content (`first-frame`),
     /// so that line comes first; earlier frames (the black window while the first picture
     /// decodes) count in the summary only.
-    func frameCommitted(at time: Double, renderMs: Double, answerMs: Double?, drawnAhead: Bool, newBuffer: Bool, tiles: Int, width: Int, height: Int,
-                        showsContent: Bool,
+    func frameCommitted(at time: Double, renderMs: Double, answerMs: Double?, drawnAhead: Bool, newBuffer: Bool, halved: Bool,
+                        tiles: Int, width: Int, height: Int, showsContent: Bool,
                         cacheBytes: Int, cachedTiles: Int, callbacks: FrameStatsRecorder.CallbackFigures) {
         var lines: [String] = []
         figures.withLock { f in
@@ -273,7 +274,7 @@ final class StatsLog: Sendable {
             }
             lines.append(FrameStatsRecorder.frameLine(ms: time - launch, renderMs: renderMs, tiles: tiles,
                                                       width: width, height: height, answerMs: answerMs,
-                                                      drawnAhead: drawnAhead, newBuffer: newBuffer))
+                                                      drawnAhead: drawnAhead, newBuffer: newBuffer, halved: halved))
         }
         for line in lines { emit(line) }
     }

@@ -218,6 +218,12 @@ struct LoadWakeTests {
         let buffer = try #require(OwnedFramebuffer(width: 1600, height: 800))
         // Fit 0.8: 1600×800. The rendition is at 0.25 (500×250): the bar is a pixel wide there.
         if shown.provisionalLevel != nil {
+            // A quarter of the fit's pixels: drawn at half resolution, nothing is lost.
+            #expect(scene.prefersHalfResolution)
+            let half = try #require(OwnedFramebuffer(width: 800, height: 400))
+            _ = scene.renderHalfResolution(into: half.framebuffer)
+            #expect(half.framebuffer[200, 200] & 0xFF_FFFF == 0x2040C0 && half.framebuffer[600, 200] & 0xFF_FFFF == 0xE0C020)
+            #expect(scene.hasRenderedContent, "the half-resolution frame is the first with content")
             _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
             #expect(buffer.framebuffer[400, 400] & 0xFF_FFFF == 0x2040C0 && buffer.framebuffer[1200, 400] & 0xFF_FFFF == 0xE0C020)
             #expect(!scene.renderer.cachedKeys.contains { $0.scale == 0.8 }, "painted from the rendition's level")
@@ -225,6 +231,7 @@ struct LoadWakeTests {
         #expect(scene.waitForLoads(timeout: 30))
         let drawing = try #require(scene.currentPage?.pictureView.picture)
         #expect(drawing.isVector)
+        #expect(!scene.prefersHalfResolution, "the drawing itself is drawn at the full scale")
         _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
         // Sharp at 0.8: the bar covers x 798.4…801.6, so 799 and 800 are white.
         #expect(buffer.framebuffer[799, 400] & 0xFF_FFFF == 0xFFFFFF && buffer.framebuffer[800, 400] & 0xFF_FFFF == 0xFFFFFF)

@@ -20,6 +20,32 @@ struct ViewSceneTests {
         #expect(budgets == [8, 8, 4, 2, 2, 2])
     }
 
+    @Test("At half resolution the tree is drawn at half its scale into a buffer of half the size; the next frame, at the full scale, repaints all of it")
+    func halfResolution() throws {
+        let root = View(frame: .zero)
+        root.backgroundColor = Color(rgb: 0x000000)
+        // 40×20 points at (20, 10): device pixels 40…119 × 20…59 at scale 2, 20…59 × 10…29 at 1.
+        let square = View(frame: CGRect(x: 20, y: 10, width: 40, height: 20))
+        square.backgroundColor = Color(rgb: 0xFF0000)
+        root.addSubview(square)
+        let scene = ViewScene(root: root, cacheBudget: 1 << 20)
+        scene.resize(width: 100, height: 50, scale: 2)
+        #expect(!scene.prefersHalfResolution, "a view scene has no coarse rendition to prefer it for")
+        let half = try #require(OwnedFramebuffer(width: 100, height: 50))
+        let halfDamage = PixelRegion(scene.renderHalfResolution(into: half.framebuffer))
+        #expect(halfDamage.area == 100 * 50 && halfDamage.bounds == PixelRect(x: 0, y: 0, width: 100, height: 50))
+        let colour = { (f: Framebuffer, x: Int, y: Int) -> UInt32 in f[x, y] & 0xFF_FFFF }
+        #expect(colour(half.framebuffer, 20, 10) == 0xFF0000 && colour(half.framebuffer, 59, 29) == 0xFF0000)
+        #expect(colour(half.framebuffer, 19, 10) == 0 && colour(half.framebuffer, 60, 29) == 0 && colour(half.framebuffer, 20, 30) == 0)
+        #expect(scene.renderer.outputScale == 2, "the scale goes back once the frame is drawn")
+        // A buffer holding the frame before: at the full scale none of it can stay.
+        let full = try #require(OwnedFramebuffer(width: 200, height: 100))
+        let fullDamage = PixelRegion(scene.render(into: full.framebuffer, bufferAge: 1))
+        #expect(fullDamage.area == 200 * 100 && fullDamage.bounds == PixelRect(x: 0, y: 0, width: 200, height: 100))
+        #expect(colour(full.framebuffer, 40, 20) == 0xFF0000 && colour(full.framebuffer, 119, 59) == 0xFF0000)
+        #expect(colour(full.framebuffer, 39, 20) == 0 && colour(full.framebuffer, 120, 59) == 0 && colour(full.framebuffer, 40, 60) == 0)
+    }
+
     @Test("An animated scroll asks for frames, then a timer for the indicator fade, then sleeps")
     func requestsFollowTheScrollView() {
         let root = View(frame: CGRect(x: 0, y: 0, width: 100, height: 100))

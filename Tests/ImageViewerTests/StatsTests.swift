@@ -72,6 +72,10 @@ struct StatsTests {
         let fresh = FrameStatsRecorder.frameLine(ms: 40, renderMs: 17.7, tiles: 0, width: 3840, height: 2160, newBuffer: true)
         #expect(fresh == #"{"event":"frame","ms":40,"renderMs":17.70,"tiles":0,"width":3840,"height":2160,"newBuffer":true}"#,
                 "a frame drawn into a buffer made for it says so: its render time includes the new pages")
+        let halved = FrameStatsRecorder.frameLine(ms: 53, renderMs: 5.6, tiles: 6, width: 960, height: 540, newBuffer: true,
+                                                  halved: true)
+        #expect(halved == #"{"event":"frame","ms":53,"renderMs":5.60,"tiles":6,"width":960,"height":540,"newBuffer":true,"halved":true}"#,
+                "a frame drawn at half resolution says so, with its buffer's size")
         let line = FrameStatsRecorder().summaryLine(peakMemoryKiB: 1, cacheBytes: 0, cachedTiles: 0,
                                                     callbacks: .init(answered: 180, late: 0, slowestMs: 6, drawnAhead: 171,
                                                                      aheadDiscarded: 4))
