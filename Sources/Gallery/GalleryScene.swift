@@ -356,16 +356,16 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         render { viewScene.render(into: buffer, bufferAge: bufferAge) }
     }
 
-    /// Half resolution while the page at rest shows only a rendition of at most half the pixels
-    /// it is shown at: an SVG's quick rendition (`Picture.provisionalLevel`, a quarter of the
-    /// fit's pixels or fewer) or a preview as coarse. Drawn at the full scale, that frame takes
-    /// a buffer of the window's size, which the compositor still holds while the sharp frame
-    /// after it is drawn into a second one: two 8 MB buffers at 1920×1080 for one 2 MB quick
-    /// frame. Overlays drawn with it (the name plate) are as soft for that frame.
+    /// Half resolution while the page at rest shows an SVG's quick rendition
+    /// (`Picture.provisionalLevel`) at half its pixels or fewer: drawn at the full scale, that
+    /// frame took a buffer of the window's size, which the compositor still holds while the
+    /// drawing's frame is drawn into a second one (two 8 MB buffers at 1920×1080 for a 1.5 MB
+    /// rendition). The rendition gives way to the drawing within a frame or two, so the overlays
+    /// drawn with it (the name plate) are soft only that long; a JPEG's preview, which can stay
+    /// for seconds under a progress bar, is drawn at the full scale.
     public var prefersHalfResolution: Bool {
         guard pagerRests, let page = currentPage, !page.isTracking, !page.isAnimating, page.card == nil,
-              let picture = page.pictureView.picture,
-              picture.isPreview, picture.fullWidth > 0 else { return false }
+              let picture = page.pictureView.picture, picture.provisionalLevel != nil else { return false }
         let shown = Double(page.zoomScale * outputScale)  // device pixels per picture pixel
         return shown.isFinite && Double(picture.width) / Double(picture.fullWidth) * 2 <= shown
     }
