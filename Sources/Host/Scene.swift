@@ -64,10 +64,11 @@ public protocol Scene: AnyObject {
     /// drawn into the same buffer (see the Wayland window's `ContentWait`); the scene wakes the
     /// host when the content arrives (`onNeedsFrameFromAnyThread`).
     var awaitsContent: Bool { get }
-    /// Whether the frame drawn now would show nothing finer than half its pixels: a quick
-    /// rendition or preview enlarged at least twice, with nothing sharp beside it. A host
-    /// that can scale a buffer (wp_viewporter) then draws it with `renderHalfResolution` into a
-    /// buffer of a quarter of the pixels and has the compositor enlarge it.
+    /// Whether the frame drawn now shows content of at most half its pixels that is about to
+    /// be replaced (the gallery: an SVG's quick rendition, enlarged at least twice), so that
+    /// drawing it at half resolution loses little. A host that can scale a buffer
+    /// (wp_viewporter) then draws it with `renderHalfResolution` into a buffer of a quarter of
+    /// the pixels and has the compositor enlarge it.
     var prefersHalfResolution: Bool { get }
     /// Draws everything at half the device pixels per point into `buffer`, whose size is the
     /// full frame's halved and rounded up; every pixel of it is painted. Returns the changed
