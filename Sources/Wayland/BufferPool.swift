@@ -269,6 +269,12 @@ struct FrameBuffers<Buffer> {
         for id in pool.resize(width: width, height: height) { memory[id] = nil }
     }
 
+    /// Whether any buffer is of another size than `width`×`height` (one for a frame at half
+    /// resolution, or one outdated by a resize and still the compositor's).
+    func holdsOtherSizes(width: Int, height: Int) -> Bool {
+        pool.slots.contains { $0.width != width || $0.height != height }
+    }
+
     /// Whether a buffer of `width`×`height` holds a frame drawn before.
     func holdsDrawnFrame(width: Int, height: Int) -> Bool {
         pool.slots.contains { $0.width == width && $0.height == height && $0.frame != 0 }

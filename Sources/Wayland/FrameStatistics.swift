@@ -20,15 +20,13 @@ public struct FrameStatistics: Sendable {
     public internal(set) var lastFrameDrawnAhead = false
     /// Whether the last committed frame was drawn into a buffer made for it.
     public internal(set) var lastFrameNewBuffer = false
-    /// Whether the last committed frame was drawn at half resolution (`halfResolutionFrames`).
+    /// Whether the last committed frame was drawn at half resolution for the compositor to
+    /// enlarge (`Scene.prefersHalfResolution`): a quick rendition's.
     public internal(set) var lastFrameHalved = false
     /// Frames drawn ahead of their callback, committed or not.
     public internal(set) var framesDrawnAhead = 0
     /// Frames drawn ahead and given up: something changed before their callback came.
     public internal(set) var heldFramesDiscarded = 0
-    /// Frames committed at half resolution for the compositor to enlarge
-    /// (`Scene.prefersHalfResolution`): a quick rendition's.
-    public internal(set) var halfResolutionFrames = 0
     /// Buffers created over the window's life (reuse keeps this small).
     public internal(set) var buffersCreated = 0
     /// Frame callbacks answered with a commit (the frames of an animation).

@@ -81,11 +81,12 @@ extension Window {
     /// show the smaller buffer at the window's size, and the frame is not turned.
     var drawsHalved: Bool { viewport != nil && preRotated == nil && scene.prefersHalfResolution }
 
-    /// The size of the buffer the next frame is drawn into: the frame's, or half of it (rounded
-    /// up) when `drawsHalved`.
-    var drawnBufferSize: (width: Int, height: Int) {
-        let size = turnedBufferSize
-        return drawsHalved ? Self.halved(size) : size
+    /// The buffer the next frame is drawn into: the frame's size, or half of it (rounded up)
+    /// when `drawsHalved`.
+    var nextBuffer: (width: Int, height: Int, halved: Bool) {
+        let size = turnedBufferSize, halved = drawsHalved
+        let drawn = halved ? Self.halved(size) : size
+        return (drawn.width, drawn.height, halved)
     }
 
     /// Half of a frame of `size` pixels, rounded up so that no edge is lost.
@@ -96,7 +97,7 @@ extension Window {
     /// Whether a tick needs drawing: something visible changed, or no buffer of the window's
     /// size holds a drawn frame (a window must draw even if the scene reports no change).
     var tickNeedsDrawing: Bool {
-        let size = drawnBufferSize
+        let size = nextBuffer
         return scene.needsRender || unshownDrawing || !buffers.holdsDrawnFrame(width: size.width, height: size.height)
     }
 
@@ -109,8 +110,8 @@ extension Window {
 
     /// Draws the scene into a buffer; nil when every buffer is busy.
     func draw() throws -> DrawnFrame? {
-        let halved = drawsHalved
-        let size = halved ? Self.halved(turnedBufferSize) : turnedBufferSize
+        let (width, height, halved) = nextBuffer
+        let size = (width: width, height: height)
         let acquisition = try buffers.acquire(width: size.width, height: size.height) {
             try makeBuffer(id: $0, width: size.width, height: size.height)
         }
@@ -197,15 +198,13 @@ extension Window {
         statistics.lastFrameHalved = frame.halved
         surface.attach(frame.buffer.proxy)
         commitScaleState(halved: frame.halved)
-        if frame.halved {
-            statistics.halfResolutionFrames += 1
-            holdsHalvedBuffers = true
-        } else if holdsHalvedBuffers {
+        if !frame.halved {
             // Half-size buffers are not drawn into again once a full frame shows: the free ones
             // go now, the compositor's when it gives them back (not at the rest two seconds on).
-            holdsHalvedBuffers = false
             let size = turnedBufferSize
-            buffers.resize(width: size.width, height: size.height)
+            if buffers.holdsOtherSizes(width: size.width, height: size.height) {
+                buffers.resize(width: size.width, height: size.height)
+            }
         }
         // Damage is in buffer pixels, whatever the scale: the renderer's rects as they are.
         for rect in damage where !rect.isEmpty {

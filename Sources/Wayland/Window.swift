@@ -88,9 +88,6 @@ public final class Window {
     private var surfaceBufferTransform = FrameTransform.normal
     /// The upright frame the scene draws into while buffers are turned.
     var preRotated: PreRotatedFrame?
-    /// A frame drawn at half resolution was committed since the last full one: its buffer goes
-    /// once a full frame shows.
-    var holdsHalvedBuffers = false
     private var wakeHandler: Int?
     /// Which of the loop's wakes are the scene's background work (see `BackgroundWakes`).
     private let backgroundWakes = BackgroundWakes()
