@@ -29,8 +29,8 @@ public final class PageView: ZoomingScrollView {
         case failed
     }
 
-    /// 4 megapixels: files this large show the progress bar while loading; smaller ones load
-    /// in well under 100 ms (the same line PictureLoader draws for previews).
+    /// 4 megapixels: raster files this large show the progress bar while loading; smaller ones
+    /// load in well under 100 ms (the same line PictureLoader draws for previews).
     public static let largePixelCount = 1 << 22
     /// 3 pt: the progress bar's height (decision: thin, like Safari's page-load bar).
     public static let progressBarHeight: CGFloat = 3
@@ -57,7 +57,7 @@ public final class PageView: ZoomingScrollView {
     public private(set) var uprightSize: CGSize?
     /// The user's turn or flip of the picture (see `setOrientation`).
     public var orientation: Orientation { pictureView.orientation }
-    /// Whether the file is large enough to show the progress bar.
+    /// Whether the file is large enough to show the progress bar (never a vector drawing).
     public private(set) var isLarge = false
     /// Whether the file is a vector drawing (SVG), once its header is read: its tiles at a
     /// scale are windows onto one render of the whole drawing (`PictureView.storedPixels`).
@@ -275,8 +275,11 @@ public final class PageView: ZoomingScrollView {
             progress = fraction
             updateProgressBar()
         case .header(let header):
-            isLarge = header.pixelCount >= Self.largePixelCount
             isVector = header.format == .svg
+            // A drawing's size says nothing of how long it takes: it is rendered at the size
+            // shown, not decoded whole, and its load goes from parsed to rendered in one step
+            // (no fraction in between to show), so it gets no bar.
+            isLarge = !isVector && header.pixelCount >= Self.largePixelCount
             if filePageCount != header.pageCount {
                 filePageCount = header.pageCount
                 updateBanner()

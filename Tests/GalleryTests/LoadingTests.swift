@@ -65,6 +65,38 @@ struct LoadingTests {
         #expect(Double(shown.width) >= Double(shown.fullWidth) * Double(page.zoomScale * page.outputScale), "\(shown.width) of \(shown.fullWidth)")
     }
 
+    @Test("A drawing of 24 megapixels loads without the progress bar: it is rendered at the size shown, in one step")
+    func drawingWithoutProgressBar() throws {
+        let folder = try TemporaryFolder()
+        // 6000×4000, green all over: the bar (white over it) would show along the top edge.
+        let svg = try folder.write("large.svg", Array("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="6000" height="4000"><rect width="6000" height="4000" fill="#20a040"/></svg>
+            """.utf8))
+        var options = GalleryScene.Options()
+        options.loading = .background
+        options.background = .color(Color(red: 0, green: 0, blue: 0, alpha: 1))
+        let scene = GalleryScene(files: [svg], options: options)
+        // 600×400: the drawing fits it exactly (0.1), so its top edge is the window's.
+        scene.resize(width: 600, height: 400, scale: 1)
+        let buffer = try #require(OwnedFramebuffer(width: 600, height: 400))
+        var time = 0.0, edges: Set<UInt32> = []
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            _ = scene.advance(to: time)
+            let page = try #require(scene.currentPage)
+            #expect(!page.isLarge, "a drawing never counts as large")
+            _ = scene.render(into: buffer.framebuffer, bufferAge: 0)
+            edges.insert(buffer.framebuffer[300, 1] & 0xFF_FFFF)
+            if page.loadState == .loaded { break }
+            time += 16
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        #expect(scene.currentPage?.loadState == .loaded)
+        // Black before the first rendition, the drawing's green after: never the bar's white.
+        #expect(edges.isSubset(of: [0x000000, 0x20A040]), "\(edges.map { String($0, radix: 16) })")
+        #expect(edges.contains(0x20A040))
+    }
+
     @Test("At output scale 2 the fit and 1:1 are in device pixels, and a double tap zooms to image pixels")
     func outputScaleTwo() throws {
         let scene = GalleryScene(files: [Assets.sunset], options: .synchronous)
