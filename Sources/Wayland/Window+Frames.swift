@@ -112,6 +112,15 @@ extension Window {
     func draw() throws -> DrawnFrame? {
         let (width, height, halved) = nextBuffer
         let size = (width: width, height: height)
+        // Buffers of the other size are not drawn into again soon: before a full frame, the
+        // half-size ones; before a half-resolution frame, the full-size ones (a placeholder
+        // kept back while the picture loaded, 8 MiB at 1920×1080), since the compositor holds
+        // the half-size buffer until the full frame replaces it, which is drawn into a new one.
+        // The free ones go before this frame's is made, the compositor's when it gives them back
+        // (not at the rest two seconds on).
+        if buffers.holdsOtherSizes(width: size.width, height: size.height) {
+            buffers.resize(width: size.width, height: size.height)
+        }
         let acquisition = try buffers.acquire(width: size.width, height: size.height) {
             try makeBuffer(id: $0, width: size.width, height: size.height)
         }
@@ -198,14 +207,6 @@ extension Window {
         statistics.lastFrameHalved = frame.halved
         surface.attach(frame.buffer.proxy)
         commitScaleState(halved: frame.halved)
-        if !frame.halved {
-            // Half-size buffers are not drawn into again once a full frame shows: the free ones
-            // go now, the compositor's when it gives them back (not at the rest two seconds on).
-            let size = turnedBufferSize
-            if buffers.holdsOtherSizes(width: size.width, height: size.height) {
-                buffers.resize(width: size.width, height: size.height)
-            }
-        }
         // Damage is in buffer pixels, whatever the scale: the renderer's rects as they are.
         for rect in damage where !rect.isEmpty {
             surface.damageBuffer((rect.x, rect.y, rect.width, rect.height))

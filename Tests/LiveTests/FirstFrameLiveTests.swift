@@ -25,6 +25,8 @@ private struct WindowLog {
     }
 
     private(set) var commits: [Commit] = []
+    /// The most bytes of wl_buffers the window held at once (made and not yet destroyed).
+    private(set) var mostBufferBytes = 0
     /// When the toplevel was configured at a size the compositor chose, by size (the first time).
     private(set) var configured: [String: Double] = [:]
 
@@ -33,6 +35,7 @@ private struct WindowLog {
         var sizes: [String: (Int, Int)] = [:]
         var attached: (Int, Int)?
         var destination: (width: Int, height: Int)?
+        var live: [String: Int] = [:]
         for line in lines {
             if isStats(line, "first-frame"), !commits.isEmpty { commits[commits.count - 1].showsContent = true }
             guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { continue }
@@ -54,9 +57,13 @@ private struct WindowLog {
             case (true, "get_xdg_surface"): surface = objects("wl_surface@").first
             case (true, "get_toplevel"): toplevel = objects("xdg_toplevel@").first
             case (true, "create_buffer"):
-                if let buffer = objects("wl_buffer@").first, arguments.count >= 4, let w = Int(arguments[2]), let h = Int(arguments[3]) {
+                if let buffer = objects("wl_buffer@").first, arguments.count >= 5, let w = Int(arguments[2]), let h = Int(arguments[3]),
+                   let stride = Int(arguments[4]) {
                     sizes[buffer] = (w, h)
+                    live[buffer] = stride * h
+                    mostBufferBytes = max(mostBufferBytes, live.values.reduce(0, +))
                 }
+            case (true, "destroy") where object.hasPrefix("wl_buffer@"): live[object] = nil
             case (true, "attach") where object == surface: attached = objects("wl_buffer@").first.flatMap { sizes[$0] }
             case (true, "commit") where object == surface:
                 if let (w, h) = attached {
@@ -158,5 +165,9 @@ struct FirstFrameLiveTests {
         #expect(full.width == 1920 && full.height == 1080 && full.destination == nil, "the last frame: \(full)")
         let halvedLines = viewer.stderr.lines.filter { isStats($0, "frame") && statsFields($0)["halved"] == 1 }
         #expect(halvedLines.count == 1 && statsFields(halvedLines[0])["width"] == 960, "\(halvedLines)")
+        // At most a full-size buffer and a half-size one's bytes at once: the placeholder kept
+        // back at 1920×1080 goes before the half-size buffer is made (beside the 800×600 one the
+        // window mapped with, until sway gives that back), and the drawing's is made after.
+        #expect(log.mostBufferBytes <= 1920 * 1080 * 4 + 960 * 540 * 4, "\(log.mostBufferBytes) bytes of buffers at once")
     }
 }
