@@ -2,7 +2,7 @@
 // decode, and the loader's wake alone brings every result to the frame loop.
 import Dispatch
 import Foundation
-import Gallery
+@testable import Gallery
 import Host
 import Pictures
 import Raster
@@ -105,6 +105,32 @@ struct LoadWakeTests {
         // Drawn: the neighbour loads now, for the window.
         #expect(tick { second.pictureView.picture != nil })
         #expect(second.pictureView.picture?.width == 32, "\(String(describing: second.pictureView.picture?.width))")
+    }
+
+    @Test("The overlays' fonts are looked up 250 ms after the first picture and its neighbours rest, woken by a timer of their own, and once")
+    func fontsAfterRest() throws {
+        let folder = try TemporaryFolder()
+        let (scene, probe) = try Self.blockGallery(in: folder)
+        scene.resize(width: 64, height: 48, scale: 1)
+        let buffer = try #require(OwnedFramebuffer(width: 64, height: 48))
+        var time = 0.0
+        let deadline = Date().addingTimeInterval(30)
+        // Until the gallery rests with its first picture drawn (the neighbours loaded after it).
+        while scene.fontPreparationTime == nil, Date() < deadline {
+            time += 16
+            let request = scene.advance(to: time)
+            if scene.needsRender { _ = scene.render(into: buffer.framebuffer, bufferAge: 1) }
+            if request != .nextFrame, scene.fontPreparationTime == nil { _ = probe.wait(seconds: 1) }
+        }
+        let due = try #require(scene.fontPreparationTime, "the gallery never rested")
+        #expect(due == time + GalleryScene.fontPreparationDelay)
+        #expect(!scene.fontsPrepared, "not at the rest itself")
+        // At rest the scene sleeps until then, not sooner and not for good.
+        #expect(scene.advance(to: time + 100) == .at(due))
+        #expect(!scene.fontsPrepared)
+        #expect(scene.advance(to: due) == .idle)
+        #expect(scene.fontsPrepared && scene.fontPreparationTime == due)
+        #expect(scene.advance(to: due + 1000) == .idle)
     }
 
     @Test("While the first picture decodes the gallery awaits its content (a live host keeps the black page back); the frame that shows the picture ends that for good")
