@@ -169,15 +169,12 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
     var neighboursWait = false
     /// Whether the overlays' fonts were looked up ahead of their first use (see `advance`).
     var fontsPrepared = false
-    /// When the overlays' fonts are looked up (ms, the clock of `advance`): set when the first
-    /// picture comes to rest, `fontPreparationDelay` on.
-    var fontPreparationTime: Double?
     /// 250 ms after the first picture rests: when its fonts are looked up (decision). By then
     /// the compositor has given back the buffers of the frames before that picture's (it does
     /// within a refresh or two of the next commit), so fontconfig's configuration and caches,
     /// 1.6 MiB, do not add to them at the launch's peak (an SVG's at 1920×1080 went from 45.8
     /// to 44.2 MiB); and it is sooner than people turn the page on a picture they just saw.
-    static let fontPreparationDelay = 250.0
+    static let fontPreparationDelay = 0.25
     /// Called once the gallery comes to rest after pictures were let go (pages dropped, a
     /// picture replaced by another rendition): the allocator's free pages go back to the
     /// system (`FreeMemory`). Nil keeps them.
@@ -347,16 +344,13 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         // the middle of its slide, and fontconfig reading its configuration there held that
         // frame 22–55 ms. On a thread that ends when done (a dispatch worker stays and wakes
         // every second while the viewer is idle); not at the first frame, where it took a core
-        // from the neighbours' decodes and from input arriving then; nor at the first rest, but
-        // `fontPreparationDelay` after it, woken by its own timer.
+        // from the neighbours' decodes and from input arriving then; nor at once at the first
+        // rest: the thread waits `fontPreparationDelay` first (no wake of the frame loop).
         if !fontsPrepared, hasRenderedContent, rests {
-            let due = fontPreparationTime ?? now + Self.fontPreparationDelay
-            fontPreparationTime = due
-            if now >= due {
-                fontsPrepared = true
-                Thread.detachNewThread { Font.prepare([OverlayStyle.nameFont, OverlayStyle.detailFont]) }
-            } else {
-                request = request.merged(with: [due])
+            fontsPrepared = true
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: Self.fontPreparationDelay)
+                Font.prepare([OverlayStyle.nameFont, OverlayStyle.detailFont])
             }
         }
         return request

@@ -107,30 +107,29 @@ struct LoadWakeTests {
         #expect(second.pictureView.picture?.width == 32, "\(String(describing: second.pictureView.picture?.width))")
     }
 
-    @Test("The overlays' fonts are looked up 250 ms after the first picture and its neighbours rest, woken by a timer of their own, and once")
+    @Test("The overlays' fonts are looked up once the first picture and its neighbours rest, off the frame loop: the scene asks for no wake for them")
     func fontsAfterRest() throws {
         let folder = try TemporaryFolder()
         let (scene, probe) = try Self.blockGallery(in: folder)
         scene.resize(width: 64, height: 48, scale: 1)
         let buffer = try #require(OwnedFramebuffer(width: 64, height: 48))
         var time = 0.0
+        var requests: [FrameRequest] = []
         let deadline = Date().addingTimeInterval(30)
         // Until the gallery rests with its first picture drawn (the neighbours loaded after it).
-        while scene.fontPreparationTime == nil, Date() < deadline {
+        while !scene.fontsPrepared, Date() < deadline {
+            #expect(!scene.hasRenderedContent || scene.currentPage?.pictureView.picture != nil)
             time += 16
             let request = scene.advance(to: time)
+            requests.append(request)
             if scene.needsRender { _ = scene.render(into: buffer.framebuffer, bufferAge: 1) }
-            if request != .nextFrame, scene.fontPreparationTime == nil { _ = probe.wait(seconds: 1) }
+            if request != .nextFrame, !scene.fontsPrepared { _ = probe.wait(seconds: 1) }
         }
-        let due = try #require(scene.fontPreparationTime, "the gallery never rested")
-        #expect(due == time + GalleryScene.fontPreparationDelay)
-        #expect(!scene.fontsPrepared, "not at the rest itself")
-        // At rest the scene sleeps until then, not sooner and not for good.
-        #expect(scene.advance(to: time + 100) == .at(due))
-        #expect(!scene.fontsPrepared)
-        #expect(scene.advance(to: due) == .idle)
-        #expect(scene.fontsPrepared && scene.fontPreparationTime == due)
-        #expect(scene.advance(to: due + 1000) == .idle)
+        #expect(scene.fontsPrepared, "the gallery never rested")
+        #expect(scene.hasRenderedContent, "not before the first picture shows")
+        // Resting: nothing to wake for, the fonts' wait included.
+        #expect(requests.last == .idle, "\(requests.suffix(3))")
+        #expect(scene.advance(to: time + 1000) == .idle)
     }
 
     @Test("While the first picture decodes the gallery awaits its content (a live host keeps the black page back); the frame that shows the picture ends that for good")
