@@ -2,19 +2,25 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CFileMapping
 import Raster
 
 /// Premultiplied ARGB8888 pixels in stored (not yet oriented) order, owned by this object.
 ///
 /// Immutable once the decoder has filled it, which is what makes sharing across threads
 /// safe; only the decoder writes, through `base`, before the object is published.
-final class ARGBPixels: @unchecked Sendable {
+final class ARGBPixels: SharedPixelFile, @unchecked Sendable {
     let width: Int
     let height: Int
     let base: UnsafeMutablePointer<UInt32>
-    /// Gives back memory this object adopted from a C library (see `init(adopting:…)`); nil
-    /// for memory from malloc, which `deinit` frees.
+    /// Gives back memory this object adopted from a C library (see `init(adopting:…)`) or made
+    /// shared (`init(sharedWidth:…)`); nil for memory from malloc, which `deinit` frees.
     private let release: (() -> Void)?
+    /// The memfd holding the pixels when they were made shared, for the compositor to map.
+    let sharedFile: Int32?
+    /// Whether every pixel is opaque: found by `noteOpacity` before the pixels are published,
+    /// false until then.
+    private(set) var isOpaque = false
 
     /// Allocates zeroed storage; callers checked the size against the limits first, so the
     /// multiplication cannot overflow. `zeroed: false` skips the zeroing for a decoder that
@@ -34,6 +40,21 @@ final class ARGBPixels: @unchecked Sendable {
         guard let raw = zeroed ? calloc(count, 4) : malloc(count * 4) else { return nil }
         base = raw.bindMemory(to: UInt32.self, capacity: count)
         release = nil
+        sharedFile = nil
+    }
+
+    /// Zeroed pixels in a memfd another process can map (`SharedPixelFile`): an SVG's render,
+    /// which a window at rest hands to the compositor as it is. Nil when the system refuses.
+    init?(sharedWidth width: Int, height: Int) {
+        let length = max(1, width * height) * 4
+        var bytes: UnsafeMutableRawPointer?
+        let file = scrollkit_shared_memory(length, &bytes)
+        guard file >= 0, let bytes else { return nil }
+        self.width = width
+        self.height = height
+        base = bytes.bindMemory(to: UInt32.self, capacity: max(1, width * height))
+        sharedFile = file
+        release = { scrollkit_shared_memory_free(file, bytes, length) }
     }
 
     /// Adopts `width`×`height` pixels a C library decoded into memory of its own (rows of
@@ -44,6 +65,18 @@ final class ARGBPixels: @unchecked Sendable {
         self.height = height
         base = memory.bindMemory(to: UInt32.self, capacity: max(1, width * height))
         self.release = release
+        sharedFile = nil
+    }
+
+    /// Finds whether every pixel is opaque (`isOpaque`); the maker calls it once it has written
+    /// them, before anything else sees them.
+    func noteOpacity() {
+        var opaque = true
+        for i in 0..<(width * height) where base[i] >> 24 != 0xFF {
+            opaque = false
+            break
+        }
+        isOpaque = opaque
     }
 
     /// Pixels for a decoder: as `init`, but a refusal is the file's error, with the figures.

@@ -127,8 +127,12 @@ final class SVGDocument: @unchecked Sendable {
         let (columns, rows) = (max(1, Int(w)), max(1, Int(h)))
         return renders.withLock { renders in
             if let kept = renders.first(where: { $0.scale == scale }) { return (kept.pixels.framebuffer, kept.pixels) }
-            guard let pixels = ARGBPixels(width: columns, height: rows, zeroed: false) else { return nil }
+            // In shared memory, so that a window at rest can hand the render to the compositor
+            // as it is (`SharedPixelFile`); private memory when the system has no memfd for it.
+            guard let pixels = ARGBPixels(sharedWidth: columns, height: rows)
+                    ?? ARGBPixels(width: columns, height: rows, zeroed: false) else { return nil }
             draw(PixelRect(x: 0, y: 0, width: columns, height: rows), scaleX: scale, scaleY: scale, into: pixels.framebuffer)
+            pixels.noteOpacity()
             renders.append((scale, pixels))
             // The oldest go first once the kept renders pass the limit (tiles that borrow one
             // keep it alive until they go).
@@ -165,8 +169,15 @@ final class SVGDocument: @unchecked Sendable {
     /// them whole numbers), for a quick rendition; `file` names a refused allocation.
     func rendered(scale: Double, file: String) throws(PictureError) -> ARGBPixels {
         let (w, h) = (max(1, Int(Double(width) * scale)), max(1, Int(Double(height) * scale)))
-        let pixels = try ARGBPixels.make(width: w, height: h, zeroed: false, file: file)
+        // Shared as the renders are (`storedPixels`): a window can show it enlarged as it is.
+        let pixels: ARGBPixels
+        if let shared = ARGBPixels(sharedWidth: w, height: h) {
+            pixels = shared
+        } else {
+            pixels = try ARGBPixels.make(width: w, height: h, zeroed: false, file: file)
+        }
         draw(PixelRect(x: 0, y: 0, width: w, height: h), scaleX: scale, scaleY: scale, into: pixels.framebuffer)
+        pixels.noteOpacity()
         return pixels
     }
 
