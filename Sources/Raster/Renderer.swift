@@ -128,7 +128,7 @@ public final class Renderer {
     /// Memory written ahead for the next frames' tiles (`reserveTiles`).
     private let tileMemory = TileMemory()
     private let painter = FramePainter()
-    private var registry = ViewRegistry()
+    private(set) var registry = ViewRegistry()
     /// What each tiled content view showed in earlier frames, by serial.
     private var histories: [UInt64: ViewHistory] = [:]
     private var damage = DamageHistory()

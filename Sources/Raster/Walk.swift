@@ -81,12 +81,17 @@ struct ViewWalk {
     let registry: ViewRegistry
     private(set) var result = WalkResult()
     private var nextSerial: UInt64
+    /// Whether the views' invalidations and refinements are taken (see `walk`).
+    private var takesChanges = true
 
     /// Walks `root` into `target` at `outputScale`, over `clearColor`: the root placed at the
     /// target's origin, and the content views within one target's width and height of it noted.
+    /// `takesChanges` false leaves the views' invalidations and refinements for the next walk
+    /// that takes them (a look at the frame that draws nothing, `Renderer.stillFrame`).
     static func walk(_ root: View, target: PixelRect, outputScale: Double, clearColor: UInt32,
-                     registry: ViewRegistry) -> WalkResult {
+                     registry: ViewRegistry, takesChanges: Bool = true) -> WalkResult {
         var walk = ViewWalk(target: target, outputScale: outputScale, registry: registry)
+        walk.takesChanges = takesChanges
         walk.result.entries.append(.item(DisplayItem(id: ItemID(view: 0, part: 0), kind: .fill(clearColor), bounds: target,
                                                      opaque: clearColor >> 24 == 255)))
         walk.visit(root)
@@ -143,7 +148,7 @@ struct ViewWalk {
         let serial = serial(of: view)
         let content = view as? any TiledContent
 
-        let invalidations = view.takeInvalidations()
+        let invalidations = takesChanges ? view.takeInvalidations() : []
         if !invalidations.isEmpty {
             for r in invalidations {
                 if content != nil { result.invalidations.append(Invalidation(serial: serial, rect: r)) }
@@ -156,7 +161,7 @@ struct ViewWalk {
             }
         }
 
-        if let content, let unchangedUpTo = content.takeRefinement() {
+        if takesChanges, let content, let unchangedUpTo = content.takeRefinement() {
             result.refinements.append(Refinement(serial: serial, unchangedUpTo: unchangedUpTo))
         }
 
