@@ -385,6 +385,20 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         render { viewScene.renderHalfResolution(into: buffer) }
     }
 
+    /// The frame as a still one when it is one (`Scene.stillFrame`): an SVG at rest, shown
+    /// from its render, over the black page.
+    public func stillFrame(width: Int, height: Int) -> StillFrame? {
+        viewScene.stillFrame(width: width, height: height)
+    }
+
+    /// The host showed the still frame: it counts as drawn, the first with content too.
+    public func didShowStillFrame() {
+        _ = render {
+            viewScene.didShowStillFrame()
+            return []
+        }
+    }
+
     /// Runs `draw`, noting the first frame that shows picture content.
     private func render(_ draw: () -> [PixelRect]) -> [PixelRect] {
         guard !hasRenderedContent, (currentPage?.showsContent ?? false) || emptyCard != nil else { return draw() }

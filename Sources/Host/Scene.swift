@@ -74,6 +74,15 @@ public protocol Scene: AnyObject {
     /// full frame's halved and rounded up; every pixel of it is painted. Returns the changed
     /// rects in its pixels. The next `render` repaints everything at the full scale.
     func renderHalfResolution(into buffer: Framebuffer) -> [PixelRect]
+    /// The frame `render` would draw now into a `width`×`height` buffer, as a still one when it
+    /// is one: a plain background and at most one picture whose pixels another process can map
+    /// (see `StillFrame`). A host that can have the compositor put it together (a Wayland
+    /// window with subsurfaces and viewports) then shows it so, and needs no buffer of the
+    /// window's size for it. Nil: draw with `render`.
+    func stillFrame(width: Int, height: Int) -> StillFrame?
+    /// The host showed `stillFrame` instead of drawing: the scene counts that frame as drawn.
+    /// The next `render` after it is into a buffer of age 0.
+    func didShowStillFrame()
 }
 
 extension Scene {
@@ -98,6 +107,12 @@ extension Scene {
     /// Scenes that cannot draw at half scale draw the full frame (a host asks only scenes that
     /// prefer half resolution).
     public func renderHalfResolution(into buffer: Framebuffer) -> [PixelRect] { render(into: buffer, bufferAge: 0) }
+
+    /// Scenes that do not say are always drawn.
+    public func stillFrame(width: Int, height: Int) -> StillFrame? { nil }
+
+    /// Scenes that are always drawn are never shown still.
+    public func didShowStillFrame() {}
 
     /// Scenes without work that only matters while seen are the same hidden or not.
     public var isWindowVisible: Bool {

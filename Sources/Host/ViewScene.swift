@@ -104,6 +104,17 @@ public final class ViewScene: Scene {
         return renderer.render(root, into: buffer, bufferAge: bufferAge)
     }
 
+    /// The frame as a still one when it is one (`Renderer.stillFrame`).
+    public func stillFrame(width: Int, height: Int) -> StillFrame? {
+        renderer.stillFrame(of: root, width: width, height: height)
+    }
+
+    /// The host showed the frame without drawing it (`Scene.didShowStillFrame`): it counts as
+    /// drawn. (The host's next `render` is into a buffer of age 0, which repaints it whole.)
+    public func didShowStillFrame() {
+        needsRender = false
+    }
+
     /// The tree drawn at half the output scale (see `Scene.renderHalfResolution`): the
     /// renderer's scale goes back afterwards, which repaints the next frame whole.
     public func renderHalfResolution(into buffer: Framebuffer) -> [PixelRect] {

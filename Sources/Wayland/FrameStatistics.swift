@@ -23,6 +23,9 @@ public struct FrameStatistics: Sendable {
     /// Whether the last committed frame was drawn at half resolution for the compositor to
     /// enlarge (`Scene.prefersHalfResolution`): a quick rendition's.
     public internal(set) var lastFrameHalved = false
+    /// Whether the last committed frame was a still one the compositor put together
+    /// (`Scene.stillFrame`): nothing drawn, no buffer of the window's size.
+    public internal(set) var lastFrameStill = false
     /// Frames drawn ahead of their callback, committed or not.
     public internal(set) var framesDrawnAhead = 0
     /// Frames drawn ahead and given up: something changed before their callback came.

@@ -9,6 +9,8 @@ public struct Globals {
     public internal(set) var compositor: OpaquePointer?
     /// `wl_shm`.
     public internal(set) var shm: OpaquePointer?
+    /// `wl_subcompositor`, when offered (still frames' pictures, see `StillSurface`).
+    public internal(set) var subcompositor: OpaquePointer?
     /// `xdg_wm_base`.
     public internal(set) var wmBase: OpaquePointer?
     /// The first `wl_seat`, its registry name and bound version.
@@ -39,6 +41,8 @@ struct GlobalRequirement {
     static let all: [GlobalRequirement] = [
         GlobalRequirement(interface: "wl_compositor", minimum: 4, supported: 4, required: true),
         GlobalRequirement(interface: "wl_shm", minimum: 1, supported: 1, required: true),
+        // A still frame's picture shown from its own memory over the window.
+        GlobalRequirement(interface: "wl_subcompositor", minimum: 1, supported: 1, required: false),
         GlobalRequirement(interface: "xdg_wm_base", minimum: 1, supported: 5, required: true),
         GlobalRequirement(interface: "wl_seat", minimum: 1, supported: 8, required: false),
         GlobalRequirement(interface: "zxdg_decoration_manager_v1", minimum: 1, supported: 1, required: false),
@@ -121,6 +125,7 @@ final class Registry {
         switch interface {
         case "wl_compositor": globals.compositor = bind(sk_wl_compositor_interface())
         case "wl_shm": globals.shm = bind(sk_wl_shm_interface())
+        case "wl_subcompositor": globals.subcompositor = bind(sk_wl_subcompositor_interface())
         case "xdg_wm_base":
             globals.wmBase = bind(sk_xdg_wm_base_interface())
             if let wmBase = globals.wmBase { WMBase.answerPings(wmBase) }

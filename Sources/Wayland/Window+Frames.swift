@@ -138,6 +138,16 @@ extension Window {
     /// Ticks for `time` (ms), draws and commits.
     func renderFrame(at time: Double) throws {
         let request = tick(at: time)
+        // A still frame is shown as one. Shown already and unchanged, nothing is sent: whatever
+        // the scene changed does not show (a neighbour page that loaded off screen).
+        if request != .nextFrame, let still = showableStill {
+            if needsCommit || stillDiffers(still) {
+                if showStill(still) { return }
+            } else {
+                scene.didShowStillFrame()
+                return
+            }
+        }
         guard tickNeedsDrawing else {
             if request == .nextFrame { timeStepWithoutPixels(after: time) }
             return
@@ -185,6 +195,11 @@ extension Window {
         buffers.unused(frame.id)
         unshownDrawing = true
         unshownDamage.formUnion(PixelRegion(frame.damage))
+        armContentWaitTimer()
+    }
+
+    /// Sets the timer that commits whatever shows when the wait for content runs out (once).
+    func armContentWaitTimer() {
         guard contentWaitTimer == nil, let deadline = contentWait.deadline else { return }
         contentWaitTimer = display.schedule(at: deadline) { [unowned self] in
             self.contentWaitTimer = nil
@@ -192,9 +207,19 @@ extension Window {
         }
     }
 
+    /// A frame was committed: the wait's timer is not needed any more.
+    func cancelContentWaitTimer() {
+        if let contentWaitTimer {
+            display.cancelTimer(contentWaitTimer)
+            self.contentWaitTimer = nil
+        }
+    }
+
     /// Attaches a drawn frame with its damage and commits it.
     func present(_ frame: DrawnFrame, drawnAhead: Bool) {
         var damage = frame.damage
+        // After a still frame all of it is new to the compositor, whatever the scene changed.
+        if shownStill != nil { damage = [frame.buffer.framebuffer.bounds] }
         if !unshownDamage.isEmpty {
             unshownDamage.formUnion(PixelRegion(frame.damage))
             damage = unshownDamage.rects
@@ -205,6 +230,8 @@ extension Window {
         statistics.lastFrameDrawnAhead = drawnAhead
         statistics.lastFrameNewBuffer = frame.newBuffer
         statistics.lastFrameHalved = frame.halved
+        statistics.lastFrameStill = false
+        leaveStill()
         surface.attach(frame.buffer.proxy)
         commitScaleState(halved: frame.halved)
         // Damage is in buffer pixels, whatever the scale: the renderer's rects as they are.
@@ -218,14 +245,12 @@ extension Window {
         if !damage.contains(where: { !$0.isEmpty }) { surface.damageBuffer((0, 0, 1, 1)) }
         statistics.framesCommitted += 1
         contentWait.committed(sizeChosenByCompositor: sizeChosenByCompositor)
-        if let contentWaitTimer {
-            display.cancelTimer(contentWaitTimer)
-            self.contentWaitTimer = nil
-        }
+        cancelContentWaitTimer()
         let time = monotonicMilliseconds()
         if statistics.firstCommitTime == nil { statistics.firstCommitTime = time }
         requestCallbackAndCommit()
-        onFrameCommitted?(preRotated?.frame ?? frame.buffer.framebuffer, time)
+        let shown = preRotated?.frame ?? frame.buffer.framebuffer
+        onFrameCommitted?(CommittedFrame(width: shown.width, height: shown.height, isStill: false), time)
     }
 
     /// Draws the frame for the outstanding callback now, when the scheduler says so (see
@@ -320,6 +345,8 @@ extension Window {
                 self.armRestTimer()  // committed since it was set
             } else {
                 self.buffers.trim()
+                // A scene that rests on a still frame shows it so: the last buffer goes too.
+                if self.shownStill == nil, self.showableStill != nil { self.scheduler.invalidate() }
             }
         }
     }

@@ -41,8 +41,8 @@ public final class Window {
     public var drawsAhead = true
     /// Called when the user closes the window (xdg_toplevel.close).
     public var onClose: (() -> Void)?
-    /// Called after each commit with the frame's buffer and the commit time (screenshots, stats).
-    public var onFrameCommitted: ((Framebuffer, Double) -> Void)?
+    /// Called after each commit with the frame's size and kind and the commit time (stats).
+    public var onFrameCommitted: ((CommittedFrame, Double) -> Void)?
     /// Receives one-line warnings about scales from the compositor that were ignored or
     /// clamped; the default prints them on standard error. The window goes on drawing.
     public var onWarning: (String) -> Void = { message in
@@ -128,6 +128,12 @@ public final class Window {
     var contentWaitTimer: Int?
     /// An error from inside a C callback, rethrown by the event loop.
     private var failure: Error?
+    /// The subsurface still frames' pictures show in, made with the first such frame.
+    var stillSurface: StillSurface?
+    /// What the still frame on screen sent; nil while frames are drawn.
+    var shownStill: ShownStill?
+    /// The small buffer of the last still frame's background (`StillBackground`), and its colour.
+    var stillBackground: (buffer: ShmBuffer, colour: UInt32)?
 
     /// Largest window edge accepted from a configure, in pixels: larger requests are
     /// clamped so a hostile or buggy compositor cannot make us allocate gigabytes.
@@ -194,8 +200,9 @@ public final class Window {
         if let restTimer { display.cancelTimer(restTimer) }
         if let contentWaitTimer { display.cancelTimer(contentWaitTimer) }
         scene.onNeedsFrameFromAnyThread = nil
-        // The protocol objects go with their properties: the role's, the fractional scale and
-        // the viewport each hold the surface, so the wl_surface is destroyed after them.
+        // The protocol objects go with their properties: the role's, the fractional scale, the
+        // viewport and the still frames' subsurface each hold the surface, so the wl_surface is
+        // destroyed after them.
     }
 
     /// Asks the compositor for fullscreen (true) or a normal window (false).
@@ -346,6 +353,14 @@ public final class Window {
         }
         viewport?.setDestination(destination)
     }
+}
+
+/// A frame the window committed, as `Window.onFrameCommitted` reports it.
+public struct CommittedFrame: Sendable {
+    /// Its size in device pixels (the buffer's, or a still frame's size on screen).
+    public let width: Int, height: Int
+    /// Whether the compositor put it together from a still frame (`Scene.stillFrame`).
+    public let isStill: Bool
 }
 
 /// Tells the loop's wakes apart: the scene's background work (a decoded picture) changes what

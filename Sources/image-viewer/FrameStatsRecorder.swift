@@ -63,15 +63,18 @@ public struct FrameStatsRecorder: Sendable {
     /// `"ahead":true` when the frame was drawn ahead of its callback (`renderMs` then passed
     /// before the callback came); `"newBuffer":true` when its buffer was made for it (`renderMs`
     /// then includes faulting in the buffer's pages); `"halved":true` when it was drawn at half
-    /// resolution for the compositor to enlarge (`width` and `height` are its buffer's).
+    /// resolution for the compositor to enlarge (`width` and `height` are its buffer's);
+    /// `"still":true` when the compositor put it together from a still frame, nothing drawn
+    /// (`width` and `height` are the frame's on screen).
     public static func frameLine(ms: Double, renderMs: Double, tiles: Int, width: Int, height: Int,
                                  answerMs: Double? = nil, drawnAhead: Bool = false, newBuffer: Bool = false,
-                                 halved: Bool = false) -> String {
+                                 halved: Bool = false, still: Bool = false) -> String {
         var line = #"{"event":"frame","ms":\#(Int(ms.rounded())),"renderMs":\#(decimal(renderMs)),"tiles":\#(tiles),"width":\#(width),"height":\#(height)"#
         if let answerMs { line += #","answerMs":\#(decimal(answerMs))"# }
         if drawnAhead { line += #","ahead":true"# }
         if newBuffer { line += #","newBuffer":true"# }
         if halved { line += #","halved":true"# }
+        if still { line += #","still":true"# }
         return line + "}"
     }
 

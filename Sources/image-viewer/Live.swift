@@ -136,14 +136,14 @@ extension ImageViewer {
         let termination = TerminationSignals(app: app, log: log)
         if let log {
             var lastTiles = 0
-            app.window.onFrameCommitted = { [unowned app] buffer, commitTime in
+            app.window.onFrameCommitted = { [unowned app] frame, commitTime in
                 let tilesNow = renderer.statistics.tilesDrawn + renderer.statistics.tilesResampled
                 log.frameCommitted(at: commitTime, renderMs: app.window.statistics.lastRenderMilliseconds,
                                    answerMs: app.window.statistics.lastAnswerMilliseconds,
                                    drawnAhead: app.window.statistics.lastFrameDrawnAhead,
                                    newBuffer: app.window.statistics.lastFrameNewBuffer,
-                                   halved: app.window.statistics.lastFrameHalved,
-                                   tiles: tilesNow - lastTiles, width: buffer.width, height: buffer.height,
+                                   halved: app.window.statistics.lastFrameHalved, still: frame.isStill,
+                                   tiles: tilesNow - lastTiles, width: frame.width, height: frame.height,
                                    showsContent: gallery?.hasRenderedContent ?? true,
                                    cacheBytes: renderer.cacheBytes, cachedTiles: renderer.cachedTileCount,
                                    callbacks: app.window.statistics.callbackFigures)
@@ -154,8 +154,8 @@ extension ImageViewer {
         // committed, and the watchdog fed from the loop while it turns.
         if let notifier = ServiceNotifier() {
             let previous = app.window.onFrameCommitted
-            app.window.onFrameCommitted = { buffer, time in
-                previous?(buffer, time)
+            app.window.onFrameCommitted = { frame, time in
+                previous?(frame, time)
                 if gallery?.hasRenderedContent ?? true { notifier.ready() }
             }
             notifier.startWatchdog(on: app.display)
@@ -258,7 +258,7 @@ final class StatsLog: Sendable {
     /// One committed frame. Lines start with the first frame showing content (`first-frame`),
     /// so that line comes first; earlier frames (the black window while the first picture
     /// decodes) count in the summary only.
-    func frameCommitted(at time: Double, renderMs: Double, answerMs: Double?, drawnAhead: Bool, newBuffer: Bool, halved: Bool,
+    func frameCommitted(at time: Double, renderMs: Double, answerMs: Double?, drawnAhead: Bool, newBuffer: Bool, halved: Bool, still: Bool,
                         tiles: Int, width: Int, height: Int, showsContent: Bool,
                         cacheBytes: Int, cachedTiles: Int, callbacks: FrameStatsRecorder.CallbackFigures) {
         var lines: [String] = []
@@ -274,7 +274,7 @@ final class StatsLog: Sendable {
             }
             lines.append(FrameStatsRecorder.frameLine(ms: time - launch, renderMs: renderMs, tiles: tiles,
                                                       width: width, height: height, answerMs: answerMs,
-                                                      drawnAhead: drawnAhead, newBuffer: newBuffer, halved: halved))
+                                                      drawnAhead: drawnAhead, newBuffer: newBuffer, halved: halved, still: still))
         }
         for line in lines { emit(line) }
     }

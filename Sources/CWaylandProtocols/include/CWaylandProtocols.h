@@ -20,6 +20,7 @@
 #define SK_INTERFACE(name) \
     static inline const struct wl_interface *sk_##name##_interface(void) { return &name##_interface; }
 SK_INTERFACE(wl_compositor)
+SK_INTERFACE(wl_subcompositor)
 SK_INTERFACE(wl_shm)
 SK_INTERFACE(wl_seat)
 SK_INTERFACE(wl_output)
