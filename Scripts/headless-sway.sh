@@ -127,9 +127,10 @@ quiet() {
     return 0
 }
 
-# wait_for_first_frame LOG: waits up to 30 s for the viewer's first-frame line in LOG.
+# wait_for_first_frame LOG [TENTHS]: waits up to TENTHS tenths of a second (default 300: 30 s) for
+# the viewer's first-frame line in LOG.
 wait_for_first_frame() {
-    for _ in $(seq 1 300); do grep -q '"first-frame"' "$1" 2>/dev/null && break; sleep 0.1; done
+    for _ in $(seq 1 "${2:-300}"); do grep -q '"first-frame"' "$1" 2>/dev/null && break; sleep 0.1; done
     if ! grep -q '"first-frame"' "$1"; then
         echo "the viewer showed no picture; its output:" >&2
         cat "$1" >&2

@@ -10,19 +10,20 @@
 #
 # How: the release viewer (debug info stripped, which valgrind cannot read) runs under
 # callgrind in a headless sway nested in KWin (Scripts/headless-sway.sh), driven with injected
-# touch, pointer and keys through what users do: a folder of photos paged, zoomed, panned,
+# touch, pointer and keys through what users do: one picture of each format opened alone (the
+# launches, first in the list), a folder of photos paged, zoomed, panned,
 # flung, turned and its overlays shown (touchpad scrolling, which KWin's fake input cannot send,
 # shares its code with the wheel); every format of the test corpus (Scripts/make-corpus.py)
 # paged through, animations paused and pages turned; the list demo scrolled; a kiosk slideshow.
-# The functions the browsing run executed come first, hottest first, then those each next run
-# added (a comment line names each run); a name the binary defines more than once (a local
+# The functions the launches executed come first, then the browsing run's, each run's hottest
+# first, and those each next run added (a comment line names each run); a name the binary defines more than once (a local
 # symbol of several files) is left out, since the linker would move every file that has one.
 # A name the linker no longer finds is skipped, and functions missing from the list are placed after the
 # listed ones, so a stale list costs memory, never correctness: run this again after changes
 # that add much code to what the viewer runs (the result is reviewed like code, as a diff).
 # Usage: Scripts/make-symbol-order.sh [OUT]   (default Packaging/symbol-order.txt)
 # SCRATCH=DIR builds in DIR instead of .build. Needs valgrind, sway, KWin, Pillow and the corpus
-# tools (Scripts/install-deps.sh installs them). Takes about ten minutes on two cores.
+# tools (Scripts/install-deps.sh installs them). Takes about fifteen minutes on two cores.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -68,7 +69,7 @@ profile() {
     valgrind --tool=callgrind --demangle=no --dump-instr=no --compress-strings=no --compress-pos=no \
         --callgrind-out-file="$profiles/$name.out" "$viewer" --stats "$@" 2>"$work/$name.log" &
     viewer_pid=$!
-    wait_for_first_frame "$work/$name.log"
+    wait_for_first_frame "$work/$name.log" 1200
     settle
 }
 # settle: until the viewer has used no CPU for half a second (everything runs some 50 times
@@ -82,7 +83,23 @@ finish() {
 keys() { local k; for k in "$@"; do inject "tap $k"; settle; done; }
 swipe() { inject "swipe 0 $1 $2 $3 $4 ${5:-150} 10"; settle; }
 
-# First what every session does, so that it ends up contiguous: open a folder, page through it.
+# First what every launch runs up to its first picture at rest, one launch per format, so that
+# a viewer opened on one picture touches only the front of the code: a photo of a phone's size
+# (12 MP, where the large-picture paths run: previews, the SVG's quick rendition) in each format,
+# 4 MP for the slowest decoders (under callgrind a 12 MP HEIC takes minutes).
+mkdir "$profiles/launch"
+launches=()
+for fmt in jpeg png svg webp heif avif jxl tiff gif bmp; do
+    ext=$fmt; [ "$fmt" = jpeg ] && ext=jpg; [ "$fmt" = heif ] && ext=heic
+    photo=photo-2.jpg; case $fmt in heif|avif|jxl) photo=photo-5.jpg ;; esac
+    /usr/bin/python3 Scripts/make-corpus.py --bench "$fmt" "$profiles/photos/$photo" "$profiles/launch/photo.$ext"
+    echo "make-symbol-order: launch ($fmt)"
+    profile "launch-$fmt" "$profiles/launch/photo.$ext"
+    finish "launch-$fmt"
+    launches+=("$profiles/launch-$fmt.out")
+done
+
+# Then what every session does, so that it ends up contiguous: open a folder, page through it.
 echo "make-symbol-order: browsing"
 profile browse "$profiles/photos"
 keys Page_Down Page_Down Page_Down Page_Down Page_Down Page_Down Page_Up Page_Up
@@ -136,9 +153,9 @@ finish kiosk
 
 # Every function of the viewer's binary (callgrind's object name is its path) that ran: those of
 # the first run, hottest first (the instructions each executed itself), then those the next run
-# added, and so on.
+# added, and so on: the launches first, then the sessions.
 nm --defined-only "$viewer" > "$profiles/symbols"
-python3 - "$viewer" "$out" "$profiles/symbols" "$profiles"/browse.out "$profiles"/photos.out "$profiles"/formats.out "$profiles"/list.out "$profiles"/kiosk.out <<'PY'
+python3 - "$viewer" "$out" "$profiles/symbols" "${launches[@]}" "$profiles"/browse.out "$profiles"/photos.out "$profiles"/formats.out "$profiles"/list.out "$profiles"/kiosk.out <<'PY'
 import collections, re, sys
 viewer, out, symbols, paths = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 # A name defined more than once in the binary is a local symbol of several files (a value
