@@ -218,12 +218,12 @@ extension Window {
     /// Attaches a drawn frame with its damage and commits it.
     func present(_ frame: DrawnFrame, drawnAhead: Bool) {
         var damage = frame.damage
-        // After a still frame all of it is new to the compositor, whatever the scene changed.
-        if shownStill != nil { damage = [frame.buffer.framebuffer.bounds] }
         if !unshownDamage.isEmpty {
             unshownDamage.formUnion(PixelRegion(frame.damage))
             damage = unshownDamage.rects
         }
+        // After a still frame all of it is new to the compositor, whatever the scene changed.
+        if shownStill != nil { damage = [frame.buffer.framebuffer.bounds] }
         unshownDrawing = false
         unshownDamage = PixelRegion()
         statistics.lastRenderMilliseconds = frame.renderMilliseconds
