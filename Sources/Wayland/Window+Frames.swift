@@ -226,11 +226,6 @@ extension Window {
         if shownStill != nil { damage = [frame.buffer.framebuffer.bounds] }
         unshownDrawing = false
         unshownDamage = PixelRegion()
-        statistics.lastRenderMilliseconds = frame.renderMilliseconds
-        statistics.lastFrameDrawnAhead = drawnAhead
-        statistics.lastFrameNewBuffer = frame.newBuffer
-        statistics.lastFrameHalved = frame.halved
-        statistics.lastFrameStill = false
         leaveStill()
         surface.attach(frame.buffer.proxy)
         commitScaleState(halved: frame.halved)
@@ -243,14 +238,27 @@ extension Window {
         // the window waiting for a callback that never came (a kiosk under cage drew its first
         // picture and never its slideshow's next). One pixel, unchanged, costs nothing.
         if !damage.contains(where: { !$0.isEmpty }) { surface.damageBuffer((0, 0, 1, 1)) }
+        let shown = preRotated?.frame ?? frame.buffer.framebuffer
+        commitFrame(CommittedFrame(width: shown.width, height: shown.height, isStill: false),
+                    renderMilliseconds: frame.renderMilliseconds, drawnAhead: drawnAhead, newBuffer: frame.newBuffer,
+                    halved: frame.halved)
+    }
+
+    /// Commits the frame attached (drawn or still) with a frame callback, notes it in the
+    /// statistics and the content wait, and reports it (`onFrameCommitted`).
+    func commitFrame(_ committed: CommittedFrame, renderMilliseconds: Double, drawnAhead: Bool, newBuffer: Bool, halved: Bool) {
+        statistics.lastRenderMilliseconds = renderMilliseconds
+        statistics.lastFrameDrawnAhead = drawnAhead
+        statistics.lastFrameNewBuffer = newBuffer
+        statistics.lastFrameHalved = halved
+        statistics.lastFrameStill = committed.isStill
         statistics.framesCommitted += 1
         contentWait.committed(sizeChosenByCompositor: sizeChosenByCompositor)
         cancelContentWaitTimer()
         let time = monotonicMilliseconds()
         if statistics.firstCommitTime == nil { statistics.firstCommitTime = time }
         requestCallbackAndCommit()
-        let shown = preRotated?.frame ?? frame.buffer.framebuffer
-        onFrameCommitted?(CommittedFrame(width: shown.width, height: shown.height, isStill: false), time)
+        onFrameCommitted?(committed, time)
     }
 
     /// Draws the frame for the outstanding callback now, when the scheduler says so (see

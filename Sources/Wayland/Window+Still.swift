@@ -133,21 +133,11 @@ extension Window {
                                 placement: still.placement, width: width, height: height)
         unshownDrawing = false
         unshownDamage = PixelRegion()
-        statistics.lastRenderMilliseconds = 0
-        statistics.lastFrameDrawnAhead = false
-        statistics.lastFrameNewBuffer = false
-        statistics.lastFrameHalved = false
-        statistics.lastFrameStill = true
-        statistics.framesCommitted += 1
-        contentWait.committed(sizeChosenByCompositor: sizeChosenByCompositor)
-        cancelContentWaitTimer()
-        let now = monotonicMilliseconds()
-        if statistics.firstCommitTime == nil { statistics.firstCommitTime = now }
-        requestCallbackAndCommit()
         // No buffer of the window's size is needed while it shows still: the free ones go now,
         // the compositor's when it gives them back.
         buffers.resize(width: 0, height: 0)
-        onFrameCommitted?(CommittedFrame(width: bufferWidth, height: bufferHeight, isStill: true), now)
+        commitFrame(CommittedFrame(width: bufferWidth, height: bufferHeight, isStill: true), renderMilliseconds: 0,
+                    drawnAhead: false, newBuffer: false, halved: false)
         return true
     }
 

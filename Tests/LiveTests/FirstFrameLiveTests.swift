@@ -157,17 +157,35 @@ struct FirstFrameLiveTests {
         }
     }
 
+    /// The drawing (`drawing`) shown by `image-viewer --stats` under sway at 1920×1080 with
+    /// `WAYLAND_DEBUG`, once its first frame is committed; the caller stops both and removes the
+    /// drawing's folder.
+    static func showDrawing(translucentLeft: Bool) throws -> (path: String, sway: SwayHeadless, viewer: ClientProcess) {
+        let path = try drawing(translucentLeft: translucentLeft)
+        var sway: SwayHeadless?
+        do {
+            let started = try SwayHeadless(width: 1920, height: 1080)
+            sway = started
+            var environment = started.clientEnvironment
+            environment["WAYLAND_DEBUG"] = "client"
+            let viewer = try ClientProcess("image-viewer", [path, "--stats"], environment: environment)
+            _ = try viewer.waitForStderr(timeout: 30) { isStats($0, "first-frame") }
+            return (path, started, viewer)
+        } catch {
+            sway?.stop()
+            try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+            throw error
+        }
+    }
+
     @Test("An opaque drawing at rest is a still frame: its quick rendition, then the drawing, shown from their own memory in a subsurface over a small buffer of the black page, with no buffer of the window's size; a double click on it zooms in, drawn again")
     func drawingShownStill() throws {
-        let path = try Self.drawing(translucentLeft: false)
-        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
-        let sway = try SwayHeadless(width: 1920, height: 1080)
-        defer { sway.stop() }
-        var environment = sway.clientEnvironment
-        environment["WAYLAND_DEBUG"] = "client"
-        let viewer = try ClientProcess("image-viewer", [path, "--stats"], environment: environment)
-        defer { viewer.terminate() }
-        _ = try viewer.waitForStderr(timeout: 30) { isStats($0, "first-frame") }
+        let (path, sway, viewer) = try Self.showDrawing(translucentLeft: false)
+        defer {
+            viewer.terminate()
+            sway.stop()
+            try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+        }
         // Sharp on screen: both middle columns of the bar white (x 958.08…961.92 at 0.96), the
         // halves their colours, the page black above the drawing.
         let fitted = [(959, 300, 0xFFFFFF), (960, 300, 0xFFFFFF), (480, 300, 0x2040C0), (1440, 300, 0xE0C020), (960, 30, 0)]
@@ -224,15 +242,12 @@ struct FirstFrameLiveTests {
     func quickRenditionAtHalfResolution() throws {
         // Fitted at 0.96 into 1920×1080 (1.8 MP): its quick rendition is at 0.25, 500×250, a
         // fifteenth of the fit's pixels; translucent, it is drawn over the checkerboard.
-        let path = try Self.drawing(translucentLeft: true)
-        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
-        let sway = try SwayHeadless(width: 1920, height: 1080)
-        defer { sway.stop() }
-        var environment = sway.clientEnvironment
-        environment["WAYLAND_DEBUG"] = "client"
-        let viewer = try ClientProcess("image-viewer", [path, "--stats"], environment: environment)
-        defer { viewer.terminate() }
-        _ = try viewer.waitForStderr(timeout: 30) { isStats($0, "first-frame") }
+        let (path, sway, viewer) = try Self.showDrawing(translucentLeft: true)
+        defer {
+            viewer.terminate()
+            sway.stop()
+            try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+        }
         // Sharp on screen: both middle columns of the bar white, the opaque half its colour.
         let (problems, _) = try awaitShot(timeout: 15, sway.screenshot) {
             Self.problems($0, [(959, 300, 0xFFFFFF), (960, 300, 0xFFFFFF), (1440, 300, 0xE0C020)])
