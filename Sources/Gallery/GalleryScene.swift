@@ -385,8 +385,8 @@ public final class GalleryScene: Scene, ScrollViewDelegate {
         render { viewScene.renderHalfResolution(into: buffer) }
     }
 
-    /// The frame as a still one when it is one (`Scene.stillFrame`): an SVG at rest, shown
-    /// from its render, over the black page.
+    /// The frame as a still one when it is one (`Scene.stillFrame`): an SVG at rest shown from
+    /// its render or quick rendition, opaque or over the black page, and nothing else on screen.
     public func stillFrame(width: Int, height: Int) -> StillFrame? {
         viewScene.stillFrame(width: width, height: height)
     }

@@ -7,8 +7,9 @@
 public protocol SharedPixelFile: AnyObject, Sendable {
     /// The file's descriptor, or nil when the pixels are in private memory.
     var sharedFile: Int32? { get }
-    /// The pixels' size.
+    /// The pixels' width.
     var width: Int { get }
+    /// The pixels' height.
     var height: Int { get }
     /// Whether every pixel is opaque (alpha 255), as found when the pixels were made.
     var isOpaque: Bool { get }
