@@ -17,10 +17,10 @@ final class StillSurface {
         /// Called when the compositor gives it back.
         var onRelease: (() -> Void)?
 
-        init?(shm: OpaquePointer, pixels: any SharedPixelFile, file: Int32) {
+        init?(shm: OpaquePointer, pixels: any SharedPixelFile) {
             let stride = pixels.width * 4
             let (size, overflow) = stride.multipliedReportingOverflow(by: pixels.height)
-            guard pixels.width > 0, pixels.height > 0, !overflow, size <= Int(Int32.max),
+            guard let file = pixels.sharedFile, pixels.width > 0, pixels.height > 0, !overflow, size <= Int(Int32.max),
                   let pool = wl_shm_create_pool(shm, file, Int32(size)) else { return nil }
             // XRGB: premultiplied colour shows as over black, what the window draws under it.
             let buffer = wl_shm_pool_create_buffer(pool, 0, Int32(pixels.width), Int32(pixels.height), Int32(stride),
@@ -84,12 +84,12 @@ final class StillSurface {
     /// Whether a picture shows (from the parent's next commit on, once sent).
     var showsPicture: Bool { shown != nil }
 
-    /// Shows `pixels` (whose memory is the memfd `file`) at `origin` in the parent's points,
-    /// `size` points large, from the parent's next commit on. False when no buffer could be
-    /// made of it (the caller draws the frame instead).
-    func show(_ pixels: any SharedPixelFile, file: Int32, origin: (x: Int, y: Int), size: SurfaceSize) -> Bool {
+    /// Shows `pixels` (from their memfd) at `origin` in the parent's points, `size` points
+    /// large, from the parent's next commit on. False when no buffer could be made of them
+    /// (the caller draws the frame instead).
+    func show(_ pixels: any SharedPixelFile, origin: (x: Int, y: Int), size: SurfaceSize) -> Bool {
         if shown?.pixels !== pixels {
-            guard let buffer = PictureBuffer(shm: shm, pixels: pixels, file: file) else { return false }
+            guard let buffer = PictureBuffer(shm: shm, pixels: pixels) else { return false }
             buffer.onRelease = { [unowned self] in self.forgetReleased() }
             retire()
             shown = buffer

@@ -96,14 +96,15 @@ extension Window {
             return true
         }
         let frame = still.frame
-        if let picture = frame.picture, let placement = still.placement, let file = picture.sharedFile {
+        guard let shm = display.globals.shm else { return false }
+        if let picture = frame.picture, let placement = still.placement {
             if stillSurface == nil, let compositor = display.globals.compositor, let subcompositor = display.globals.subcompositor,
-               let viewporter = display.globals.viewporter, let shm = display.globals.shm {
+               let viewporter = display.globals.viewporter {
                 stillSurface = StillSurface(compositor: compositor, subcompositor: subcompositor, viewporter: viewporter,
                                             shm: shm, parent: surface)
             }
             guard let stillSurface,
-                  stillSurface.show(picture, file: file, origin: (placement.x, placement.y), size: placement.size) else { return false }
+                  stillSurface.show(picture, origin: (placement.x, placement.y), size: placement.size) else { return false }
         } else {
             stillSurface?.hide()
         }
@@ -114,7 +115,7 @@ extension Window {
             background = kept.buffer
         } else {
             // A new one rather than repainting it: the compositor may still read the old.
-            guard let made = try? ShmBuffer(shm: display.globals.shm!, id: -1, width: size.width, height: size.height,
+            guard let made = try? ShmBuffer(shm: shm, id: -1, width: size.width, height: size.height,
                                             opaque: true) else {
                 stillSurface?.hide()
                 return false
